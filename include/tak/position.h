@@ -131,6 +131,10 @@ uint64_t tak_moves_count(const TakPosition *pos);
 /* True when `move` is legal here. */
 bool tak_move_is_legal(const TakPosition *pos, TakMove move);
 
+/* As tak_move_is_legal, and when the move is illegal says why in `err`
+ * ("c3 is not empty", "the stack on c3 has only 2 pieces", ...). */
+bool tak_move_check(const TakPosition *pos, TakMove move, TakError *err);
+
 /* True when `move` (legal here) ends with a capstone flattening a wall. */
 bool tak_move_flattens(const TakPosition *pos, TakMove move);
 
