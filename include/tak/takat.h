@@ -1,0 +1,254 @@
+/*
+ * takat.h: TAKAT, the second game (William Wragg, 2002; rules in
+ * shared/spec/takat.md): seven cells, stacks of up to six stones, White with
+ * 6 stones and Black with 15. A module of its own, sharing only TakError with
+ * the Tak library.
+ *
+ * A TakatPosition holds no pointers and no global state: copy it with `=`
+ * (turns are played by copy-make), keep many, search it from several threads.
+ * Cells are numbered in the order of the position string: a2, b3, a1, b2, c3,
+ * b1, c2 (0..6); the centre b2 is cell 3, the red cells are b3, a1 and c2.
+ */
+#ifndef TAK_TAKAT_H
+#define TAK_TAKAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tak/error.h"
+
+#define TAKAT_CELLS 7
+#define TAKAT_CENTRE 3
+#define TAKAT_NO_CELL 7        /* no ko; the `from` of a drop */
+#define TAKAT_MAX_HEIGHT 6     /* a stack of six ends the game (White wins) */
+#define TAKAT_STONES_WHITE 6
+#define TAKAT_STONES_BLACK 15
+#define TAKAT_MAX_TURNS 64     /* more than the legal turns of any position */
+#define TAKAT_POSITION_MAX 64  /* bytes for a position string, with its NUL */
+#define TAKAT_TURN_MAX 8       /* bytes for a turn's text, with its NUL */
+
+typedef enum TakatColor { TAKAT_WHITE = 0, TAKAT_BLACK = 1 } TakatColor;
+
+/* What the safety rules say about a stack's top stone. */
+typedef enum TakatSafety {
+    TAKAT_UNSAFE = 0,    /* anyone may move it (always so for a single stone) */
+    TAKAT_TEMPORARY = 1, /* top two stones of one colour: only that player moves it */
+    TAKAT_PERMANENT = 2, /* top three of one colour on a red cell: nobody moves it */
+} TakatSafety;
+
+typedef struct TakatPosition {
+    uint8_t height[TAKAT_CELLS]; /* 0..6 */
+    uint8_t stones[TAKAT_CELLS]; /* colours, bottom stone at bit 0; 1 = Black */
+    uint8_t on_board[2];         /* stones of each colour on the board */
+    uint8_t side;                /* TakatColor to move */
+    uint8_t ko;                  /* cell the opponent's last turn put a stone on, or TAKAT_NO_CELL */
+} TakatPosition;
+
+/* A turn: a drop on `to` (from == TAKAT_NO_CELL) or a move of one stone. */
+typedef struct TakatTurn {
+    uint8_t from;
+    uint8_t to;
+} TakatTurn;
+
+typedef struct TakatTurnList {
+    int count;
+    TakatTurn turns[TAKAT_MAX_TURNS];
+} TakatTurnList;
+
+typedef enum TakatResult {
+    TAKAT_ONGOING = 0,
+    TAKAT_WHITE_WINS,
+    TAKAT_BLACK_WINS,
+    TAKAT_DRAW, /* by third repetition (TakatGame) or by the solver's value */
+} TakatResult;
+
+/* ---- The board ----------------------------------------------------------- */
+
+/* "a2", "b3", ... for cells 0..6; "-" for anything else. */
+const char *takat_cell_name(int cell);
+/* The cell a two-character name denotes, or -1. */
+int takat_cell_from_name(const char *name);
+bool takat_cell_is_red(int cell);
+bool takat_cells_adjacent(int a, int b);
+
+/* ---- Positions ----------------------------------------------------------- */
+
+/* The empty board, White to move, no ko. */
+void takat_position_start(TakatPosition *pos);
+
+/* The stone `level` (0 = bottom) of `cell`'s stack: TAKAT_WHITE or TAKAT_BLACK.
+ * Needs level < height. */
+static inline int takat_stone(const TakatPosition *pos, int cell, int level) {
+    return (pos->stones[cell] >> level) & 1;
+}
+
+/* Stones a colour still has off the board. */
+int takat_reserve(const TakatPosition *pos, int color);
+
+/* The safety of `cell`'s top stone (TAKAT_UNSAFE for an empty cell). */
+TakatSafety takat_safety(const TakatPosition *pos, int cell);
+
+/* Whether `color` may move the top stone of `cell` under the safety rules
+ * (not considering ko, forced drop or targets). */
+bool takat_can_lift(const TakatPosition *pos, int cell, int color);
+
+/* Whether Black must drop in this position (the forced-drop rule). */
+bool takat_forced_drop(const TakatPosition *pos);
+
+/* Whether some link joins two stacks of height 4 or more with safe tops of the
+ * same colour: a position no legal turn can leave (rule 2). */
+bool takat_breaks_adjacency(const TakatPosition *pos);
+
+/* Whether a stack has reached six stones (the game is over: White won). */
+bool takat_has_six(const TakatPosition *pos);
+
+/* An exact 53-bit code of the position (board, side, ko; the reserves follow
+ * from the board) and its inverse. Equal keys mean equal positions. */
+uint64_t takat_position_key(const TakatPosition *pos);
+bool takat_position_from_key(uint64_t key, TakatPosition *pos);
+/* The key mixed for use in hash tables. */
+uint64_t takat_position_hash(const TakatPosition *pos);
+
+/* ---- Turns --------------------------------------------------------------- */
+
+static inline TakatTurn takat_drop(int to) {
+    TakatTurn t = {TAKAT_NO_CELL, (uint8_t)to};
+    return t;
+}
+static inline TakatTurn takat_move(int from, int to) {
+    TakatTurn t = {(uint8_t)from, (uint8_t)to};
+    return t;
+}
+static inline bool takat_is_drop(TakatTurn t) { return t.from == TAKAT_NO_CELL; }
+static inline bool takat_turn_equal(TakatTurn a, TakatTurn b) {
+    return a.from == b.from && a.to == b.to;
+}
+
+/* Every legal turn of `pos` (none once a stack of six stands), drops first in
+ * cell order, then moves by source and target. Returns the count. */
+int takat_turns_generate(const TakatPosition *pos, TakatTurnList *list);
+
+/* Whether `turn` is legal in `pos`; when not, `err` says which rule of
+ * takat.md forbids it (the first that does, in the spec's order). */
+bool takat_turn_check(const TakatPosition *pos, TakatTurn turn, TakError *err);
+
+/* Plays a turn (which must be legal) on `pos`. */
+void takat_position_apply(TakatPosition *pos, TakatTurn turn);
+
+/* The result of the position by itself (no history): White has won when a
+ * stack of six stands, the side to move has lost when it has no legal turn. */
+TakatResult takat_position_result(const TakatPosition *pos);
+
+/* ---- Notation ------------------------------------------------------------ */
+
+/* Reads a position string "a2,b3,a1,b2,c3,b1,c2 SIDE [KO]" (cells as stacks
+ * from bottom to top, `1` White, `2` Black, `x` empty). On failure fills err
+ * (column = 1-based byte where the problem is) and leaves *pos untouched. */
+bool takat_position_parse(const char *text, TakatPosition *pos, TakError *err);
+/* Writes the position string of `pos` into buf (TAKAT_POSITION_MAX bytes). */
+const char *takat_position_format(const TakatPosition *pos, char *buf);
+
+/* Reads a turn's text: a cell ("a2", a drop) or two joined by '-' ("b2-c3").
+ * Checks the form only (cells exist, move between two different cells);
+ * legality is takat_turn_check's. */
+bool takat_turn_parse(const char *text, TakatTurn *turn, TakError *err);
+/* Writes a turn's text into buf (TAKAT_TURN_MAX bytes). */
+const char *takat_turn_format(TakatTurn turn, char *buf);
+
+/* ---- Perft --------------------------------------------------------------- */
+
+/* The number of legal turn sequences of exactly `depth` turns (a finished
+ * position counts 0 below it; repetition is ignored). */
+uint64_t takat_perft(const TakatPosition *pos, int depth);
+
+/* ---- A game with history --------------------------------------------------- */
+
+#define TAKAT_GAME_MAX_TURNS 4096
+
+/* A game from a start position: the turns played, the position after each,
+ * and the result, with the third occurrence of a position a draw. About
+ * 50 KB; allocate it where convenient. */
+typedef struct TakatGame {
+    TakatPosition start;
+    TakatPosition pos; /* current */
+    int count;         /* turns played */
+    TakatTurn turns[TAKAT_GAME_MAX_TURNS];
+    uint64_t keys[TAKAT_GAME_MAX_TURNS + 1]; /* key before turn i; keys[count] = current */
+    TakatResult result;
+} TakatGame;
+
+/* Starts a game from `start` (NULL: the empty board). */
+void takat_game_init(TakatGame *game, const TakatPosition *start);
+/* Plays a turn if the game is ongoing and the turn legal; else fills err. */
+bool takat_game_play(TakatGame *game, TakatTurn turn, TakError *err);
+/* Takes back the last turn; false when there is none. */
+bool takat_game_undo(TakatGame *game);
+/* How many times the current position has occurred in the game (>= 1). */
+int takat_game_occurrences(const TakatGame *game);
+
+/* ---- Solving: retrograde analysis of every position ------------------------ */
+
+/* The game-theoretic value of a position for the side to move. */
+typedef enum TakatValue {
+    TAKAT_VALUE_UNKNOWN = 0, /* not in the table */
+    TAKAT_VALUE_WIN = 1,
+    TAKAT_VALUE_LOSS = 2,
+    TAKAT_VALUE_DRAW = 3, /* neither side can force a win */
+} TakatValue;
+
+typedef struct TakatSolution TakatSolution; /* opaque; owns its memory */
+
+typedef struct TakatSolveStats {
+    uint64_t positions;       /* positions with a value in the table */
+    uint64_t wins, losses, draws; /* for the side to move */
+    int layers;               /* (white, black) stone-count layers solved */
+    double seconds;
+} TakatSolveStats;
+
+/* Called after each layer with the figures so far (may be NULL). */
+typedef void (*TakatSolveProgress)(const TakatSolveStats *stats, int white, int black,
+                                   void *user);
+
+/* Enumerates every position reachable from the start and solves them all.
+ * Returns NULL (err filled) when memory runs out. */
+TakatSolution *takat_solve(TakatSolveProgress progress, void *user, TakError *err);
+void takat_solution_free(TakatSolution *sol);
+TakatSolveStats takat_solution_stats(const TakatSolution *sol);
+
+/* The value of `pos` for its side to move (UNKNOWN when not reachable from
+ * the start), and how many turns the side winning it needs at most against
+ * best defence (0 for draws or unknown). */
+TakatValue takat_solution_value(const TakatSolution *sol, const TakatPosition *pos);
+
+/* Checks the table: every win has a turn to a loss, every loss has all turns
+ * to wins, every draw has a turn to a draw and none to a loss. Returns the
+ * number of positions that break this (0 for a sound table). */
+uint64_t takat_solution_verify(const TakatSolution *sol);
+
+/* Saves / loads the table (a compact binary file). */
+bool takat_solution_save(const TakatSolution *sol, const char *path, TakError *err);
+TakatSolution *takat_solution_load(const char *path, TakError *err);
+
+/* ---- Search and levels ----------------------------------------------------- */
+
+/* A best turn for `pos` by alpha-beta to `depth` turns (a quick, exact
+ * search within its horizon); its score is > 0 when the side to move wins
+ * within the horizon, < 0 when it loses, 0 otherwise. */
+typedef struct TakatSearchResult {
+    TakatTurn turn;
+    int score;
+    uint64_t nodes;
+} TakatSearchResult;
+
+/* Needs a position with legal turns. */
+TakatSearchResult takat_search(const TakatPosition *pos, int depth);
+
+/* The AI's choice at `level` 1..10: level 10 plays perfectly with the solved
+ * table (`sol`, may be NULL: then a deep search), lower levels search less
+ * deep and pick among near-best turns at random. `seed` is the caller's
+ * random state (any value; it is advanced). Needs a position with legal turns. */
+TakatTurn takat_ai_choose(const TakatPosition *pos, int level, const TakatSolution *sol,
+                          uint64_t *seed);
+
+#endif
