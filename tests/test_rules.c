@@ -674,6 +674,7 @@ static void test_no_limit_on_stack_height(void **state) {
     assert_int_equal(tak_position_piece_color(&pos, b3, 18), TAK_WHITE);
     assert_int_equal(tak_position_piece_color(&pos, b3, 0), TAK_BLACK);
     assert_tps(&pos, "x4/x,2121212121212121211,x2/x4/2,x3 2 11");
+    support_play(&pos, "a1+");
     assert_legal(&pos, "4b3<");
     assert_illegal(&pos, "5b3<");
 }
@@ -725,7 +726,7 @@ static void test_road_walls_never_count(void **state) {
     assert_false(tak_position_has_road(&stat, TAK_WHITE));
     assert_false(tak_position_is_over(&stat));
     /* Black's line with a Black wall in it. */
-    TakPosition black = support_position("x2,2,x2/x2,2,x2/x2,2S,x2/x2,2,x2/x2,2,1 1 6", NULL);
+    TakPosition black = support_position("x2,2,x2/x2,2,x2/x2,2S,x2/x2,2,x2/x2,2,x,1 1 6", NULL);
     assert_false(tak_position_has_road(&black, TAK_BLACK));
     assert_false(tak_position_is_over(&black));
 }

@@ -202,7 +202,10 @@ void support_play_all(TakPosition *pos, const char *plies) {
         while (*p == ' ') p++;
         size_t n = strcspn(p, " ");
         if (n == 0) break;
-        if (n >= sizeof ply) fail_msg("ply too long in \"%s\"", plies);
+        if (n >= sizeof ply) {
+            fail_msg("ply too long in \"%s\"", plies);
+            return;
+        }
         memcpy(ply, p, n);
         ply[n] = '\0';
         support_play(pos, ply);
