@@ -1,0 +1,150 @@
+# Makefile: the Tak library (build/libtak.a), the `tak` command (build/tak),
+# the cmocka tests, a sanitizer build of both, and the libFuzzer targets.
+#
+# Sources are found by wildcard, so a new file or a new library module
+# (src/<module>/*.c) needs no edit here; only directories that hold programs
+# rather than library code are named, in FRONTENDS. Each build variant has its
+# own object tree under build/, with dependency files from -MMD.
+#
+#   make          build/libtak.a and build/tak
+#   make test     every tests/test_*.c (cmocka) and tests/cli/*.sh; summary line
+#   make asan     the same suite built with ASan/UBSan into build/asan/
+#   make fuzz     every fuzz/fuzz_*.c with clang and libFuzzer into build/fuzz/
+#   make bench    build/tak bench
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+# libFuzzer comes with clang only; Debian installs it as clang or clang-<major>.
+CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
+
+BUILD := build
+WARN := -Wall -Wextra -Werror
+CPPFLAGS := -Iinclude -MMD -MP
+CFLAGS := -std=c11 -O3 -march=native -pthread $(WARN)
+ASAN_FLAGS := -O1 -g -pthread -fsanitize=address,undefined -fno-sanitize-recover=all \
+    -fno-omit-frame-pointer
+FUZZ_FLAGS := -g -O1 -pthread -fno-sanitize-recover=undefined
+# The engine and protocol run searches in threads; match statistics use libm.
+LDLIBS := -lm
+
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
+
+# Directories of src/ that hold programs, not library code.
+FRONTENDS := cli
+LIB_SRCS := $(filter-out $(patsubst %,src/%/%,$(FRONTENDS)),$(wildcard src/*/*.c))
+CLI_SRCS := $(wildcard src/cli/*.c)
+SUPPORT_SRCS := $(wildcard tests/support/*.c)
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_NAMES := $(basename $(notdir $(TEST_SRCS)))
+FUZZ_SRCS := $(wildcard fuzz/fuzz_*.c)
+FUZZ_NAMES := $(basename $(notdir $(FUZZ_SRCS)))
+
+# Tests read the shared data (spec, games) from $TAK_SHARED, else ../shared.
+TAK_SHARED ?= $(abspath $(CURDIR)/../shared)
+export TAK_SHARED
+
+.PHONY: all test asan fuzz bench clean
+all: $(BUILD)/libtak.a $(BUILD)/tak
+
+# ---- objects, one tree per variant --------------------------------------
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -c $< -o $@
+
+# Test sources also see cmocka's headers and the shared test helpers.
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/support $(CMOCKA_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/support $(CMOCKA_CFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -c $< -o $@
+
+# The library is instrumented for coverage only; the fuzzer's main() is linked
+# into each target.
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CLANG) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+# ---- optimised build ----------------------------------------------------
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+SUPPORT_OBJS := $(SUPPORT_SRCS:%.c=$(BUILD)/obj/%.o)
+TEST_BINS := $(TEST_NAMES:%=$(BUILD)/tests/%)
+
+$(BUILD)/libtak.a: $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/tak: $(CLI_OBJS) $(BUILD)/libtak.a
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(SUPPORT_OBJS) $(BUILD)/libtak.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ $(CMOCKA_LIBS) $(LDLIBS) -o $@
+
+test: $(TEST_BINS) $(BUILD)/tak
+	@scripts/run-tests.sh $(BUILD)/tests $(BUILD)/tak
+
+bench: $(BUILD)/tak
+	$(BUILD)/tak bench
+
+# ---- sanitizer build ----------------------------------------------------
+
+ASAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/asan/obj/%.o)
+ASAN_CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/asan/obj/%.o)
+ASAN_SUPPORT_OBJS := $(SUPPORT_SRCS:%.c=$(BUILD)/asan/obj/%.o)
+ASAN_TEST_BINS := $(TEST_NAMES:%=$(BUILD)/asan/tests/%)
+
+$(BUILD)/asan/libtak.a: $(ASAN_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/asan/tak: $(ASAN_CLI_OBJS) $(BUILD)/asan/libtak.a
+	$(CC) $(ASAN_FLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/asan/tests/%: $(BUILD)/asan/obj/tests/%.o $(ASAN_SUPPORT_OBJS) $(BUILD)/asan/libtak.a
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $^ $(CMOCKA_LIBS) $(LDLIBS) -o $@
+
+# Leak checking is on (the default on Linux); a UBSan report aborts the test.
+asan: $(ASAN_TEST_BINS) $(BUILD)/asan/tak
+	@ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    scripts/run-tests.sh $(BUILD)/asan/tests $(BUILD)/asan/tak
+
+# ---- fuzz targets -------------------------------------------------------
+
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/libtak.a: $(FUZZ_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(BUILD)/fuzz/libtak.a
+	@mkdir -p $(@D)
+	$(CLANG) $(CPPFLAGS) -MF $@.d -std=c11 $(WARN) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer,address,undefined $< $(BUILD)/fuzz/libtak.a $(LDLIBS) -o $@
+
+fuzz: check-clang $(FUZZ_BINS)
+
+.PHONY: check-clang
+check-clang:
+	@test -n "$(CLANG)" || { echo "make fuzz needs clang (run scripts/setup.sh)" >&2; exit 1; }
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
