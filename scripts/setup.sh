@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# setup.sh: installs what building and testing need on a Debian machine, and
+# nothing that is already there (each package is checked with dpkg -s first;
+# apt-get update runs only when something is missing). Safe to run again.
+#
+# To add a dependency, add its Debian package name to PACKAGES.
+set -euo pipefail
+
+PACKAGES=(
+    build-essential # gcc, make
+    clang           # the fuzz build (libFuzzer)
+    libcmocka-dev   # the test framework
+    pkg-config
+)
+
+export DEBIAN_FRONTEND=noninteractive
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo -E "$@"
+    else
+        echo "setup.sh: need root (or sudo) to run: $*" >&2
+        return 1
+    fi
+}
+
+is_installed() {
+    dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
+}
+
+updated=false
+# install PACKAGE...: installs those of the packages that are missing.
+install() {
+    local missing=()
+    local p
+    for p in "$@"; do
+        is_installed "$p" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup.sh: installing ${missing[*]}"
+    if [ "$updated" = false ]; then
+        as_root apt-get update -q
+        updated=true
+    fi
+    as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+install "${PACKAGES[@]}"
+
+# libFuzzer ships with the compiler-rt of the installed clang's version:
+# libclang-rt-<major>-dev (clang 14 on Debian 12: libclang-rt-14-dev).
+has_libfuzzer() {
+    local lib
+    lib=$("$1" -print-file-name="libclang_rt.fuzzer-$(uname -m).a")
+    [ "${lib#/}" != "$lib" ] && [ -e "$lib" ]
+}
+clang_bin=$(command -v clang || command -v clang-14 || true)
+if [ -z "$clang_bin" ]; then
+    echo "setup.sh: clang is installed but not on PATH" >&2
+    exit 1
+fi
+if ! has_libfuzzer "$clang_bin"; then
+    major=$("$clang_bin" -dumpversion | cut -d. -f1)
+    install "libclang-rt-$major-dev" || install libclang-rt-dev
+fi
+
+echo "setup.sh: everything needed is installed"
