@@ -1,0 +1,413 @@
+/*
+ * ptn_read.c: a whole PTN game, read and replayed. One pass over the text:
+ * the tag section, then the move text token by token, each ply checked by
+ * syntax and then played with tak_game_play, so an illegal move fails where
+ * it stands with its move number, side and reason. The reader keeps its
+ * line and column as it goes; memory grows only with what the text holds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct Reader {
+    const char *text;
+    size_t len, i;
+    int line;          /* 1-based line of text[i] */
+    size_t line_start; /* offset of that line's first byte */
+    TakPtn *ptn;
+    TakError *err;
+    NotationSite *sites; /* sites[k]: where tag k's value starts */
+    size_t comments_cap; /* entries allocated in ptn->comments */
+    char *note;          /* comments since the last ply, joined; pending for it */
+    size_t note_len, note_cap;
+} Reader;
+
+static int column_of(const Reader *r, size_t at) {
+    size_t c = at - r->line_start + 1;
+    return c > 0x7FFFFFFF ? 0x7FFFFFFF : (int)c;
+}
+
+static bool fail(Reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static bool fail(Reader *r, size_t at, const char *fmt, ...) {
+    if (!r->err) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err->message, sizeof r->err->message, fmt, ap);
+    va_end(ap);
+    r->err->line = r->line;
+    r->err->column = column_of(r, at);
+    return false;
+}
+
+static void next_line(Reader *r, size_t newline_at) {
+    if (r->line < 0x7FFFFFFF) r->line++;
+    r->line_start = newline_at + 1;
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* ---- Comments ------------------------------------------------------------ */
+
+/* Adds a comment's text to the note pending for the last ply. */
+static bool note_add(Reader *r, const char *text, size_t len) {
+    size_t need = r->note_len + len + 2;
+    if (need > r->note_cap) {
+        size_t cap = r->note_cap ? r->note_cap : 64;
+        while (cap < need) cap *= 2;
+        char *note = realloc(r->note, cap);
+        if (!note) return false;
+        r->note = note;
+        r->note_cap = cap;
+    }
+    if (r->note_len) r->note[r->note_len++] = ' ';
+    memcpy(r->note + r->note_len, text, len);
+    r->note_len += len;
+    r->note[r->note_len] = '\0';
+    return true;
+}
+
+/* Gives the pending note to the last ply played, if there is one. Notes
+ * before the first ply have no ply to belong to and are dropped. */
+static bool note_flush(Reader *r) {
+    size_t count = r->ptn->game.count;
+    if (r->note_len && count > 0) {
+        char *copy = malloc(r->note_len + 1);
+        if (!copy) return fail(r, r->i, "out of memory");
+        memcpy(copy, r->note, r->note_len + 1);
+        char **slot = &r->ptn->comments[count - 1];
+        if (*slot) {
+            /* Only reachable if a ply's note were flushed twice; keep both. */
+            free(copy);
+            return true;
+        }
+        *slot = copy;
+    }
+    r->note_len = 0;
+    return true;
+}
+
+/* Skips blanks and comments; comments are kept for the last ply when
+ * `keep` is set. Fails on an unclosed comment or a NUL byte in one. */
+static bool skip_space(Reader *r, bool keep) {
+    while (r->i < r->len) {
+        char c = r->text[r->i];
+        if (c == '\n') {
+            next_line(r, r->i);
+            r->i++;
+        } else if (is_blank(c)) {
+            r->i++;
+        } else if (c == '{') {
+            size_t open = r->i, open_col = (size_t)column_of(r, open);
+            int open_line = r->line;
+            size_t j = open + 1;
+            while (j < r->len && r->text[j] != '}') {
+                if (r->text[j] == '\0') return fail(r, j, "a NUL byte in a comment");
+                if (r->text[j] == '\n') next_line(r, j);
+                j++;
+            }
+            if (j >= r->len) {
+                if (r->err)
+                    tak_error_set_at(r->err, open_line, (int)open_col,
+                                     "this comment is not closed with '}'");
+                return false;
+            }
+            if (keep && !note_add(r, r->text + open + 1, j - open - 1))
+                return fail(r, open, "out of memory");
+            r->i = j + 1;
+        } else {
+            break;
+        }
+    }
+    return true;
+}
+
+/* ---- Tags ------------------------------------------------------------------ */
+
+static void skip_inline_blanks(Reader *r) {
+    while (r->i < r->len && (r->text[r->i] == ' ' || r->text[r->i] == '\t')) r->i++;
+}
+
+/* Reads one `[Name "value"]` line at r->i (on the '['). */
+static bool read_tag(Reader *r) {
+    r->i++;
+    skip_inline_blanks(r);
+    size_t name_at = r->i;
+    while (r->i < r->len && notation_tag_name_ok(r->text + r->i, 1)) r->i++;
+    size_t name_len = r->i - name_at;
+    char what[12];
+    if (name_len == 0) {
+        if (r->i >= r->len) return fail(r, r->i, "the tag ends before its name");
+        return fail(r, r->i, "a tag name (letters, digits, '_') was expected, not %s",
+                    notation_byte_name((unsigned char)r->text[r->i], what));
+    }
+    int shown = name_len > 20 ? 20 : (int)name_len;
+    const char *name = r->text + name_at;
+    skip_inline_blanks(r);
+    if (r->i >= r->len || r->text[r->i] != '"')
+        return fail(r, r->i, "the value of tag %.*s must be in double quotes", shown, name);
+    r->i++;
+    size_t value_at = r->i;
+    int value_col = column_of(r, value_at);
+    /* The value, with \" and \\ unescaped; other backslashes are kept. */
+    char *value = malloc(r->len - value_at + 1);
+    if (!value) return fail(r, value_at, "out of memory");
+    size_t n = 0;
+    for (;;) {
+        if (r->i >= r->len || r->text[r->i] == '\n' || r->text[r->i] == '\r') {
+            free(value);
+            return fail(r, value_at - 1, "the value of tag %.*s is not closed with '\"'", shown,
+                        name);
+        }
+        char c = r->text[r->i];
+        if (c == '"') break;
+        if ((unsigned char)c < 0x20 && c != '\t') {
+            free(value);
+            return fail(r, r->i, "%s in the value of tag %.*s",
+                        notation_byte_name((unsigned char)c, what), shown, name);
+        }
+        if (c == '\\' && r->i + 1 < r->len && (r->text[r->i + 1] == '"' || r->text[r->i + 1] == '\\'))
+            c = r->text[++r->i];
+        value[n++] = c;
+        r->i++;
+    }
+    r->i++; /* the closing quote */
+    skip_inline_blanks(r);
+    if (r->i >= r->len || r->text[r->i] != ']') {
+        free(value);
+        return fail(r, r->i, "the tag %.*s is not closed with ']'", shown, name);
+    }
+    r->i++;
+    while (r->i < r->len && (r->text[r->i] == ' ' || r->text[r->i] == '\t' || r->text[r->i] == '\r'))
+        r->i++;
+    if (r->i < r->len && r->text[r->i] != '\n') {
+        free(value);
+        return fail(r, r->i, "text after the tag %.*s (one tag a line)", shown, name);
+    }
+    size_t k = r->ptn->tag_count;
+    if ((k & (k - 1)) == 0) {
+        /* sites grows with the same powers of two as the tags. */
+        NotationSite *sites = realloc(r->sites, (k ? 2 * k : 8) * sizeof *sites);
+        if (!sites) {
+            free(value);
+            return fail(r, name_at, "out of memory");
+        }
+        r->sites = sites;
+    }
+    bool ok = notation_ptn_append_tag(r->ptn, name, name_len, value, n);
+    free(value);
+    if (!ok) return fail(r, name_at, "out of memory");
+    r->sites[k].line = r->line;
+    r->sites[k].column = value_col;
+    return true;
+}
+
+/* ---- Move text -------------------------------------------------------------- */
+
+/* What the next token may be. */
+typedef enum Expect { EXPECT_NUMBER, EXPECT_WHITE, EXPECT_BLACK } Expect;
+
+static const char *const side_names[2] = {"White", "Black"};
+
+/* A token as text for a message: at most 24 bytes, printable ones only. */
+static void token_show(const char *text, size_t len, char out[32]) {
+    size_t n = 0;
+    for (size_t k = 0; k < len && n < 24; k++) {
+        unsigned char c = (unsigned char)text[k];
+        out[n++] = c >= 0x20 && c < 0x7F ? (char)c : '?';
+    }
+    if (len > 24) out[n++] = '.', out[n++] = '.', out[n++] = '.';
+    out[n] = '\0';
+}
+
+static bool grow_comments(Reader *r) {
+    size_t need = r->ptn->game.count + 1;
+    if (need <= r->comments_cap) return true;
+    size_t cap = r->comments_cap ? 2 * r->comments_cap : 64;
+    char **comments = realloc(r->ptn->comments, cap * sizeof *comments);
+    if (!comments) return false;
+    for (size_t k = r->comments_cap; k < cap; k++) comments[k] = NULL;
+    r->ptn->comments = comments;
+    r->comments_cap = cap;
+    return true;
+}
+
+/* Reads, checks and plays one ply token. */
+static bool read_ply(Reader *r, size_t at, size_t len) {
+    TakGame *game = &r->ptn->game;
+    const TakPosition *pos = &game->current;
+    char shown[32], prefix[64];
+    token_show(r->text + at, len, shown);
+    snprintf(prefix, sizeof prefix, "move %ld (%s) %s: ", tak_position_move_number(pos),
+             side_names[tak_position_side(pos)], shown);
+    TakPly ply;
+    if (!notation_ply_scan(r->text + at, len, tak_position_size(pos), &ply, r->err) ||
+        !notation_ply_check(pos, &ply, r->err)) {
+        notation_error_relocate(r->err, r->line, column_of(r, at), prefix);
+        return false;
+    }
+    if (!note_flush(r)) return false;
+    if (!grow_comments(r)) return fail(r, at, "out of memory");
+    if (!tak_game_play(game, ply.move, r->err)) {
+        notation_error_relocate(r->err, r->line, column_of(r, at), prefix);
+        return false;
+    }
+    return true;
+}
+
+/* A move number token: digits and at least one '.'. Sets *end to the byte
+ * after the dots (more text may follow in the same token: "1.a1"). */
+static bool read_number(Reader *r, size_t at, size_t len, long expected, size_t *end) {
+    size_t k = 0;
+    long long n = 0;
+    while (k < len && r->text[at + k] >= '0' && r->text[at + k] <= '9') {
+        if (n <= 0x7FFFFFFFLL) n = n * 10 + (r->text[at + k] - '0');
+        k++;
+    }
+    if (k == len || r->text[at + k] != '.')
+        return fail(r, at, "expected move number %ld followed by '.'", expected);
+    while (k < len && r->text[at + k] == '.') k++;
+    if (n != expected) {
+        if (n > 0x7FFFFFFFLL)
+            return fail(r, at, "move number too large where %ld was expected", expected);
+        return fail(r, at, "move number %lld where %ld was expected", n, expected);
+    }
+    *end = at + k;
+    return true;
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Reads the move text up to the end or the result token. */
+static bool read_moves(Reader *r, const char **result, int *result_line, int *result_column) {
+    TakGame *game = &r->ptn->game;
+    Expect expect = EXPECT_NUMBER;
+    char shown[32];
+    *result = NULL;
+    for (;;) {
+        if (!skip_space(r, true)) return false;
+        if (r->i >= r->len) break;
+        size_t at = r->i, end = at;
+        while (end < r->len && !is_blank(r->text[end]) && r->text[end] != '{') end++;
+        size_t len = end - at;
+        const char *token = r->text + at;
+        long number = tak_position_move_number(&game->current);
+        TakColor side = tak_position_side(&game->current);
+        token_show(token, len, shown);
+
+        const char *code = notation_result_scan(token, len);
+        if (code && expect != EXPECT_WHITE) {
+            *result = code;
+            *result_line = r->line;
+            *result_column = column_of(r, at);
+            r->i = end;
+            if (!skip_space(r, true)) return false;
+            if (r->i < r->len) return fail(r, r->i, "text after the result %s", code);
+            break;
+        }
+        if (token[0] == '[') return fail(r, at, "a tag must come before the moves");
+        if (token[0] == '}') return fail(r, at, "'}' without a '{' before it");
+        if (len && is_digit(token[0])) {
+            size_t k = 0;
+            while (k < len && is_digit(token[k])) k++;
+            if (k < len && token[k] == '.') {
+                if (expect == EXPECT_WHITE)
+                    return fail(r, at, "move %ld has no ply for %s", number, side_names[side]);
+                if (expect == EXPECT_BLACK)
+                    return fail(r, at, "move %ld has no ply for Black", number);
+                if (!read_number(r, at, len, number, &r->i)) return false;
+                expect = EXPECT_WHITE;
+                continue;
+            }
+        }
+        if (len == 2 && token[0] == '-' && token[1] == '-') {
+            if (expect != EXPECT_WHITE || side != TAK_BLACK || game->count != 0)
+                return fail(r, at, "'--' stands only for White's missing first ply in a game "
+                                   "that starts with Black to move");
+            expect = EXPECT_BLACK;
+            r->i = end;
+            continue;
+        }
+        if (expect == EXPECT_NUMBER) {
+            return fail(r, at, "expected move number %ld., found '%s'", number, shown);
+        }
+        if (code) return fail(r, at, "the result %s must follow a ply, not a move number", code);
+        /* With Black to move at the start, the placeholder may be left out. */
+        if (!read_ply(r, at, len)) return false;
+        expect = side == TAK_WHITE ? EXPECT_BLACK : EXPECT_NUMBER;
+        r->i = end;
+    }
+    if (expect == EXPECT_WHITE && !*result)
+        return fail(r, r->i, "move %ld has no plies", tak_position_move_number(&game->current));
+    return note_flush(r);
+}
+
+/* ---- The whole file -------------------------------------------------------- */
+
+/* The result: the token closing the move text (at line, column), else the
+ * Result tag, reconciled with the game replayed. */
+static bool read_result(Reader *r, const char *code, int line, int column) {
+    TakPtn *ptn = r->ptn;
+    const char *tag_code = NULL;
+    NotationSite tag_site = {0, 0};
+    for (size_t k = 0; k < ptn->tag_count; k++) {
+        const char *tag = ptn->tags[k].value;
+        if (!notation_name_equal(ptn->tags[k].name, "Result")) continue;
+        tag_site = r->sites[k];
+        if (!*tag) break; /* Result "": not known, as some tools write */
+        tag_code = notation_result_scan(tag, strlen(tag));
+        if (!tag_code)
+            return tak_error_set_at(r->err, tag_site.line, tag_site.column,
+                                    "Result \"%.20s\" is not a result (R-0, 0-R, F-0, 0-F, 1-0, "
+                                    "0-1, 1/2-1/2, 0-0)",
+                                    tag);
+        break;
+    }
+    if (code && tag_code && strcmp(tag_code, "*") != 0 && strcmp(code, tag_code) != 0)
+        return tak_error_set_at(r->err, line, column,
+                                "the result %s disagrees with the Result tag \"%s\" (line %d)",
+                                code, tag_code, tag_site.line);
+    if (code) {
+        if (!notation_result_apply(&ptn->game, code, r->err)) {
+            notation_error_relocate(r->err, line, column, NULL);
+            return false;
+        }
+        snprintf(ptn->result, sizeof ptn->result, "%s", code);
+    } else if (tag_code && !notation_result_apply(&ptn->game, tag_code, r->err)) {
+        notation_error_relocate(r->err, tag_site.line, tag_site.column, "Result tag: ");
+        return false;
+    }
+    return true;
+}
+
+static bool read_all(Reader *r) {
+    TakPtn *ptn = r->ptn;
+    /* A byte-order mark is not part of the first line's columns. */
+    if (r->len >= 3 && memcmp(r->text, "\xEF\xBB\xBF", 3) == 0) r->i = r->line_start = 3;
+    for (;;) {
+        if (!skip_space(r, false)) return false;
+        if (r->i >= r->len || r->text[r->i] != '[') break;
+        if (!read_tag(r)) return false;
+    }
+    TakPosition start;
+    if (!notation_ptn_setup(ptn, r->sites, &ptn->rules, &start, r->err)) return false;
+    if (!tak_game_init(&ptn->game, &start, r->err)) return false;
+    const char *code;
+    int line = 0, column = 0;
+    if (!read_moves(r, &code, &line, &column)) return false;
+    return read_result(r, code, line, column);
+}
+
+bool tak_ptn_read(const char *text, size_t len, TakPtn *out, TakError *err) {
+    memset(out, 0, sizeof *out);
+    tak_error_clear(err);
+    Reader r = {text, len, 0, 1, 0, out, err, NULL, 0, NULL, 0, 0};
+    if (!text && len) return tak_error_set(err, "no text");
+    bool ok = read_all(&r);
+    free(r.sites);
+    free(r.note);
+    if (!ok) tak_ptn_free(out);
+    return ok;
+}

@@ -1,0 +1,52 @@
+/*
+ * result.c: result tokens as tools write them ("R-0", "r-0", "1/2-1/2",
+ * "½-½", "0-0", "*") and how a result read from a file is reconciled with the
+ * game the moves replay to.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+const char *notation_result_scan(const char *text, size_t len) {
+    static const char *const codes[] = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0",
+                                        "*"};
+    if (len == 5 && memcmp(text, "\xC2\xBD-\xC2\xBD", 5) == 0) return "1/2-1/2"; /* ½-½ */
+    for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+        const char *code = codes[k];
+        if (strlen(code) != len) continue;
+        size_t i = 0;
+        /* Road and flat letters are accepted in either case. */
+        while (i < len && (text[i] == code[i] ||
+                           ((code[i] == 'R' || code[i] == 'F') && text[i] == code[i] - 'A' + 'a')))
+            i++;
+        if (i == len) return code;
+    }
+    return NULL;
+}
+
+bool notation_result_apply(TakGame *game, const char *code, TakError *err) {
+    TakResult now = tak_game_result(game);
+    char described[80];
+    bool over = now.end != TAK_END_NONE;
+    if (strcmp(code, "*") == 0 || strcmp(code, "0-0") == 0) return true;
+    if (strchr(code, 'R') || strchr(code, 'F')) {
+        /* A road or a flat win is a fact of the board: it must be this one. */
+        if (strcmp(code, tak_result_code(now)) == 0 && over) return true;
+        return tak_error_set(err, "the result %s does not match the game (%s)", code,
+                             tak_result_describe(now, described, sizeof described));
+    }
+    int winner = strcmp(code, "1-0") == 0 ? TAK_WHITE : strcmp(code, "0-1") == 0 ? TAK_BLACK : -1;
+    if (!over) {
+        /* Ended off the board: which way (resignation or time, for a win) the
+         * file does not say; resignation is the usual one. */
+        if (winner < 0) tak_game_end(game, TAK_END_AGREEMENT, -1);
+        else tak_game_end(game, TAK_END_RESIGNATION, winner);
+        return true;
+    }
+    /* Tools write these for games that ended on the board too; only a winner
+     * the board contradicts is an error. */
+    if (winner >= 0 && now.winner >= 0 && winner != now.winner)
+        return tak_error_set(err, "the result %s does not match the game (%s)", code,
+                             tak_result_describe(now, described, sizeof described));
+    return true;
+}
