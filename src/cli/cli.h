@@ -1,0 +1,71 @@
+/*
+ * cli.h: what the `tak` command's files share: the subcommands, the exit
+ * codes every command uses, and small helpers for arguments and input.
+ *
+ * Each subcommand lives in its own file as `int cmd_<name>(argc, argv)`,
+ * where argv[0] is the subcommand's name; main.c only dispatches.
+ */
+#ifndef TAK_CLI_H
+#define TAK_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tak/tak.h"
+
+/* Exit codes of every command. */
+enum {
+    CLI_OK = 0,        /* success */
+    CLI_BAD_INPUT = 1, /* the input was refused: a bad TPS, an illegal move, ... */
+    CLI_USAGE = 2,     /* the command line itself was wrong */
+};
+
+int cmd_perft(int argc, char **argv);
+int cmd_moves(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+
+/* Describes one command for its --help text and its usage errors. */
+typedef struct CliCommand {
+    const char *name;  /* "perft" */
+    const char *usage; /* "[--size N | --tps TPS] [--divide] [--full] DEPTH" */
+    const char *help;  /* the rest of --help: what it does, its options */
+} CliCommand;
+
+/* Prints "usage: tak NAME USAGE" and the help text to stdout; returns CLI_OK. */
+int cli_help(const CliCommand *cmd);
+
+/* Prints "tak NAME: <message>", the usage line and a pointer to --help to
+ * stderr; returns CLI_USAGE. */
+int cli_usage_error(const CliCommand *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints "tak NAME: <message>" to stderr; returns CLI_BAD_INPUT. */
+int cli_fail(const CliCommand *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* True when argv[*i] is the option `name`: either "NAME VALUE" (taking the
+ * next argument, advancing *i) or "NAME=VALUE". *value is NULL when the
+ * option was given without a value; the caller reports that. */
+bool cli_option(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* True when some argument before a lone "--" is "--help" or "-h". */
+bool cli_wants_help(int argc, char **argv);
+
+/* Parses a whole decimal integer in [min, max]. */
+bool cli_parse_int(const char *text, long min, long max, long *out);
+
+/* Parses a komi in flats, whole or half ("2", "2.5", "-0.5", "1.0") into
+ * half-flats within the library's range. */
+bool cli_parse_komi(const char *text, int *half_komi);
+
+/* Reads a whole file, or stdin when path is "-", NUL-terminated. Returns a
+ * malloc'd buffer (the caller frees) with its length in *len, or NULL with
+ * errno set. */
+char *cli_read_file(const char *path, size_t *len);
+
+/* Seconds on a monotonic clock, for timing. */
+double cli_seconds(void);
+
+#endif
