@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# test_replay.sh: `tak replay` on real games, checked against
+# $TAK_SHARED/games/real/MANIFEST.tsv (column 7: the result computed from the
+# board, column 8: the final TPS), and on broken and doctored files.
+. "$(dirname "$0")/lib/common.sh"
+real=$TAK_SHARED/games/real
+manifest=$real/MANIFEST.tsv
+
+# A sample: the first game of each size and computed result (every kind of
+# ending, resignations included), and every 40th game.
+if [ ! -r "$manifest" ]; then
+    fail "read $manifest" "cannot read the shared games (set TAK_SHARED)"
+else
+    sample=0
+    while IFS=$'\t' read -r file want_result want_tps; do
+        sample=$((sample + 1))
+        tak replay "$real/$file"
+        if [ "$rc" -ne 0 ]; then
+            fail "replay $file" "exit $rc" "stderr: $err"
+            continue
+        fi
+        expect_eq "replay $file final TPS" "$(printf '%s\n' "$out" | tail -n 2 | head -n 1)" "$want_tps"
+        expect_eq "replay $file result" "$(printf '%s\n' "$out" | tail -n 1)" "$want_result"
+    done < <(awk -F'\t' 'NR > 1 && (!seen[$3 " " $7]++ || NR % 40 == 0) {print $1 "\t" $7 "\t" $8}' \
+        "$manifest")
+    if [ "$sample" -lt 20 ]; then fail "sample size" "only $sample games sampled"; fi
+fi
+
+# The Result tag is not trusted: a resignation (tag 1-0) is not on the
+# board, and a claimed road that is not there is not a road.
+tak replay "$real/0028_s6.ptn"
+expect_eq "resigned game prints *" "$(printf '%s\n' "$out" | tail -n 1)" "*"
+cat >"$scratch/claim.ptn" <<'PTN'
+[Size "5"]
+[Result "R-0"]
+
+1. a1 e5
+2. b1 d5
+R-0
+PTN
+tak replay "$scratch/claim.ptn"
+expect_rc "claimed road exit" 0
+expect_eq "claimed road TPS" "$(printf '%s\n' "$out" | head -n 1)" "x3,2,1/x5/x5/x5/2,1,x3 1 3"
+expect_eq "claimed road result" "$(printf '%s\n' "$out" | tail -n 1)" "*"
+
+# From stdin, with CRLF line ends.
+tak_in "$(printf '[Size "4"]\r\n\r\n1. a1 d4\r\n2. a2 d3\r\n3. a3 d2\r\n4. a4 R-0\r\n')" replay -
+expect_rc "stdin exit" 0
+expect_eq "stdin: a claimed R-0 is not on the board" "$(printf '%s\n' "$out" | tail -n 1)" "*"
+
+# An illegal move: exit 1, and the message says where.
+cat >"$scratch/illegal.ptn" <<'PTN'
+[Size "5"]
+
+1. a1 e5
+2. a1 b2
+PTN
+tak replay "$scratch/illegal.ptn"
+expect_rc "illegal move exit" 1
+expect_match "illegal move: file named" "$err" "illegal.ptn"
+expect_match "illegal move: line 4" "$err" "line 4"
+expect_match "illegal move: the move named" "$err" "a1"
+expect_match "illegal move: move number 2" "$err" "(move|Move) 2"
+expect_eq "illegal move: nothing on stdout" "$out" ""
+
+# A malformed move.
+printf '[Size "5"]\n\n1. a1 e5\n2. b2 z9\n' >"$scratch/malformed.ptn"
+tak replay "$scratch/malformed.ptn"
+expect_rc "malformed move exit" 1
+expect_match "malformed move: line 4" "$err" "line 4"
+expect_match "malformed move: names z9" "$err" "z9"
+
+expect_run "missing file" 1 "" replay "$scratch/no-such-file.ptn"
+expect_match "missing file named" "$err" "no-such-file.ptn"
+expect_run "no FILE" 2 "" replay
+expect_run "two FILEs" 2 "" replay a.ptn b.ptn
+expect_run "unknown option" 2 "" replay --strict a.ptn
+finish
