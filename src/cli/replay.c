@@ -1,0 +1,70 @@
+/*
+ * replay.c: `tak replay FILE`, reading a PTN game and replaying every move,
+ * then printing the final TPS and the result the game itself reached. The
+ * Result tag is a claim by whoever wrote the file, so it is not printed:
+ * what counts is the board (and the game's history, for repetition).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const CliCommand replay_command = {
+    "replay",
+    "FILE",
+    "Reads the PTN game in FILE ('-' for stdin), replays every move, and prints\n"
+    "the final position (TPS) and, on the last line, the result reached on the\n"
+    "board: R-0, 0-R, F-0, 0-F, 1/2-1/2, or * when the game is not over there\n"
+    "(a resignation or a loss on time is not on the board, so it prints *).\n"
+    "A malformed or illegal move fails with its line, column, move and ply.\n"
+    "\n"
+    "Options:\n"
+    "  --help   show this help\n",
+};
+
+/* The result code of what happened on the board and in the game's history;
+ * endings the game only records (resignation, time, agreement) are not. */
+static const char *result_code(const TakGame *game) {
+    TakResult result = tak_game_result(game);
+    switch (result.end) {
+    case TAK_END_RESIGNATION:
+    case TAK_END_TIME:
+    case TAK_END_AGREEMENT:
+        return "*";
+    default:
+        return tak_result_code(result);
+    }
+}
+
+int cmd_replay(int argc, char **argv) {
+    const CliCommand *cmd = &replay_command;
+    if (cli_wants_help(argc, argv)) return cli_help(cmd);
+    int first = 1;
+    if (first < argc && strcmp(argv[first], "--") == 0) first++;
+    if (first >= argc) return cli_usage_error(cmd, "missing FILE");
+    const char *path = argv[first];
+    if (first == 1 && path[0] == '-' && path[1] != '\0')
+        return cli_usage_error(cmd, "unknown option '%s'", path);
+    if (first + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[first + 1]);
+
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    if (text == NULL) return cli_fail(cmd, "cannot read %s: %s", path, strerror(errno));
+    TakPtn ptn;
+    TakError err;
+    tak_error_clear(&err);
+    bool ok = tak_ptn_read(text, len, &ptn, &err);
+    free(text);
+    if (!ok) {
+        char why[TAK_ERROR_MESSAGE_MAX + 64];
+        tak_ptn_free(&ptn);
+        return cli_fail(cmd, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path,
+                        tak_error_describe(&err, why, sizeof why));
+    }
+    char tps[TAK_TPS_MAX];
+    tak_tps_write(&ptn.game.current, tps, sizeof tps);
+    printf("%s\n%s\n", tps, result_code(&ptn.game));
+    tak_ptn_free(&ptn);
+    return CLI_OK;
+}
