@@ -193,6 +193,10 @@ void support_play(TakPosition *pos, const char *text) {
         fail_msg("tak_position_apply(%s) refused in %s: %s", text, support_tps(pos, tps),
                  err.message);
     }
+    if (pos->hash != tak_position_compute_hash(pos)) {
+        char tps[TAK_TPS_MAX];
+        fail_msg("after %s the incremental hash is not the hash of %s", text, support_tps(pos, tps));
+    }
 }
 
 void support_play_all(TakPosition *pos, const char *plies) {

@@ -44,7 +44,8 @@ bool support_is_generated(const TakPosition *pos, TakMove move);
  * from c3. */
 TakMove support_move(const TakPosition *pos, const char *text);
 
-/* Plays `text` (see support_move) with tak_position_apply. */
+/* Plays `text` (see support_move) with tak_position_apply, and checks the
+ * incremental hash against tak_position_compute_hash. */
 void support_play(TakPosition *pos, const char *text);
 
 /* Plays a list of plies separated by spaces. */
