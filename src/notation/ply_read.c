@@ -158,7 +158,7 @@ bool notation_ply_scan(const char *text, size_t len, int size, TakPly *out, TakE
                                  count > 99 ? "over " : "", count > 99 ? 99 : count, size);
     }
 
-    int square;
+    int square = -1; /* set by scan_square on success; gcc -O3 cannot see it */
     if (!scan_square(text, len, &i, size, &square, err)) return false;
 
     int dir = i < len ? direction_of(text[i]) : -1;

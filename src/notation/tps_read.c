@@ -122,7 +122,7 @@ static bool read_board(const char *text, size_t end, size_t *i, const TakRules *
             if (file >= size)
                 return notation_fail(err, at, "rank %d has more than %d squares", rank + 1, size);
             if (at < end && text[at] == 'x') {
-                int run;
+                int run = 0; /* set by read_empty_run on success */
                 if (!read_empty_run(text, end, &at, size, &run, err)) return false;
                 if (file + run > size)
                     return notation_fail(err, at - 1, "rank %d has more than %d squares", rank + 1,
@@ -234,7 +234,7 @@ bool notation_tps_scan(const char *text, size_t len, const TakRules *rules, TakP
     TakColor side = text[i] == '1' ? TAK_WHITE : TAK_BLACK;
     i++;
     skip_blanks(text, end, &i);
-    long number;
+    long number = 0; /* set by read_move_number on success */
     if (!read_move_number(text, end, &i, &number, err)) return false;
     if (i < end) {
         skip_blanks(text, end, &i);
