@@ -197,7 +197,7 @@ bool tak_ply_parse(const char *text, int size, TakPly *out, TakError *err) {
     while (start < end && is_blank(text[start])) start++;
     while (end > start && is_blank(text[end - 1])) end--;
     if (!notation_ply_scan(text + start, end - start, size, out, err)) {
-        notation_error_relocate(err, 0, (int)start + 1, NULL);
+        if (err && err->column > 0) notation_error_relocate(err, 0, (int)start + 1, NULL);
         return false;
     }
     return true;
