@@ -1,0 +1,71 @@
+/*
+ * bitboard.h (engine-internal): board masks and shifts the evaluation and the
+ * tactics share. The core keeps its own (src/core/board.h); these are the
+ * engine's copy so that the engine depends on the public headers only.
+ */
+#ifndef TAK_ENGINE_BITBOARD_H
+#define TAK_ENGINE_BITBOARD_H
+
+#include "tak/position.h"
+
+static inline TakBitboard bb_bit(int square) { return (TakBitboard)1 << square; }
+
+static inline TakBitboard bb_all(int size) {
+    return size == 8 ? ~(TakBitboard)0 : ((TakBitboard)1 << (size * size)) - 1;
+}
+
+static inline TakBitboard bb_rank(int size, int rank) {
+    return (((TakBitboard)1 << size) - 1) << (rank * size);
+}
+
+static inline TakBitboard bb_file(int size, int file) {
+    TakBitboard b = 0;
+    for (int r = 0; r < size; r++) b |= bb_bit(r * size + file);
+    return b;
+}
+
+/* The four edges of a board, computed once per size into a small table. */
+typedef struct BbMasks {
+    TakBitboard all, north, south, east, west; /* edges: rank last, rank 1, file last, file a */
+    TakBitboard not_east, not_west;            /* all but the last file / the a-file */
+} BbMasks;
+
+static inline BbMasks bb_masks(int size) {
+    BbMasks m;
+    m.all = bb_all(size);
+    m.south = bb_rank(size, 0);
+    m.north = bb_rank(size, size - 1);
+    m.west = bb_file(size, 0);
+    m.east = bb_file(size, size - 1);
+    m.not_east = m.all & ~m.east;
+    m.not_west = m.all & ~m.west;
+    return m;
+}
+
+/* The orthogonal neighbours of the squares of `b`, within the board. */
+static inline TakBitboard bb_neighbours(TakBitboard b, const BbMasks *m, int size) {
+    return (((b & m->not_east) << 1) | ((b & m->not_west) >> 1) | (b << size) | (b >> size)) &
+           m->all;
+}
+
+/* Grows `seed` through `through` (4-connected) until it stops. */
+static inline TakBitboard bb_flood(TakBitboard seed, TakBitboard through, const BbMasks *m,
+                                   int size) {
+    TakBitboard seen = seed;
+    for (;;) {
+        TakBitboard next = seen | (bb_neighbours(seen, m, size) & through);
+        if (next == seen) return seen;
+        seen = next;
+    }
+}
+
+/* True when the squares `r` hold a road (north-south or east-west). */
+static inline bool bb_has_road(TakBitboard r, const BbMasks *m, int size) {
+    if (__builtin_popcountll(r) < size) return false;
+    TakBitboard s = r & m->south, w = r & m->west;
+    if (s && (r & m->north) && (bb_flood(s, r, m, size) & m->north)) return true;
+    if (w && (r & m->east) && (bb_flood(w, r, m, size) & m->east)) return true;
+    return false;
+}
+
+#endif

@@ -1,0 +1,223 @@
+/*
+ * internal.h (engine): what the engine's files share and the tuner reads:
+ * the evaluation's feature vector and weights, the transposition table, the
+ * per-thread search state, and the engine object itself. Nothing here is
+ * global: every mutable thing hangs off a TakEngine.
+ */
+#ifndef TAK_ENGINE_INTERNAL_H
+#define TAK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitboard.h"
+#include "tak/engine.h"
+#include "tak/position.h"
+
+/* ---- evaluation (evaluate.c, weights.c) ------------------------------- */
+
+/* The features of a position, each White's minus Black's (or a signed
+ * quantity from White's view). The evaluation is their dot product with the
+ * weights of the board size, divided by EVAL_SCALE: linear, so a tuner can
+ * fit the weights by regression. */
+enum {
+    F_TEMPO,          /* +1 White to move, -1 Black */
+    F_FLATS,          /* flats on top */
+    F_FLATS_LATE,     /* (2*flats - half komi) * phase / 64: the count that decides the end */
+    F_WALLS,          /* walls on top */
+    F_CAPS,           /* capstones on the board */
+    F_SUPPORT_FLAT,   /* own pieces under own flats */
+    F_SUPPORT_HARD,   /* own pieces under own walls and capstones */
+    F_CAPTIVES_FLAT,  /* opponent's pieces under own flats */
+    F_CAPTIVES_HARD,  /* opponent's pieces under own walls and capstones */
+    F_CENTER,         /* centrality of own flats */
+    F_CAP_CENTER,     /* centrality of own capstones */
+    F_CAP_FREE,       /* free neighbours of own capstones */
+    F_CAP_NEAR_WALL,  /* opponent's walls next to own capstones (flattenable) */
+    F_ADJACENT,       /* pairs of neighbouring road squares */
+    F_LIBERTIES,      /* empty squares next to own road squares */
+    F_ROAD_1,         /* one placement from a road */
+    F_ROAD_2,         /* two */
+    F_ROAD_3,         /* three */
+    F_ROAD_ROWS,      /* ranks/files spanned by the longest chain (per size) */
+    F_WALL_BLOCK,     /* own walls next to opponent's road squares */
+    F_CAP_BLOCK,      /* own capstones next to opponent's road squares */
+    F_STACK_TALL,     /* own stacks of height >= 3 */
+    F_RESERVE_LEAD,   /* stones left, own minus opponent's, times phase / 64 */
+    F_COUNT
+};
+
+#define EVAL_SCALE 16
+
+typedef struct EvalWeights {
+    int16_t w[F_COUNT];
+} EvalWeights;
+
+/* Weights by board size (index 3..8); weights.c, rewritten by the tuner. */
+extern const EvalWeights engine_weights[TAK_MAX_SIZE + 1];
+extern const char *const engine_feature_names[F_COUNT];
+
+/* Fills f[F_COUNT] for `pos` (game not over). */
+void engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]);
+
+/* The evaluation from the side to move's view, in hundredths of a flat. */
+int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w);
+
+/* ---- tactics (tactics.c) ---------------------------------------------- */
+
+/* A move by which `color` would complete its road at once if it were to
+ * move, or TAK_MOVE_NONE. */
+TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m);
+
+/* ---- transposition table (ttable.c) ----------------------------------- */
+
+enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
+
+/* Two words, written and read with relaxed atomics: the key word is
+ * key ^ data, so a torn entry (one word from another write) fails the check. */
+typedef struct TTEntry {
+    _Atomic uint64_t check;
+    _Atomic uint64_t data;
+} TTEntry;
+
+typedef struct TTable {
+    TTEntry *entries;
+    size_t count; /* a power of two, a multiple of TT_BUCKET */
+    uint8_t age;
+} TTable;
+
+#define TT_BUCKET 4
+
+typedef struct TTHit {
+    TakMove move;
+    int score, depth, bound, eval;
+} TTHit;
+
+bool tt_resize(TTable *tt, size_t megabytes);
+void tt_free(TTable *tt);
+void tt_clear(TTable *tt);
+void tt_new_search(TTable *tt);
+bool tt_probe(const TTable *tt, uint64_t key, TTHit *hit);
+void tt_prefetch(const TTable *tt, uint64_t key);
+void tt_store(TTable *tt, uint64_t key, TakMove move, int score, int depth, int bound, int eval);
+int tt_hashfull(const TTable *tt);
+/* Win scores are stored as distances from the node, not the root. */
+int tt_score_to(int score, int ply);
+int tt_score_from(int score, int ply);
+
+/* ---- search state ----------------------------------------------------- */
+
+#define MAX_PLY 96
+#define MOVE_STACK 131072 /* moves of all the nodes on one search path */
+#define SCORE_INF 32000
+#define HISTORY_SIZE (1 << 18) /* a move's low 18 bits index it */
+
+typedef struct RootMove {
+    TakMove move;
+    int score, prev_score;
+    int pv_length;
+    TakMove pv[TAK_PV_MAX];
+} RootMove;
+
+typedef struct SearchThread {
+    struct TakEngine *engine;
+    int id;
+    pthread_t handle;
+    TakPosition pos;
+    BbMasks masks;
+    const EvalWeights *weights;
+    uint64_t key_salt;          /* rules (size, komi) folded into TT keys */
+
+    uint64_t *path;             /* hashes: the game's history then the search path */
+    size_t path_base, path_cap; /* root is at path[path_base] */
+
+    _Atomic uint64_t nodes;
+    int seldepth;
+    int completed_depth;
+    bool stopped;               /* this thread saw the stop flag */
+
+    TakMove *moves;             /* the move stack (MOVE_STACK) */
+    int *scores;
+    TakMoveList *scratch;       /* for tak_moves_generate */
+    TakMove killers[MAX_PLY + 1][2];
+    int16_t (*history)[HISTORY_SIZE]; /* [colour][move] */
+    TakMove pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_length[MAX_PLY + 1];
+
+    RootMove *root_moves;
+    int root_count;
+    int multipv_index;          /* the line being searched */
+    int root_alpha_floor;       /* levels: root moves below this need no exact score */
+    int root_depth;
+} SearchThread;
+
+/* Level parameters (level.c). */
+typedef struct LevelParams {
+    int max_depth;     /* 0: none */
+    uint64_t max_nodes;
+    int temperature;   /* in hundredths of a flat; 0: always the best */
+    int margin;        /* root moves within this of the best are candidates */
+} LevelParams;
+
+LevelParams engine_level_params(int level);
+/* Picks a root move among near-best ones with a softmax (deterministic given
+ * `rng`). */
+TakMove engine_level_choose(const RootMove *moves, int count, const LevelParams *lp,
+                            uint64_t *rng);
+
+/* Time budget (timeman.c). */
+typedef struct TimeBudget {
+    int64_t soft_ms; /* start no new iteration after this */
+    int64_t hard_ms; /* stop the search at this; 0: no time limit */
+} TimeBudget;
+
+TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *pos);
+int64_t engine_now_ms(void);
+
+struct TakEngine {
+    TTable tt;
+    int thread_count;
+    SearchThread **threads;
+    int level, multipv;
+    uint64_t seed, rng;
+
+    atomic_bool stop;
+    /* The running search: set before threads start, read-only while they run. */
+    TakSearchLimits limits;
+    LevelParams level_params;
+    TimeBudget budget;
+    int64_t start_ms;
+    uint64_t node_limit;
+    int depth_limit;
+    TakSearchReport report;
+    void *report_user;
+};
+
+/* ---- ordering.c ------------------------------------------------------- */
+
+/* Scores moves[0..n) for ordering: the hash move first, then road wins are
+ * found separately; killers, then history and a static preference. */
+void order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
+                 int ply);
+/* Swaps the best-scored of moves[i..n) into place i. */
+void order_pick(TakMove *moves, int *scores, int i, int n);
+void order_update(SearchThread *t, TakMove best, const TakMove *tried, int tried_count, int depth,
+                  int ply);
+
+/* ---- search.c --------------------------------------------------------- */
+
+/* Runs iterative deepening on thread t until stopped or out of depth. */
+void search_iterate(SearchThread *t);
+/* The side to move's score of a finished game, `ply` plies from the root. */
+int search_terminal_score(const TakPosition *pos, int ply);
+
+static inline uint64_t thread_nodes(SearchThread *t) {
+    return atomic_load_explicit(&t->nodes, memory_order_relaxed);
+}
+
+uint64_t engine_total_nodes(const struct TakEngine *e);
+
+#endif

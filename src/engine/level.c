@@ -1,0 +1,69 @@
+/*
+ * level.c: playing strength. Lower levels search shallower under a small
+ * node budget and choose among the moves near the best with a softmax, so
+ * their mistakes are the human kind (a deeper threat missed, a slightly worse
+ * move) and never a road in one left on the board: a road win scores beyond
+ * any margin and a move that allows a road in one scores as a loss.
+ */
+#include "internal.h"
+
+LevelParams engine_level_params(int level) {
+    static const LevelParams table[TAK_LEVEL_MAX + 1] = {
+        [1] = {1, 400, 160, 250},
+        [2] = {1, 1500, 120, 200},
+        [3] = {2, 4000, 90, 160},
+        [4] = {2, 12000, 70, 130},
+        [5] = {3, 30000, 50, 100},
+        [6] = {3, 80000, 35, 80},
+        [7] = {4, 200000, 25, 60},
+        [8] = {5, 500000, 15, 40},
+        [9] = {7, 2000000, 8, 25},
+        [10] = {0, 0, 0, 0},
+    };
+    if (level < TAK_LEVEL_MIN) level = TAK_LEVEL_MIN;
+    if (level > TAK_LEVEL_MAX) level = TAK_LEVEL_MAX;
+    return table[level];
+}
+
+/* e^x for x <= 0, as (1 + x/256)^256: close enough for choosing, and no libm. */
+static double exp_neg(double x) {
+    if (x < -40) return 0;
+    double y = 1 + x / 256;
+    if (y < 0) return 0;
+    for (int i = 0; i < 8; i++) y *= y;
+    return y;
+}
+
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+TakMove engine_level_choose(const RootMove *moves, int count, const LevelParams *lp,
+                            uint64_t *rng) {
+    if (count <= 0) return TAK_MOVE_NONE;
+    int best = moves[0].score;
+    if (lp->temperature <= 0 || best >= TAK_SCORE_WIN_MIN || best <= -TAK_SCORE_WIN_MIN)
+        return moves[0].move;
+    double weights[TAK_MULTIPV_MAX * 4], total = 0;
+    int n = 0;
+    for (int i = 0; i < count && n < TAK_MULTIPV_MAX * 4; i++) {
+        int s = moves[i].score;
+        if (s <= best - lp->margin || s <= -TAK_SCORE_WIN_MIN) continue;
+        weights[n] = exp_neg((double)(s - best) / lp->temperature);
+        total += weights[n];
+        n++;
+    }
+    if (n <= 1) return moves[0].move;
+    double x = (double)(rng_next(rng) >> 11) / 9007199254740992.0 * total;
+    int k = 0, i = 0;
+    for (; i < count; i++) {
+        int s = moves[i].score;
+        if (s <= best - lp->margin || s <= -TAK_SCORE_WIN_MIN) continue;
+        if (x < weights[k] || k == n - 1) return moves[i].move;
+        x -= weights[k++];
+    }
+    return moves[0].move;
+}

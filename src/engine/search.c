@@ -1,0 +1,450 @@
+/*
+ * search.c: iterative deepening PVS with a shared transposition table, null
+ * move and late-move reductions, and a road-aware horizon: every node first
+ * asks whether the side to move completes a road at once (a win), then
+ * whether the opponent threatens one (the node is extended and may not stand
+ * pat or null-move). Quiescence searches only answers to such threats.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define NULL_KEY 0x6A09E667F3BCC909ull
+#define QS_MAX_DEPTH 6
+
+static const int lmp_limit[4] = {0, 10, 18, 30};
+
+int search_terminal_score(const TakPosition *pos, int ply) {
+    int winner = pos->result.winner;
+    if (winner < 0) return 0;
+    return winner == (int)pos->side ? TAK_SCORE_WIN - ply : -(TAK_SCORE_WIN - ply);
+}
+
+/* Counts a node and says whether the search must stop. */
+static bool node_and_check(SearchThread *t) {
+    if (t->stopped) return true;
+    uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1;
+    atomic_store_explicit(&t->nodes, n, memory_order_relaxed);
+    struct TakEngine *e = t->engine;
+    if (e->node_limit && n >= e->node_limit) {
+        atomic_store(&e->stop, true);
+        t->stopped = true;
+        return true;
+    }
+    if ((n & 1023) == 0) {
+        if (atomic_load_explicit(&e->stop, memory_order_relaxed)) {
+            t->stopped = true;
+            return true;
+        }
+        if (t->id == 0) {
+            if (e->budget.hard_ms && engine_now_ms() - e->start_ms >= e->budget.hard_ms)
+                atomic_store(&e->stop, true);
+            if (e->node_limit && engine_total_nodes(e) >= e->node_limit)
+                atomic_store(&e->stop, true);
+            if (atomic_load(&e->stop)) t->stopped = true;
+        }
+    }
+    return t->stopped;
+}
+
+/* True when the position at `ply` occurred before on the path or in the game
+ * (placements cannot be undone, so the scan stops at the last one). */
+static bool is_repetition(const SearchThread *t, int ply, size_t floor) {
+    size_t cur = t->path_base + (size_t)ply;
+    uint64_t h = t->path[cur];
+    for (size_t i = cur; i-- > floor;)
+        if (t->path[i] == h) return true;
+    return false;
+}
+
+static inline void pv_set(SearchThread *t, int ply, TakMove m) {
+    t->pv[ply][0] = m;
+    int n = t->pv_length[ply + 1];
+    if (n > MAX_PLY - ply - 1) n = MAX_PLY - ply - 1;
+    memcpy(&t->pv[ply][1], &t->pv[ply + 1][0], (size_t)n * sizeof(TakMove));
+    t->pv_length[ply] = n + 1;
+}
+
+/* Sorts moves[from..n) by score, best first (shell sort: the tail of a
+ * long list is sorted once rather than picked move by move). */
+static void sort_rest(TakMove *moves, int *scores, int from, int n) {
+    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (int g = 0; g < 8; g++) {
+        int gap = gaps[g];
+        for (int i = from + gap; i < n; i++) {
+            TakMove m = moves[i];
+            int s = scores[i], j = i;
+            while (j - gap >= from && scores[j - gap] < s) {
+                moves[j] = moves[j - gap];
+                scores[j] = scores[j - gap];
+                j -= gap;
+            }
+            moves[j] = m;
+            scores[j] = s;
+        }
+    }
+}
+
+/* Generates the moves at the top of the move stack; returns the count, or
+ * -1 when the stack is full (the node is then treated as a leaf). */
+static int generate(SearchThread *t, int base) {
+    int n = tak_moves_generate(&t->pos, t->scratch);
+    if (base + n > MOVE_STACK) return -1;
+    memcpy(&t->moves[base], t->scratch->moves, (size_t)n * sizeof(TakMove));
+    return n;
+}
+
+typedef struct NodeState {
+    int stack_base; /* first free slot of the move stack */
+    size_t rep_floor;
+} NodeState;
+
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bool threat,
+                   NodeState ns);
+
+/* Plays `m` for the child at ply + 1 and returns the child's state. */
+static inline NodeState child_state(SearchThread *t, TakMove m, int ply, NodeState ns, int used) {
+    NodeState c = {ns.stack_base + used, ns.rep_floor};
+    tt_prefetch(&t->engine->tt, t->pos.hash ^ t->key_salt);
+    t->path[t->path_base + (size_t)ply + 1] = t->pos.hash;
+    if (!tak_move_is_spread(m)) c.rep_floor = t->path_base + (size_t)ply + 1;
+    return c;
+}
+
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bool threat,
+                   NodeState ns) {
+    TakPosition *pos = &t->pos;
+    t->pv_length[ply] = 0;
+    if (!threat || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH)
+        return engine_evaluate(pos, &t->masks, t->weights);
+    /* The opponent completes a road next move unless this move stops it:
+     * no standing pat, every move is tried. */
+    int n = generate(t, ns.stack_base);
+    if (n <= 0) return engine_evaluate(pos, &t->masks, t->weights);
+    TakMove *moves = &t->moves[ns.stack_base];
+    int *scores = &t->scores[ns.stack_base];
+    order_score(t, moves, scores, n, TAK_MOVE_NONE, ply);
+    sort_rest(moves, scores, 0, n);
+    int best = -(TAK_SCORE_WIN - ply - 2);
+    for (int i = 0; i < n; i++) {
+        TakMove m = moves[i];
+        TakUndo undo;
+        tak_position_make(pos, m, &undo);
+        NodeState cs = child_state(t, m, ply, ns, n);
+        int score;
+        t->pv_length[ply + 1] = 0;
+        if (pos->result.end != TAK_END_NONE) {
+            score = -search_terminal_score(pos, ply + 1);
+        } else if (node_and_check(t)) {
+            score = 0;
+        } else if (engine_road_in_one(pos, pos->side, &t->masks) != TAK_MOVE_NONE) {
+            score = -(TAK_SCORE_WIN - ply - 2);
+        } else {
+            bool child_threat = engine_road_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
+            score = -qsearch(t, -beta, -alpha, ply + 1, qdepth + 1, child_threat, cs);
+        }
+        tak_position_unmake(pos, m, &undo);
+        if (t->stopped) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                pv_set(t, ply, m);
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+static bool null_move_safe(const TakPosition *pos) {
+    /* Near the end of the reserves or of the board, passing is a real
+     * resource the rules deny (zugzwang): no null move there. */
+    int side = pos->side, size = pos->rules.size;
+    int own = pos->stones[side] + pos->capstones[side];
+    int opp = pos->stones[side ^ 1] + pos->capstones[side ^ 1];
+    int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
+    return own > 4 && opp > 4 && empty > 4;
+}
+
+static int lmr_reduction(int depth, int index) {
+    if (depth < 3 || index < 3) return 0;
+    int r = 1;
+    if (depth >= 5 && index >= 8) r = 2;
+    if (depth >= 7 && index >= 20) r = 3;
+    return r;
+}
+
+static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool null_ok,
+                  NodeState ns) {
+    TakPosition *pos = &t->pos;
+    bool pv_node = beta - alpha > 1;
+    t->pv_length[ply] = 0;
+    if (pos->result.end != TAK_END_NONE) return search_terminal_score(pos, ply);
+    if (is_repetition(t, ply, ns.rep_floor)) return 0;
+    if (node_and_check(t)) return 0;
+    if (ply > t->seldepth) t->seldepth = ply;
+
+    TakMove win = engine_road_in_one(pos, pos->side, &t->masks);
+    if (win != TAK_MOVE_NONE) {
+        t->pv[ply][0] = win;
+        t->pv_length[ply] = 1;
+        return TAK_SCORE_WIN - ply - 1;
+    }
+    if (ply >= MAX_PLY - 2) return engine_evaluate(pos, &t->masks, t->weights);
+    /* Mate distance: nothing here beats a win already found nearer the root. */
+    if (alpha < -(TAK_SCORE_WIN - ply)) alpha = -(TAK_SCORE_WIN - ply);
+    if (beta > TAK_SCORE_WIN - ply - 1) beta = TAK_SCORE_WIN - ply - 1;
+    if (alpha >= beta) return alpha;
+
+    bool threat = engine_road_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
+    if (threat && ply < 2 * t->root_depth + 8) depth++;
+    if (depth <= 0) return qsearch(t, alpha, beta, ply, 0, threat, ns);
+
+    uint64_t key = pos->hash ^ t->key_salt;
+    TTHit hit;
+    TakMove tt_move = TAK_MOVE_NONE;
+    if (tt_probe(&t->engine->tt, key, &hit)) {
+        tt_move = hit.move;
+        int s = tt_score_from(hit.score, ply);
+        if (!pv_node && hit.depth >= depth &&
+            (hit.bound == TT_EXACT || (hit.bound == TT_LOWER && s >= beta) ||
+             (hit.bound == TT_UPPER && s <= alpha)))
+            return s;
+    }
+
+    int eval = engine_evaluate(pos, &t->masks, t->weights);
+    if (!pv_node && !threat && beta < TAK_SCORE_WIN_MIN && beta > -TAK_SCORE_WIN_MIN) {
+        if (depth <= 3 && eval - 90 * depth >= beta) return eval;
+        if (null_ok && depth >= 3 && eval >= beta && null_move_safe(pos)) {
+            int r = 2 + depth / 4;
+            pos->side ^= 1;
+            pos->ply++;
+            pos->hash ^= NULL_KEY;
+            NodeState cs = {ns.stack_base, ns.rep_floor};
+            t->path[t->path_base + (size_t)ply + 1] = pos->hash;
+            int s = -search(t, -beta, -beta + 1, depth - 1 - r, ply + 1, false, cs);
+            pos->hash ^= NULL_KEY;
+            pos->ply--;
+            pos->side ^= 1;
+            if (t->stopped) return 0;
+            if (s >= beta) return s >= TAK_SCORE_WIN_MIN ? beta : s;
+        }
+    }
+
+    int n = generate(t, ns.stack_base);
+    if (n <= 0) return n < 0 ? eval : 0;
+    TakMove *moves = &t->moves[ns.stack_base];
+    int *scores = &t->scores[ns.stack_base];
+    order_score(t, moves, scores, n, tt_move, ply);
+
+    int alpha_orig = alpha, best = -SCORE_INF, tried = 0;
+    TakMove best_move = TAK_MOVE_NONE;
+    for (int i = 0; i < n; i++) {
+        if (i < 6)
+            order_pick(moves, scores, i, n);
+        else if (i == 6)
+            sort_rest(moves, scores, 6, n);
+        TakMove m = moves[i];
+        bool special = scores[i] >= (1 << 20);
+        if (!pv_node && !threat && depth <= 3 && !special && tried >= lmp_limit[depth] &&
+            best > -TAK_SCORE_WIN_MIN)
+            continue;
+        TakUndo undo;
+        tak_position_make(pos, m, &undo);
+        NodeState cs = child_state(t, m, ply, ns, n);
+        int new_depth = depth - 1, score;
+        if (tried == 0) {
+            score = -search(t, -beta, -alpha, new_depth, ply + 1, true, cs);
+        } else {
+            int r = special || threat ? 0 : lmr_reduction(depth, tried);
+            if (r && pv_node) r--;
+            score = -search(t, -alpha - 1, -alpha, new_depth - r, ply + 1, true, cs);
+            if (score > alpha && r)
+                score = -search(t, -alpha - 1, -alpha, new_depth, ply + 1, true, cs);
+            if (score > alpha && score < beta)
+                score = -search(t, -beta, -alpha, new_depth, ply + 1, true, cs);
+        }
+        tak_position_unmake(pos, m, &undo);
+        if (t->stopped) return 0;
+        moves[i] = m; /* tried moves stay in place for the history update */
+        tried++;
+        if (score > best) {
+            best = score;
+            best_move = m;
+            if (score > alpha) {
+                alpha = score;
+                pv_set(t, ply, m);
+                if (alpha >= beta) {
+                    order_update(t, m, moves, i, depth, ply);
+                    break;
+                }
+            }
+        }
+    }
+    if (best == -SCORE_INF) return eval; /* everything pruned: cannot happen with tried==0 kept */
+    int bound = best >= beta ? TT_LOWER : best > alpha_orig ? TT_EXACT : TT_UPPER;
+    tt_store(&t->engine->tt, key, best_move, tt_score_to(best, ply), depth, bound, eval);
+    return best;
+}
+
+/* ---- root ------------------------------------------------------------- */
+
+static void root_setup(SearchThread *t) {
+    TakPosition *pos = &t->pos;
+    int n = tak_moves_generate(pos, t->scratch);
+    TTHit hit;
+    TakMove tt_move = TAK_MOVE_NONE;
+    if (tt_probe(&t->engine->tt, pos->hash ^ t->key_salt, &hit)) tt_move = hit.move;
+    TakMove win = engine_road_in_one(pos, pos->side, &t->masks);
+    memcpy(t->moves, t->scratch->moves, (size_t)n * sizeof(TakMove));
+    order_score(t, t->moves, t->scores, n, tt_move, 0);
+    for (int i = 0; i < n; i++)
+        if (t->moves[i] == win) t->scores[i] = INT_MAX;
+    sort_rest(t->moves, t->scores, 0, n);
+    for (int i = 0; i < n; i++) {
+        RootMove *rm = &t->root_moves[i];
+        rm->move = t->moves[i];
+        rm->score = rm->prev_score = -SCORE_INF;
+        rm->pv_length = 1;
+        rm->pv[0] = rm->move;
+    }
+    t->root_count = n;
+}
+
+/* Moves root_moves[i] to place `to` (< i), shifting the others down. */
+static void root_promote(SearchThread *t, int i, int to) {
+    RootMove m = t->root_moves[i];
+    memmove(&t->root_moves[to + 1], &t->root_moves[to], (size_t)(i - to) * sizeof(RootMove));
+    t->root_moves[to] = m;
+}
+
+static int root_search(SearchThread *t, int alpha, int beta, int depth) {
+    TakPosition *pos = &t->pos;
+    struct TakEngine *e = t->engine;
+    int first = t->multipv_index, best = -SCORE_INF;
+    int margin = e->level_params.margin;
+    NodeState ns = {0, 0};
+    t->pv_length[0] = 0;
+    for (int i = first; i < t->root_count; i++) {
+        RootMove *rm = &t->root_moves[i];
+        TakMove m = rm->move;
+        TakUndo undo;
+        tak_position_make(pos, m, &undo);
+        NodeState cs = child_state(t, m, 0, ns, 0);
+        /* Levels want the score of every move near the best, not just the best. */
+        int a = margin && best > -SCORE_INF ? best - margin : alpha;
+        int score;
+        if (pos->result.end != TAK_END_NONE) {
+            score = -search_terminal_score(pos, 1);
+            t->pv_length[1] = 0;
+        } else if (i == first) {
+            score = -search(t, -beta, -a, depth - 1, 1, true, cs);
+        } else {
+            score = -search(t, -a - 1, -a, depth - 1, 1, true, cs);
+            if (score > a && score < beta) score = -search(t, -beta, -a, depth - 1, 1, true, cs);
+        }
+        tak_position_unmake(pos, m, &undo);
+        if (t->stopped) break;
+        rm->prev_score = rm->score;
+        rm->score = score;
+        if (i == first || score > a) {
+            rm->pv[0] = m;
+            int n = t->pv_length[1];
+            if (n > TAK_PV_MAX - 1) n = TAK_PV_MAX - 1;
+            memcpy(&rm->pv[1], t->pv[1], (size_t)n * sizeof(TakMove));
+            rm->pv_length = n + 1;
+        } else {
+            rm->score = a < score ? a : score; /* an upper bound: not a candidate */
+        }
+        if (score > best) {
+            best = score;
+            if (i != first) root_promote(t, i, first);
+            if (score > alpha) alpha = score;
+            if (alpha >= beta) break;
+        }
+    }
+    /* Keep the rest in order of their scores for the next iteration and lines. */
+    if (!t->stopped) {
+        for (int i = first + 2; i < t->root_count; i++) {
+            RootMove m = t->root_moves[i];
+            int j = i;
+            while (j > first + 1 && t->root_moves[j - 1].score < m.score) {
+                t->root_moves[j] = t->root_moves[j - 1];
+                j--;
+            }
+            t->root_moves[j] = m;
+        }
+    }
+    return best;
+}
+
+static void report_lines(SearchThread *t, int depth, int lines) {
+    struct TakEngine *e = t->engine;
+    if (e->report == NULL) return;
+    for (int k = 0; k < lines && k < t->root_count; k++) {
+        TakSearchInfo info;
+        memset(&info, 0, sizeof info);
+        info.depth = depth;
+        info.seldepth = t->seldepth;
+        info.multipv = k + 1;
+        info.score = t->root_moves[k].score;
+        info.nodes = engine_total_nodes(e);
+        info.time_ms = engine_now_ms() - e->start_ms;
+        info.hashfull = tt_hashfull(&e->tt);
+        info.pv_length = t->root_moves[k].pv_length;
+        memcpy(info.pv, t->root_moves[k].pv, (size_t)info.pv_length * sizeof(TakMove));
+        e->report(&info, e->report_user);
+    }
+}
+
+void search_iterate(SearchThread *t) {
+    struct TakEngine *e = t->engine;
+    root_setup(t);
+    int lines = e->multipv < t->root_count ? e->multipv : t->root_count;
+    if (e->level_params.margin) lines = 1;
+    int max_depth = e->depth_limit ? e->depth_limit : MAX_PLY - 10;
+    int prev = 0;
+    for (int depth = 1 + (t->id & 1); depth <= max_depth; depth++) {
+        t->root_depth = depth;
+        t->seldepth = 0;
+        for (int k = 0; k < lines; k++) {
+            t->multipv_index = k;
+            int alpha = -SCORE_INF, beta = SCORE_INF, window = 35;
+            bool aspire = depth >= 4 && lines == 1 && !e->level_params.margin &&
+                          prev > -TAK_SCORE_WIN_MIN && prev < TAK_SCORE_WIN_MIN;
+            if (aspire) {
+                alpha = prev - window;
+                beta = prev + window;
+            }
+            for (;;) {
+                int score = root_search(t, alpha, beta, depth);
+                if (t->stopped) break;
+                if (score <= alpha && alpha > -SCORE_INF) {
+                    window *= 3;
+                    alpha = score - window < -SCORE_INF / 2 ? -SCORE_INF : score - window;
+                } else if (score >= beta && beta < SCORE_INF) {
+                    window *= 3;
+                    beta = score + window > SCORE_INF / 2 ? SCORE_INF : score + window;
+                } else {
+                    if (k == 0) prev = score;
+                    break;
+                }
+            }
+            if (t->stopped) break;
+        }
+        if (t->stopped) break;
+        t->completed_depth = depth;
+        if (t->id != 0) continue;
+        report_lines(t, depth, lines);
+        int64_t elapsed = engine_now_ms() - e->start_ms;
+        bool timed = e->budget.hard_ms > 0 && !e->limits.infinite;
+        if (timed && elapsed >= e->budget.soft_ms) break;
+        if (timed && t->root_count == 1) break;
+        int s = t->root_moves[0].score;
+        if (!e->limits.infinite && (s >= TAK_SCORE_WIN_MIN || s <= -TAK_SCORE_WIN_MIN) &&
+            depth >= TAK_SCORE_WIN - (s < 0 ? -s : s) + 2)
+            break;
+    }
+}

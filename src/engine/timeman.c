@@ -1,0 +1,57 @@
+/*
+ * timeman.c: how long a search may take. With clocks the budget is a share
+ * of the time left (a Tak game lasts about as many more moves as the
+ * smaller of the reserve and the empty squares, so that sets the share) plus
+ * most of the increment; a hard limit caps one move and always leaves a
+ * safety margin on the clock, so the engine never loses on time.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
+#include "internal.h"
+
+int64_t engine_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Never use more than the time left minus 50 ms and 5 %. */
+static int64_t clock_cap(int64_t left) {
+    int64_t cap = left - 50 - left / 20;
+    if (cap < left / 4) cap = left / 4; /* a nearly empty clock: still answer quickly */
+    return cap < 1 ? 1 : cap;
+}
+
+TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *pos) {
+    TimeBudget b = {0, 0};
+    if (limits->infinite) return b;
+    if (limits->movetime_ms > 0) {
+        int64_t mt = limits->movetime_ms;
+        int64_t margin = mt / 20 < 50 ? mt / 20 : 50;
+        b.hard_ms = b.soft_ms = mt - margin < 1 ? 1 : mt - margin;
+        return b;
+    }
+    int side = pos->side;
+    int64_t left = limits->time_left_ms[side], inc = limits->increment_ms[side];
+    if (left <= 0 && inc <= 0) return b; /* no clock given */
+    if (left <= 0) left = 1;
+    int mtg = limits->moves_to_go;
+    if (mtg <= 0) {
+        int size = pos->rules.size;
+        int reserve = pos->stones[side] + pos->capstones[side];
+        int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
+        int rest = reserve < empty ? reserve : empty;
+        mtg = rest < 10 ? 10 : rest > 30 ? 30 : rest;
+    }
+    int64_t base = left / mtg + inc * 4 / 5;
+    int64_t cap = clock_cap(left);
+    b.soft_ms = base < cap ? base : cap;
+    int64_t hard = base * 4;
+    if (hard > left / 3 + inc) hard = left / 3 + inc;
+    if (hard > cap) hard = cap;
+    if (hard < b.soft_ms) hard = b.soft_ms;
+    b.hard_ms = hard < 1 ? 1 : hard;
+    if (b.soft_ms < 1) b.soft_ms = 1;
+    return b;
+}
