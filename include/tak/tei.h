@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tak/game.h"
+
 /* Longest input line the session reads (a `position` with a long game fits
  * easily); longer lines are refused with an error. */
 #define TAK_TEI_LINE_MAX (1 << 20)
@@ -48,11 +50,16 @@ void tak_tei_free(TakTeiSession *session);
  * otherwise: bad lines are answered with `info string error: ...`. */
 bool tak_tei_handle(TakTeiSession *session, const char *line, size_t len);
 
+/* The game as the last good `position` (or `teinewgame`) left it. Only for
+ * the caller's thread, and valid until the next tak_tei_handle. */
+const TakGame *tak_tei_game(const TakTeiSession *session);
+
 /* True while a `go` has not yet written its `bestmove`. */
 bool tak_tei_is_searching(TakTeiSession *session);
 
-/* Waits until the running search (if any) has written its `bestmove`. A
- * `go infinite` only ends on `stop`, so do not wait on one. */
+/* Waits until the running search (if any) has written its `bestmove`; a
+ * `go infinite`, which would never end by itself, is stopped. For the end of
+ * the input, and for tests. */
 void tak_tei_wait(TakTeiSession *session);
 
 #endif

@@ -269,6 +269,8 @@ static void stop_search(TakTeiSession *s) {
     reap(s);
 }
 
+const TakGame *tak_tei_game(const TakTeiSession *s) { return &s->game; }
+
 bool tak_tei_is_searching(TakTeiSession *s) {
     pthread_mutex_lock(&s->lock);
     bool searching = s->searching;
@@ -277,6 +279,10 @@ bool tak_tei_is_searching(TakTeiSession *s) {
 }
 
 void tak_tei_wait(TakTeiSession *s) {
+    if (s->joinable && s->limits.infinite) {
+        stop_search(s);
+        return;
+    }
     pthread_mutex_lock(&s->lock);
     while (s->searching) pthread_cond_wait(&s->changed, &s->lock);
     pthread_mutex_unlock(&s->lock);
@@ -568,6 +574,10 @@ static void parse_go(TakTeiSession *s, const Tokens *t, TakSearchLimits *limits)
         const char *value = i + 1 < t->n ? t->v[i + 1] : NULL;
         if (!parse_int(value, INT64_MIN / 2, INT64_MAX / 2, &v)) {
             emit(s, "info string error: go: %s needs a whole number", keys[k]);
+            /* Skip the bad value itself, unless it is the next parameter. */
+            bool is_key = value == NULL || strcasecmp(value, "infinite") == 0;
+            for (int j = 0; j < 8 && !is_key; j++) is_key = strcasecmp(value, keys[j]) == 0;
+            if (!is_key) i++;
             continue;
         }
         i++;
