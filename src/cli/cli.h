@@ -26,6 +26,10 @@ int cmd_moves(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
+int cmd_tei(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_book(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 /* Describes one command for its --help text and its usage errors. */
 typedef struct CliCommand {

@@ -18,6 +18,10 @@ static const Subcommand subcommands[] = {
     {"moves", cmd_moves, "list the legal moves of a position (TPS) in PTN"},
     {"replay", cmd_replay, "replay a PTN game; print its final TPS and its result"},
     {"bench", cmd_bench, "measure move generation speed (perft) on a fixed set of positions"},
+    {"tei", cmd_tei, "run the engine under the Tak Engine Interface (stdin/stdout)"},
+    {"match", cmd_match, "play engines against each other; score, Elo, SPRT"},
+    {"book", cmd_book, "make an opening book of balanced positions for matches"},
+    {"analyze", cmd_analyze, "evaluate a position, or every move of a game"},
 };
 
 static void overview(FILE *out) {
