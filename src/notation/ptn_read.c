@@ -284,6 +284,7 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool read_moves(Reader *r, const char **result, int *result_line, int *result_column) {
     TakGame *game = &r->ptn->game;
     Expect expect = EXPECT_NUMBER;
+    int number_line = r->line, number_column = 1; /* of the last move number */
     char shown[32];
     *result = NULL;
     for (;;) {
@@ -307,6 +308,11 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
             if (r->i < r->len) return fail(r, r->i, "text after the result %s", code);
             break;
         }
+        unsigned char first = (unsigned char)token[0];
+        if (first < 0x20 || first == 0x7F) {
+            char what[12];
+            return fail(r, at, "unexpected %s", notation_byte_name(first, what));
+        }
         if (token[0] == '[') return fail(r, at, "a tag must come before the moves");
         if (token[0] == '}') return fail(r, at, "'}' without a '{' before it");
         if (len && is_digit(token[0])) {
@@ -318,6 +324,8 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
                 if (expect == EXPECT_BLACK)
                     return fail(r, at, "move %ld has no ply for Black", number);
                 if (!read_number(r, at, len, number, &r->i)) return false;
+                number_line = r->line;
+                number_column = column_of(r, at);
                 expect = EXPECT_WHITE;
                 continue;
             }
@@ -340,7 +348,8 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
         r->i = end;
     }
     if (expect == EXPECT_WHITE && !*result)
-        return fail(r, r->i, "move %ld has no plies", tak_position_move_number(&game->current));
+        return tak_error_set_at(r->err, number_line, number_column, "move %ld has no plies",
+                                tak_position_move_number(&game->current));
     return note_flush(r);
 }
 

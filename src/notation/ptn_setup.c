@@ -101,8 +101,9 @@ static bool reserve_count(const Found *found, int index, int standard, int *out,
                                     "%s (%d) disagrees with %s (%d)", known[index + k], values[k],
                                     known[index], values[0]);
     }
+    int last = found->value[index + 2] ? index + 2 : index + 1;
     if (white != black)
-        return tak_error_set_at(err, found->site[index + 2].line, found->site[index + 2].column,
+        return tak_error_set_at(err, found->site[last].line, found->site[last].column,
                                 "%s %d and %s %d differ: both players must have the same %s here",
                                 known[index + 1], white, known[index + 2], black, what);
     *out = white;
