@@ -679,6 +679,45 @@ static void test_no_limit_on_stack_height(void **state) {
     assert_illegal(&pos, "5b3<");
 }
 
+static void test_stack_taller_than_64(void **state) {
+    (void)state;
+    /* 8x8 with reserves of 64: a stack of 120 in an irregular pattern, so a
+     * slip in the 128-bit stack arithmetic shows as a wrong colour. */
+    TakRules r = rules_with(8, 64, 0, 0);
+    char stack[121], tps[TAK_TPS_MAX], want[TAK_TPS_MAX];
+    int counts[2] = {0, 0};
+    for (int i = 0; i < 120; i++) {
+        int black = ((i * 37) % 11) < 5 && counts[1] < 60;
+        if (counts[0] == 60) black = 1;
+        stack[i] = black ? '2' : '1';
+        counts[black]++;
+    }
+    stack[119] = '1'; /* White on top */
+    stack[120] = '\0';
+    snprintf(tps, sizeof tps, "x8/x8/x8/x8/x8/x8/x8/%s,2,x6 1 70", stack);
+    TakPosition pos = support_position(tps, &r);
+    int a1 = SQ('a', 1, 8);
+    assert_int_equal(tak_position_height(&pos, a1), 120);
+    for (int i = 0; i < 120; i++)
+        assert_int_equal(tak_position_piece_color(&pos, a1, i), stack[i] == '2' ? TAK_BLACK : TAK_WHITE);
+    assert_tps(&pos, tps);
+    /* Lift 8 and spread them up the a-file. */
+    TakPosition before = pos;
+    TakMove m = support_move(&pos, "8a1+2111111");
+    TakUndo undo;
+    tak_position_make(&pos, m, &undo);
+    /* a2 gets the two lowest of the lifted pieces (112, 113), a3..a8 one each. */
+    int n = 0;
+    for (int rank = 8; rank >= 3; rank--)
+        n += snprintf(want + n, sizeof want - (size_t)n, "%c,x7/", stack[111 + rank]);
+    snprintf(want + n, sizeof want - (size_t)n, "%c%c,x7/%.112s,2,x6 2 70", stack[112], stack[113], stack);
+    assert_tps(&pos, want);
+    assert_int_equal(pos.hash, tak_position_compute_hash(&pos));
+    tak_position_unmake(&pos, m, &undo);
+    assert_true(tak_position_equal(&pos, &before));
+    assert_tps(&pos, tps);
+}
+
 /* ---- roads ---------------------------------------------------------------- */
 
 static void test_road_north_south(void **state) {
@@ -807,6 +846,19 @@ static void test_move_completing_only_opponent_road_loses(void **state) {
     assert_no_moves(&pos);
 }
 
+static void test_move_dropping_opponent_piece_completes_their_road(void **state) {
+    (void)state;
+    /* White's 2c4-11 drops the Black flat it carries on c3, which completes
+     * Black's road; White has none: Black wins. */
+    TakPosition pos = support_position("x5/x2,121,x2/2,2,x,2,2/x5/1,x4 1 6", NULL);
+    support_play(&pos, "2c4-11");
+    assert_tps(&pos, "x5/x2,1,x2/2,2,2,2,2/x2,1,x2/1,x4 2 6");
+    assert_true(tak_position_has_road(&pos, TAK_BLACK));
+    assert_false(tak_position_has_road(&pos, TAK_WHITE));
+    assert_result(&pos, TAK_END_ROAD, TAK_BLACK);
+    assert_result_code(&pos, "0-R");
+}
+
 static void test_road_checked_before_flats(void **state) {
     (void)state;
     /* The last empty square completes White's road: a road, not a flat count
@@ -917,6 +969,8 @@ static void test_reserve_includes_capstones(void **state) {
     assert_int_equal(pos.stones[TAK_WHITE] + pos.stones[TAK_BLACK], 0);
     assert_int_equal(count_generated(&pos, is_place_kind, TAK_PLACE_CAP), 23);
     assert_int_equal(count_generated(&pos, is_place_kind, TAK_PLACE_FLAT), 0);
+    assert_int_equal(count_generated(&pos, is_place_kind, TAK_PLACE_WALL), 0);
+    assert_illegal(&pos, "Sc3");
     support_play(&pos, "Cc3");
     /* One flat each (the capstone does not count): a draw. */
     assert_result(&pos, TAK_END_RESERVES, -1);
@@ -1333,6 +1387,7 @@ int main(void) {
         cmocka_unit_test(test_walls_and_capstones_move_like_any_piece),
         cmocka_unit_test(test_covered_pieces_keep_type_and_colour),
         cmocka_unit_test(test_no_limit_on_stack_height),
+        cmocka_unit_test(test_stack_taller_than_64),
         cmocka_unit_test(test_road_north_south),
         cmocka_unit_test(test_road_east_west),
         cmocka_unit_test(test_road_may_bend),
@@ -1343,6 +1398,7 @@ int main(void) {
         cmocka_unit_test(test_road_only_one_edge_is_no_road),
         cmocka_unit_test(test_double_road_mover_wins),
         cmocka_unit_test(test_move_completing_only_opponent_road_loses),
+        cmocka_unit_test(test_move_dropping_opponent_piece_completes_their_road),
         cmocka_unit_test(test_road_checked_before_flats),
         cmocka_unit_test(test_board_full_ends_game_on_flats),
         cmocka_unit_test(test_board_full_by_a_spread),
