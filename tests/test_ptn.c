@@ -596,7 +596,7 @@ static void test_real_games_sample(void **state) {
         next = newline ? newline + 1 : line + strlen(line);
         if (newline) *newline = '\0';
         if (line_no++ == 0 || !*line) continue; /* the header, blank lines */
-        char *fields[8];
+        char *fields[8] = {NULL};
         int n = 0;
         for (char *f = line; n < 8; n++) {
             fields[n] = f;
