@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# run-tests.sh TEST_DIR TAK: runs every cmocka test program in TEST_DIR and
-# every tests/cli/*.sh (with TAK as the command under test), from the
-# repository root, going on after a failure. Counts test cases from the
+# run-tests.sh TEST_DIR TAK: runs the cmocka test program TEST_DIR/test_X of
+# every tests/test_X.c and every tests/cli/*.sh (with TAK as the command
+# under test), from the repository root, going on after a failure. A program
+# that make does not see as up to date (it failed to build) is not run, so a
+# stale binary cannot pass for it: it counts as one failure. Counts test cases from the
 # cmocka summaries ("[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)"),
 # which the shell tests print too; a program that fails without saying how
 # many cases failed (a crash, a sanitizer abort) counts as one failure.
@@ -46,15 +48,32 @@ run() {
     fi
 }
 
+# built TARGET: make considers TARGET up to date (it built).
+built() { [ -x "$1" ] && ${MAKE:-make} --no-print-directory -q "$1" 2>/dev/null; }
+
+# not_built NAME: records a program that did not build.
+not_built() {
+    failed=$((failed + 1))
+    failed_programs+=("$1")
+    printf 'FAIL %-28s did not build\n' "$1"
+}
+
 shopt -s nullglob
-for prog in "$test_dir"/test_*; do
-    [ -x "$prog" ] || continue
-    case "$prog" in *.d | *.o) continue ;; esac
-    run "$(basename "$prog")" "$prog"
+for source in tests/test_*.c; do
+    name=$(basename "$source" .c)
+    if built "$test_dir/$name"; then
+        run "$name" "$test_dir/$name"
+    else
+        not_built "$name"
+    fi
 done
-for script in tests/cli/*.sh; do
-    run "cli/$(basename "$script" .sh)" bash "$script"
-done
+if built "$TAK"; then
+    for script in tests/cli/*.sh; do
+        run "cli/$(basename "$script" .sh)" bash "$script"
+    done
+else
+    not_built "$TAK (the CLI tests need it)"
+fi
 
 if [ ${#failed_programs[@]} -gt 0 ]; then
     echo "failing: ${failed_programs[*]}"

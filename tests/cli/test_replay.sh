@@ -26,27 +26,39 @@ else
     if [ "$sample" -lt 20 ]; then fail "sample size" "only $sample games sampled"; fi
 fi
 
-# The Result tag is not trusted: a resignation (tag 1-0) is not on the
-# board, and a claimed road that is not there is not a road.
+# The result comes from the board, not from the file: a resignation (tag
+# 1-0) is not on the board, and a road is a road whatever the tag says.
 tak replay "$real/0028_s6.ptn"
 expect_eq "resigned game prints *" "$(printf '%s\n' "$out" | tail -n 1)" "*"
-cat >"$scratch/claim.ptn" <<'PTN'
+cat >"$scratch/resigned.ptn" <<'PTN'
 [Size "5"]
-[Result "R-0"]
+[Result "0-1"]
 
 1. a1 e5
 2. b1 d5
-R-0
+0-1
 PTN
-tak replay "$scratch/claim.ptn"
-expect_rc "claimed road exit" 0
-expect_eq "claimed road TPS" "$(printf '%s\n' "$out" | head -n 1)" "x3,2,1/x5/x5/x5/2,1,x3 1 3"
-expect_eq "claimed road result" "$(printf '%s\n' "$out" | tail -n 1)" "*"
+tak replay "$scratch/resigned.ptn"
+expect_rc "resignation exit" 0
+expect_eq "resignation TPS" "$(printf '%s\n' "$out" | head -n 1)" "x3,2,1/x5/x5/x5/2,1,x3 1 3"
+expect_eq "resignation result" "$(printf '%s\n' "$out" | tail -n 1)" "*"
+cat >"$scratch/road.ptn" <<'PTN'
+[Size "3"]
+[Result "1/2-1/2"]
 
-# From stdin, with CRLF line ends.
-tak_in "$(printf '[Size "4"]\r\n\r\n1. a1 d4\r\n2. a2 d3\r\n3. a3 d2\r\n4. a4 R-0\r\n')" replay -
+1. c3 a3
+2. a1 c2
+3. a2
+PTN
+tak replay "$scratch/road.ptn"
+expect_rc "road under a draw tag exit" 0
+expect_eq "road under a draw tag" "$(printf '%s\n' "$out" | tail -n 1)" "R-0"
+
+# From stdin, with CRLF line ends; the game is not over.
+tak_in "$(printf '[Size "4"]\r\n\r\n1. a1 d4\r\n2. a2 d3\r\n3. a3 d2\r\n')" replay -
 expect_rc "stdin exit" 0
-expect_eq "stdin: a claimed R-0 is not on the board" "$(printf '%s\n' "$out" | tail -n 1)" "*"
+expect_eq "stdin TPS" "$(printf '%s\n' "$out" | head -n 1)" "x3,1/1,x2,2/1,x2,2/2,x3 1 4"
+expect_eq "stdin result" "$(printf '%s\n' "$out" | tail -n 1)" "*"
 
 # An illegal move: exit 1, and the message says where.
 cat >"$scratch/illegal.ptn" <<'PTN'
