@@ -1,0 +1,396 @@
+/*
+ * test_engine.c: the engine's contract (engine.h): legal moves everywhere,
+ * limits of depth, nodes and time respected, stop from another thread,
+ * threads, levels, MultiPV, finished games; and the road-in-one finder the
+ * search relies on, checked against the core's tak_position_has_tak.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/engine/internal.h"
+#include "support/support.h"
+#include "tak/engine.h"
+
+static TakMoveList list; /* 35 KB: kept off the stack */
+
+static uint64_t rng_next(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A position after `plies` random moves (spreads preferred, to grow stacks). */
+static TakPosition random_position(int size, int plies, uint64_t *rng) {
+    TakPosition pos;
+    TakRules rules = support_rules(size);
+    TakError err;
+    assert_true(tak_position_init(&pos, &rules, &err));
+    for (int i = 0; i < plies && !tak_position_is_over(&pos); i++) {
+        int n = tak_moves_generate(&pos, &list);
+        TakMove m = list.moves[rng_next(rng) % (uint64_t)n];
+        if (rng_next(rng) % 2) /* try for a spread */
+            for (int k = 0; k < 4; k++) {
+                TakMove c = list.moves[rng_next(rng) % (uint64_t)n];
+                if (tak_move_is_spread(c)) m = c;
+            }
+        TakUndo undo;
+        tak_position_make(&pos, m, &undo);
+    }
+    return pos;
+}
+
+static void check_road_in_one(TakPosition *pos, int *taks) {
+    BbMasks m = bb_masks(pos->rules.size);
+    for (int c = 0; c < 2; c++) {
+        TakMove found = engine_road_in_one(pos, c, &m);
+        bool core = tak_position_has_tak(pos, (TakColor)c);
+        *taks += core;
+        if ((found != TAK_MOVE_NONE) != core) {
+            char tps[TAK_TPS_MAX];
+            fail_msg("road in one for %d: engine %d, core %d in %s", c, found != TAK_MOVE_NONE,
+                     core, support_tps(pos, tps));
+        }
+        if (found != TAK_MOVE_NONE && c == pos->side) {
+            assert_true(tak_move_is_legal(pos, found));
+            TakUndo undo;
+            tak_position_make(pos, found, &undo);
+            assert_int_equal(pos->result.end, TAK_END_ROAD);
+            assert_int_equal(pos->result.winner, c);
+            tak_position_unmake(pos, found, &undo);
+        }
+    }
+}
+
+/* Every position of random games (half of them spread-heavy, for tall stacks). */
+static void test_road_in_one_matches_core(void **state) {
+    (void)state;
+    uint64_t rng = 7;
+    int taks = 0;
+    for (int g = 0; g < 120; g++) {
+        int size = 3 + g % 6;
+        TakRules rules = support_rules(size);
+        TakError err;
+        TakPosition pos;
+        assert_true(tak_position_init(&pos, &rules, &err));
+        for (int ply = 0; ply < 160 && !tak_position_is_over(&pos); ply++) {
+            check_road_in_one(&pos, &taks);
+            int n = tak_moves_generate(&pos, &list);
+            TakMove mv = list.moves[rng_next(&rng) % (uint64_t)n];
+            for (int k = 0; k < 6 && g % 2; k++) {
+                TakMove c = list.moves[rng_next(&rng) % (uint64_t)n];
+                if (tak_move_is_spread(c)) mv = c;
+            }
+            TakUndo undo;
+            tak_position_make(&pos, mv, &undo);
+        }
+    }
+    assert_true(taks > 100);
+}
+
+static TakSearchLimits limits_nodes(uint64_t nodes) {
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.nodes = nodes;
+    return l;
+}
+
+static void test_legal_moves_everywhere(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(4, 1);
+    assert_non_null(e);
+    uint64_t rng = 11;
+    for (int g = 0; g < 120; g++) {
+        int size = 3 + g % 6;
+        TakPosition pos = random_position(size, (int)(rng_next(&rng) % 60), &rng);
+        TakSearchLimits l = limits_nodes(2000);
+        TakSearchInfo info;
+        TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, &info);
+        if (tak_position_is_over(&pos)) {
+            assert_int_equal(m, TAK_MOVE_NONE);
+        } else if (!tak_move_is_legal(&pos, m)) {
+            char tps[TAK_TPS_MAX];
+            fail_msg("illegal move %u in %s", m, support_tps(&pos, tps));
+        }
+    }
+    tak_engine_free(e);
+}
+
+static void test_finished_game_has_no_move(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(1, 1);
+    TakPosition pos = support_position("1,1,1/2,2,x/x3 2 3", NULL);
+    assert_true(tak_position_is_over(&pos));
+    TakSearchLimits l = limits_nodes(100);
+    TakSearchInfo info;
+    assert_int_equal(tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, &info), TAK_MOVE_NONE);
+    assert_true(info.score <= -TAK_SCORE_WIN_MIN);
+    tak_engine_free(e);
+}
+
+typedef struct Reports {
+    int count, max_depth, lines[TAK_MULTIPV_MAX + 1];
+    TakMove first[TAK_MULTIPV_MAX + 1];
+} Reports;
+
+static void on_report(const TakSearchInfo *info, void *user) {
+    Reports *r = user;
+    r->count++;
+    if (info->depth > r->max_depth) r->max_depth = info->depth;
+    if (info->multipv >= 1 && info->multipv <= TAK_MULTIPV_MAX) {
+        r->lines[info->multipv]++;
+        r->first[info->multipv] = info->pv[0];
+    }
+}
+
+static void test_depth_limit(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(4, 1);
+    TakPosition pos = support_position("x6/x6/x2,1,2,x2/x2,2,1,x2/x6/x6 1 3", NULL);
+    for (int d = 1; d <= 4; d++) {
+        TakSearchLimits l;
+        memset(&l, 0, sizeof l);
+        l.depth = d;
+        Reports r = {0};
+        TakSearchInfo info;
+        TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, on_report, &r, &info);
+        assert_true(tak_move_is_legal(&pos, m));
+        assert_int_equal(info.depth, d);
+        assert_int_equal(r.max_depth, d);
+    }
+    tak_engine_free(e);
+}
+
+static void test_node_limit(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(4, 1);
+    TakPosition pos = support_position("x5/x5/x,1,2,x2/x,2,1,x2/x5 1 3", NULL);
+    const uint64_t limits[] = {1, 50, 1000, 20000};
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        TakSearchLimits l = limits_nodes(limits[i]);
+        TakSearchInfo info;
+        TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, &info);
+        assert_true(tak_move_is_legal(&pos, m));
+        assert_true(info.nodes <= limits[i]);
+    }
+    tak_engine_free(e);
+}
+
+static void test_movetime(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(8, 2);
+    TakPosition pos = support_position("x5/x5/x,1,2,x2/x,2,1,x2/x5 1 3", NULL);
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.movetime_ms = 150;
+    int64_t t0 = now_ms();
+    TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, NULL);
+    int64_t took = now_ms() - t0;
+    assert_true(tak_move_is_legal(&pos, m));
+    assert_true(took <= 150);
+    assert_true(took >= 50);
+    tak_engine_free(e);
+}
+
+static void test_clock_never_runs_out(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(8, 1);
+    TakPosition pos = support_position("x6/x6/x2,1,2,x2/x2,2,1,x2/x6/x6 2 3", NULL);
+    const int64_t clocks[] = {30, 200, 1000};
+    for (int i = 0; i < 3; i++) {
+        TakSearchLimits l;
+        memset(&l, 0, sizeof l);
+        l.time_left_ms[TAK_BLACK] = clocks[i];
+        l.time_left_ms[TAK_WHITE] = 100000; /* not the engine's clock */
+        int64_t t0 = now_ms();
+        TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, NULL);
+        int64_t took = now_ms() - t0;
+        assert_true(tak_move_is_legal(&pos, m));
+        if (took >= clocks[i]) fail_msg("took %lld ms of a %lld ms clock", (long long)took, (long long)clocks[i]);
+        assert_true(took <= clocks[i] / 2 + 10);
+    }
+    tak_engine_free(e);
+}
+
+typedef struct StopArgs {
+    TakEngine *engine;
+    TakPosition pos;
+    TakMove move;
+} StopArgs;
+
+static void *search_infinite(void *arg) {
+    StopArgs *a = arg;
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.infinite = true;
+    a->move = tak_engine_search(a->engine, &a->pos, NULL, 0, &l, NULL, NULL, NULL);
+    return NULL;
+}
+
+static void test_stop_from_another_thread(void **state) {
+    (void)state;
+    for (int threads = 1; threads <= 2; threads++) {
+        StopArgs a;
+        a.engine = tak_engine_new(8, threads);
+        a.pos = support_position("x5/x5/x,1,2,x2/x,2,1,x2/x5 1 3", NULL);
+        a.move = TAK_MOVE_NONE;
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, search_infinite, &a), 0);
+        struct timespec ts = {0, 80 * 1000000};
+        nanosleep(&ts, NULL);
+        int64_t t0 = now_ms();
+        tak_engine_stop(a.engine);
+        pthread_join(th, NULL);
+        assert_true(now_ms() - t0 < 100);
+        assert_true(tak_move_is_legal(&a.pos, a.move));
+        tak_engine_free(a.engine);
+    }
+}
+
+static void test_threads_agree_on_a_road(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(8, 3);
+    /* White completes the third rank with c3. */
+    TakPosition pos = support_position("2,2,x/x3/1,1,x 1 3", NULL);
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.depth = 6;
+    TakSearchInfo info;
+    TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, &info);
+    assert_int_equal(m, support_move(&pos, "c1"));
+    assert_int_equal(info.score, TAK_SCORE_WIN - 1);
+    tak_engine_free(e);
+}
+
+static void test_multipv(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(4, 1);
+    tak_engine_set_multipv(e, 3);
+    TakPosition pos = support_position("x5/x5/x,1,2,x2/x,2,1,x2/x5 1 3", NULL);
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.depth = 3;
+    Reports r = {0};
+    TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, on_report, &r, NULL);
+    assert_true(tak_move_is_legal(&pos, m));
+    assert_int_equal(r.lines[1], 3);
+    assert_int_equal(r.lines[2], 3);
+    assert_int_equal(r.lines[3], 3);
+    assert_int_equal(r.lines[4], 0);
+    assert_int_equal(r.first[1], m);
+    assert_true(r.first[1] != r.first[2] && r.first[2] != r.first[3] && r.first[1] != r.first[3]);
+    tak_engine_free(e);
+}
+
+static void test_levels(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(4, 1);
+    /* White to move: c3 wins (third rank a3-b3-c3 is White's but c3). */
+    TakPosition win = support_position("1,1,x/2,2,x/x3 1 3", NULL);
+    /* White to move: Black threatens d4; White must block it. */
+    TakPosition block = support_position("2,2,2,x/1,1,x2/x4/x4 1 4", NULL);
+    uint64_t rng = 3;
+    for (int level = TAK_LEVEL_MIN; level <= TAK_LEVEL_MAX; level++) {
+        tak_engine_set_level(e, level);
+        for (int seed = 0; seed < 5; seed++) {
+            tak_engine_set_seed(e, (uint64_t)seed);
+            TakSearchLimits l = limits_nodes(50000);
+            TakMove m = tak_engine_search(e, &win, NULL, 0, &l, NULL, NULL, NULL);
+            assert_int_equal(m, support_move(&win, "c3"));
+            m = tak_engine_search(e, &block, NULL, 0, &l, NULL, NULL, NULL);
+            TakPosition after = block;
+            TakUndo undo;
+            tak_position_make(&after, m, &undo);
+            if (tak_position_has_tak(&after, TAK_BLACK)) fail_msg("level %d does not block", level);
+            TakPosition pos = random_position(3 + seed, 20, &rng);
+            m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, NULL);
+            if (!tak_position_is_over(&pos)) assert_true(tak_move_is_legal(&pos, m));
+        }
+    }
+    tak_engine_free(e);
+}
+
+static void test_levels_replay_with_a_seed(void **state) {
+    (void)state;
+    TakEngine *e = tak_engine_new(4, 1);
+    tak_engine_set_level(e, 2);
+    TakPosition pos = support_position("x5/x5/x,1,2,x2/x,2,1,x2/x5 1 3", NULL);
+    TakSearchLimits l = limits_nodes(0);
+    TakMove first[8];
+    int distinct = 0;
+    for (int s = 0; s < 8; s++) {
+        tak_engine_set_seed(e, (uint64_t)s);
+        first[s] = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, NULL);
+        tak_engine_new_game(e);
+        assert_int_equal(tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, NULL), first[s]);
+        bool seen = false;
+        for (int k = 0; k < s; k++) seen |= first[k] == first[s];
+        distinct += !seen;
+    }
+    assert_true(distinct >= 2); /* a low level varies its play */
+    tak_engine_free(e);
+}
+
+static void test_repetition_history_is_read(void **state) {
+    (void)state;
+    /* Every history entry is a position hash; a long history must be safe. */
+    TakEngine *e = tak_engine_new(4, 1);
+    TakPosition pos = support_position("x4/x,1,2,x/x,2,1,x/x4 1 3", NULL);
+    uint64_t history[500];
+    for (int i = 0; i < 500; i++) history[i] = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+    history[498] = pos.hash;
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.depth = 4;
+    TakMove m = tak_engine_search(e, &pos, history, 500, &l, NULL, NULL, NULL);
+    assert_true(tak_move_is_legal(&pos, m));
+    tak_engine_free(e);
+}
+
+static void test_evaluate_is_from_side_to_move(void **state) {
+    (void)state;
+    TakPosition w = support_position("x5/x5/x2,1,x2/x5/x5 1 2", NULL);
+    TakPosition b = support_position("x5/x5/x2,1,x2/x5/x5 2 2", NULL);
+    assert_true(tak_engine_evaluate(&w) > 0);  /* White is a flat up */
+    assert_true(tak_engine_evaluate(&b) < 0);
+    TakRules komi = support_rules(5);
+    komi.half_komi = 8;
+    TakPosition late = support_position("1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 15", &komi);
+    TakPosition none = support_position("1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 15", NULL);
+    assert_true(tak_engine_evaluate(&late) < tak_engine_evaluate(&none)); /* komi counts */
+    TakPosition over = support_position("1,1,1/2,2,x/x3 2 3", NULL);
+    assert_true(tak_engine_evaluate(&over) <= -TAK_SCORE_WIN_MIN);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_road_in_one_matches_core),
+        cmocka_unit_test(test_legal_moves_everywhere),
+        cmocka_unit_test(test_finished_game_has_no_move),
+        cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_movetime),
+        cmocka_unit_test(test_clock_never_runs_out),
+        cmocka_unit_test(test_stop_from_another_thread),
+        cmocka_unit_test(test_threads_agree_on_a_road),
+        cmocka_unit_test(test_multipv),
+        cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_levels_replay_with_a_seed),
+        cmocka_unit_test(test_repetition_history_is_read),
+        cmocka_unit_test(test_evaluate_is_from_side_to_move),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
