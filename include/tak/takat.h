@@ -187,46 +187,59 @@ bool takat_game_undo(TakatGame *game);
 /* How many times the current position has occurred in the game (>= 1). */
 int takat_game_occurrences(const TakatGame *game);
 
-/* ---- Solving: retrograde analysis of every position ------------------------ */
+/* ---- Solving: retrograde analysis ------------------------------------------ */
 
 /* The game-theoretic value of a position for the side to move. */
 typedef enum TakatValue {
     TAKAT_VALUE_UNKNOWN = 0, /* not in the table */
     TAKAT_VALUE_WIN = 1,
     TAKAT_VALUE_LOSS = 2,
-    TAKAT_VALUE_DRAW = 3, /* neither side can force a win */
+    TAKAT_VALUE_DRAW = 3, /* neither side can force a win (repetition: a draw) */
 } TakatValue;
 
 typedef struct TakatSolution TakatSolution; /* opaque; owns its memory */
 
 typedef struct TakatSolveStats {
-    uint64_t positions;       /* positions with a value in the table */
-    uint64_t wins, losses, draws; /* for the side to move */
-    int layers;               /* (white, black) stone-count layers solved */
-    double seconds;
+    uint64_t positions;           /* distinct positions reachable from the root */
+    uint64_t links;               /* turns between them (edges of the game graph) */
+    uint64_t wins, losses, draws; /* values for the side to move */
+    int passes;                   /* retrograde passes until nothing changed */
+    int longest;                  /* most turns in a won game with best play */
+    double seconds;               /* wall time of takat_solve */
+    bool complete;                /* false: the position limit stopped the enumeration */
 } TakatSolveStats;
 
-/* Called after each layer with the figures so far (may be NULL). */
-typedef void (*TakatSolveProgress)(const TakatSolveStats *stats, int white, int black,
-                                   void *user);
+/* Called now and then with the figures so far (may be NULL). `phase` is
+ * "enumerate" or "retrograde". */
+typedef void (*TakatSolveProgress)(const char *phase, const TakatSolveStats *stats, void *user);
 
-/* Enumerates every position reachable from the start and solves them all.
- * Returns NULL (err filled) when memory runs out. */
-TakatSolution *takat_solve(TakatSolveProgress progress, void *user, TakError *err);
+/* Enumerates every position reachable from `root` (NULL: the start) and
+ * solves them all by retrograde analysis: a position with no legal turn is
+ * lost, a stack of six is won for White, then pass by pass a position is won
+ * when a turn reaches a lost one and lost when all its turns reach won ones;
+ * what is never resolved is a draw. Stops with err filled (and NULL) when
+ * more than `max_positions` are reachable or memory runs out; `stats` (may
+ * be NULL) then holds how far the enumeration got. Memory: about 100 bytes
+ * a position. */
+TakatSolution *takat_solve(const TakatPosition *root, uint64_t max_positions,
+                           TakatSolveProgress progress, void *user, TakatSolveStats *stats,
+                           TakError *err);
 void takat_solution_free(TakatSolution *sol);
 TakatSolveStats takat_solution_stats(const TakatSolution *sol);
 
-/* The value of `pos` for its side to move (UNKNOWN when not reachable from
- * the start), and how many turns the side winning it needs at most against
- * best defence (0 for draws or unknown). */
-TakatValue takat_solution_value(const TakatSolution *sol, const TakatPosition *pos);
+/* The value of `pos` for its side to move (UNKNOWN when the table does not
+ * hold it) and, for a win or loss, in how many turns the game ends with best
+ * play (the winner hurrying, the loser delaying); `distance` may be NULL. */
+TakatValue takat_solution_value(const TakatSolution *sol, const TakatPosition *pos,
+                                int *distance);
 
-/* Checks the table: every win has a turn to a loss, every loss has all turns
- * to wins, every draw has a turn to a draw and none to a loss. Returns the
- * number of positions that break this (0 for a sound table). */
+/* Re-derives every position's turns with the move generator (not the stored
+ * graph) and checks the table: a win at distance d has a turn to a loss at
+ * d-1, a loss has all its turns to wins (the longest at d-1), a draw has no
+ * turn to a loss and one to a draw. Returns how many positions break this. */
 uint64_t takat_solution_verify(const TakatSolution *sol);
 
-/* Saves / loads the table (a compact binary file). */
+/* Saves / loads the table (positions and values, a binary file). */
 bool takat_solution_save(const TakatSolution *sol, const char *path, TakError *err);
 TakatSolution *takat_solution_load(const char *path, TakError *err);
 

@@ -32,4 +32,26 @@ static inline bool top_three_same(const TakatPosition *pos, int cell) {
 /* Rule 2 on the links touching `a` or `b` only (a move changes no other stack). */
 bool takat_breaks_adjacency_near(const TakatPosition *pos, int a, int b);
 
+/* The alpha-beta search (search.c), shared with the levels (levels.c). */
+#define TAKAT_MATE 1000 /* a win in k turns scores TAKAT_MATE - k */
+
+typedef struct TakatTTEntry {
+    uint64_t key;
+    int16_t score;
+    int8_t depth;
+    uint8_t bound; /* 1 lower, 2 upper, 3 exact */
+    uint8_t best;  /* index of the best turn + 1, 0 = none */
+} TakatTTEntry;
+
+typedef struct TakatSearcher {
+    TakatTTEntry *tt; /* NULL: no table */
+    uint64_t tt_mask;
+    uint64_t nodes;
+    bool heuristic;   /* score the horizon with a mobility count (else 0) */
+} TakatSearcher;
+
+/* Negamax score of `pos` for its side to move at `depth` turns. */
+int takat_negamax(TakatSearcher *s, const TakatPosition *pos, int depth, int ply, int alpha,
+                  int beta);
+
 #endif
