@@ -12,6 +12,8 @@ typedef struct Subcommand {
     const char *summary;
 } Subcommand;
 
+int cmd_takat(int argc, char **argv); /* cmd_takat.c: TAKAT, the second game */
+
 static const Subcommand subcommands[] = {
     {"play", cmd_play, "play a game in the terminal, against the computer or a second human"},
     {"perft", cmd_perft, "count the move sequences of a given depth from a position"},
@@ -22,6 +24,7 @@ static const Subcommand subcommands[] = {
     {"match", cmd_match, "play engines against each other; score, Elo, SPRT"},
     {"book", cmd_book, "make an opening book of balanced positions for matches"},
     {"analyze", cmd_analyze, "evaluate a position, or every move of a game"},
+    {"takat", cmd_takat, "TAKAT, the second game: perft, moves, solve, play"},
 };
 
 static void overview(FILE *out) {
