@@ -10,7 +10,8 @@
 #   make test     every tests/test_*.c (cmocka) and tests/cli/*.sh; summary line
 #   make asan     the same suite built with ASan/UBSan into build/asan/
 #   make fuzz     every fuzz/fuzz_*.c with clang and libFuzzer into build/fuzz/
-#   make bench    build/tak bench
+#   make bench    build/tak bench, then the engine's (bench/engine.c)
+#   make tune     the evaluation tuner and the tactics generator (tools/)
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -26,7 +27,7 @@ ASAN_FLAGS := -O1 -g -pthread -fsanitize=address,undefined -fno-sanitize-recover
     -fno-omit-frame-pointer
 FUZZ_FLAGS := -g -O1 -pthread -fno-sanitize-recover=undefined
 # The engine and protocol run searches in threads; match statistics use libm.
-LDLIBS := -lm
+LDLIBS := -lm -pthread
 
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
@@ -45,7 +46,7 @@ FUZZ_NAMES := $(basename $(notdir $(FUZZ_SRCS)))
 TAK_SHARED ?= $(abspath $(CURDIR)/../shared)
 export TAK_SHARED
 
-.PHONY: all test asan fuzz bench clean
+.PHONY: all test asan fuzz bench tune clean
 # Keep the objects of chained rules (tests, fuzz targets) between runs.
 .SECONDARY:
 all: $(BUILD)/libtak.a $(BUILD)/tak
@@ -101,8 +102,20 @@ test:
 	@$(MAKE) --no-print-directory -k $(TEST_BINS) $(BUILD)/tak || true
 	@MAKE="$(MAKE)" scripts/run-tests.sh $(BUILD)/tests $(BUILD)/tak
 
-bench: $(BUILD)/tak
+bench: $(BUILD)/tak $(BUILD)/bench/engine
 	$(BUILD)/tak bench
+	$(BUILD)/bench/engine
+
+# Programs of bench/ and tools/, one source each, linked with the library.
+$(BUILD)/bench/engine: $(BUILD)/obj/bench/engine.o $(BUILD)/libtak.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tools/%: $(BUILD)/obj/tools/%.o $(BUILD)/libtak.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+tune: $(BUILD)/tools/tune/tune $(BUILD)/tools/tactics/gen
 
 # ---- sanitizer build ----------------------------------------------------
 
