@@ -245,14 +245,10 @@ static void test_result_describe(void **state) {
         TakResult r;
         const char *contains;
     } cases[] = {
-        {{TAK_END_ROAD, TAK_WHITE}, "White"},
-        {{TAK_END_ROAD, TAK_BLACK}, "Black"},
-        {{TAK_END_BOARD_FULL, TAK_BLACK}, "Black"},
-        {{TAK_END_RESERVES, TAK_WHITE}, "White"},
-        {{TAK_END_RESIGNATION, TAK_BLACK}, "Black"},
-        {{TAK_END_TIME, TAK_WHITE}, "White"},
-        {{TAK_END_REPETITION, -1}, "epetition"},
-        {{TAK_END_AGREEMENT, -1}, "greement"},
+        {{TAK_END_ROAD, TAK_WHITE}, "White"},        {{TAK_END_ROAD, TAK_BLACK}, "Black"},
+        {{TAK_END_BOARD_FULL, TAK_BLACK}, "Black"},  {{TAK_END_RESERVES, TAK_WHITE}, "White"},
+        {{TAK_END_RESIGNATION, TAK_BLACK}, "Black"}, {{TAK_END_TIME, TAK_WHITE}, "White"},
+        {{TAK_END_REPETITION, -1}, "epetition"},     {{TAK_END_AGREEMENT, -1}, "greement"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[128];

@@ -32,12 +32,12 @@
 #define MAX_CASES 256
 
 typedef struct PerftCase {
-    char what[160];     /* "5x5 start" or the row's description */
+    char what[160]; /* "5x5 start" or the row's description */
     char tps[TAK_TPS_MAX];
-    int size;           /* for a start position (tps empty) */
+    int size; /* for a start position (tps empty) */
     int depth;
     uint64_t nodes;
-    bool full;          /* tak_perft_full rather than tak_perft */
+    bool full; /* tak_perft_full rather than tak_perft */
 } PerftCase;
 
 typedef struct Limits {
@@ -101,8 +101,8 @@ static void test_perft_row(void **state) {
     TakPosition before = pos;
     uint64_t got = c->full ? tak_perft_full(&pos, c->depth) : tak_perft(&pos, c->depth);
     if (got != c->nodes)
-        fail_msg("%s %s depth %d: %" PRIu64 ", want %" PRIu64, c->full ? "tak_perft_full" : "tak_perft",
-                 c->what, c->depth, got, c->nodes);
+        fail_msg("%s %s depth %d: %" PRIu64 ", want %" PRIu64,
+                 c->full ? "tak_perft_full" : "tak_perft", c->what, c->depth, got, c->nodes);
     assert_true(tak_position_equal(&pos, &before));
     assert_int_equal(pos.hash, before.hash);
     if (c->depth == 1) assert_int_equal(tak_moves_count(&pos), c->nodes);
@@ -202,8 +202,10 @@ static bool read_spec(void) {
     }
     for (char *line = text; *line;) {
         char *next = strchr(line, '\n');
-        if (next != NULL) *next++ = '\0';
-        else next = line + strlen(line);
+        if (next != NULL)
+            *next++ = '\0';
+        else
+            next = line + strlen(line);
         char *cells[12];
         if (strncmp(line, "Deeper", 6) == 0) {
             read_deeper_line(line);
@@ -228,7 +230,8 @@ static void test_perft_spec_read(void **state) {
     assert_true(position_rows >= 9);
     bool deep3 = false;
     for (int i = 0; i < case_count; i++)
-        if (cases[i].size == 3 && cases[i].depth == 9 && cases[i].nodes == 9209357840ull) deep3 = true;
+        if (cases[i].size == 3 && cases[i].depth == 9 && cases[i].nodes == 9209357840ull)
+            deep3 = true;
     assert_true(deep3);
     assert_true(case_count < MAX_CASES);
 }
@@ -260,8 +263,8 @@ int main(void) {
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_perft_spec_read);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_perft_komi_does_not_change_perft);
     for (int i = 0; i < case_count; i++) {
-        snprintf(names[i], sizeof names[i], "%s %.150s depth %d", cases[i].full ? "perft_full" : "perft",
-                 cases[i].what, cases[i].depth);
+        snprintf(names[i], sizeof names[i], "%s %.150s depth %d",
+                 cases[i].full ? "perft_full" : "perft", cases[i].what, cases[i].depth);
         tests[n++] = (struct CMUnitTest){names[i], test_perft_row, NULL, NULL, &cases[i]};
     }
     return _cmocka_run_group_tests("perft", tests, (size_t)n, NULL, NULL);

@@ -55,18 +55,17 @@ typedef struct Checker {
     TakMove sorted[TAK_MAX_MOVES];
     long plies, children, codes; /* what was checked, for the summary */
     long ends[TAK_END_AGREEMENT + 1], unfinished, flattens, passes;
-    const char *where;           /* the game and ply, for messages */
+    const char *where; /* the game and ply, for messages */
     char where_buf[160];
+    char tps[TAK_TPS_MAX]; /* the position, for messages */
 } Checker;
 
-static char tps_buf[TAK_TPS_MAX];
-
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            print_error("%s in %s\n", ck->where, support_tps(pos, tps_buf));                      \
-            fail_msg(__VA_ARGS__);                                                                \
-        }                                                                                         \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            print_error("%s in %s\n", ck->where, support_tps(pos, ck->tps));                       \
+            fail_msg(__VA_ARGS__);                                                                 \
+        }                                                                                          \
     } while (0)
 
 /* ---- independent facts about a position ------------------------------- */
@@ -88,7 +87,8 @@ static bool same_exactly(const TakPosition *a, const TakPosition *b) {
     if (a->walls != b->walls || a->caps != b->caps) return false;
     if (memcmp(a->height, b->height, sizeof a->height) != 0) return false;
     for (int sq = 0; sq < TAK_MAX_SQUARES; sq++)
-        if ((a->stack[sq] & height_mask(a->height[sq])) != (b->stack[sq] & height_mask(b->height[sq])))
+        if ((a->stack[sq] & height_mask(a->height[sq])) !=
+            (b->stack[sq] & height_mask(b->height[sq])))
             return false;
     if (memcmp(a->stones, b->stones, sizeof a->stones) != 0) return false;
     if (memcmp(a->capstones, b->capstones, sizeof a->capstones) != 0) return false;
@@ -108,7 +108,8 @@ static void check_structure(Checker *ck, const TakPosition *pos) {
     for (int sq = 0; sq < size * size; sq++) {
         int h = pos->height[sq];
         bool here = (occupied >> sq) & 1;
-        CHECK(here == (h > 0), "height %d on square %d that is %s", h, sq, here ? "owned" : "empty");
+        CHECK(here == (h > 0), "height %d on square %d that is %s", h, sq,
+              here ? "owned" : "empty");
         if (h == 0) continue;
         int top = (int)(pos->stack[sq] & 1);
         CHECK((pos->owner[top] >> sq) & 1, "top colour of square %d disagrees with owner", sq);
@@ -123,8 +124,9 @@ static void check_structure(Checker *ck, const TakPosition *pos) {
               pos->stones[c], pos->capstones[c]);
     }
     CHECK(pos->side == (pos->ply & 1), "side %d at ply %u", pos->side, pos->ply);
-    CHECK(pos->hash == tak_position_compute_hash(pos), "incremental hash %#" PRIx64 " is not %#" PRIx64,
-          pos->hash, tak_position_compute_hash(pos));
+    CHECK(pos->hash == tak_position_compute_hash(pos),
+          "incremental hash %#" PRIx64 " is not %#" PRIx64, pos->hash,
+          tak_position_compute_hash(pos));
 }
 
 /* The result, from the rules of rules.md, against the position's own. */
@@ -133,7 +135,8 @@ static void check_result(Checker *ck, const TakPosition *pos) {
     bool road[2] = {tak_position_has_road(pos, TAK_WHITE), tak_position_has_road(pos, TAK_BLACK)};
     int size = pos->rules.size;
     bool full = (pos->owner[0] | pos->owner[1]) == all_squares(size);
-    bool empty_reserve = pos->stones[0] + pos->capstones[0] == 0 || pos->stones[1] + pos->capstones[1] == 0;
+    bool empty_reserve =
+        pos->stones[0] + pos->capstones[0] == 0 || pos->stones[1] + pos->capstones[1] == 0;
     int flats[2];
     tak_position_flat_counts(pos, flats);
     for (int c = 0; c < 2; c++)
@@ -155,8 +158,8 @@ static void check_result(Checker *ck, const TakPosition *pos) {
               pos->rules.half_komi, r.winner);
         return;
     }
-    CHECK(r.end == TAK_END_NONE && r.winner == -1, "nothing ends the game, but result {%d, %d}", r.end,
-          r.winner);
+    CHECK(r.end == TAK_END_NONE && r.winner == -1, "nothing ends the game, but result {%d, %d}",
+          r.end, r.winner);
 }
 
 /* ---- moves ------------------------------------------------------------ */
@@ -185,7 +188,8 @@ static void check_move_shape(Checker *ck, const TakPosition *pos, TakMove m) {
     if (!tak_move_is_spread(m)) {
         CHECK(pos->height[sq] == 0, "placement %#x on an occupied square", (unsigned)m);
         if (tak_position_is_opening(pos))
-            CHECK(tak_move_kind(m) == TAK_PLACE_FLAT, "opening placement %#x not a flat", (unsigned)m);
+            CHECK(tak_move_kind(m) == TAK_PLACE_FLAT, "opening placement %#x not a flat",
+                  (unsigned)m);
         if (tak_move_kind(m) == TAK_PLACE_CAP)
             CHECK(pos->capstones[pos->side] > 0, "capstone placed from an empty reserve");
         else
@@ -211,26 +215,30 @@ static void check_moves(Checker *ck, const TakPosition *pos, int *count) {
     CHECK(n >= 0 && n <= TAK_MAX_MOVES, "%d moves", n);
     CHECK(tak_moves_count(pos) == (uint64_t)n, "tak_moves_count %" PRIu64 ", generated %d",
           tak_moves_count(pos), n);
-    CHECK(tak_position_is_over(pos) == (n == 0), "game over %d with %d moves", tak_position_is_over(pos), n);
+    CHECK(tak_position_is_over(pos) == (n == 0), "game over %d with %d moves",
+          tak_position_is_over(pos), n);
     memcpy(ck->sorted, list->moves, (size_t)n * sizeof(TakMove));
     qsort(ck->sorted, (size_t)n, sizeof(TakMove), compare_moves);
     int passes = 0;
     for (int i = 0; i < n; i++) {
-        CHECK(i == 0 || ck->sorted[i] != ck->sorted[i - 1], "move %#x generated twice", (unsigned)ck->sorted[i]);
-        CHECK(tak_move_is_legal(pos, list->moves[i]), "generated move %#x is not legal", (unsigned)list->moves[i]);
+        CHECK(i == 0 || ck->sorted[i] != ck->sorted[i - 1], "move %#x generated twice",
+              (unsigned)ck->sorted[i]);
+        CHECK(tak_move_is_legal(pos, list->moves[i]), "generated move %#x is not legal",
+              (unsigned)list->moves[i]);
         check_move_shape(ck, pos, list->moves[i]);
         passes += tak_move_is_pass(list->moves[i]);
     }
     if (!pos->rules.no_pass && n > 0 && !tak_position_is_opening(pos))
-        CHECK(passes == __builtin_popcountll(pos->owner[pos->side]), "%d passes for %d stacks", passes,
-              __builtin_popcountll(pos->owner[pos->side]));
+        CHECK(passes == __builtin_popcountll(pos->owner[pos->side]), "%d passes for %d stacks",
+              passes, __builtin_popcountll(pos->owner[pos->side]));
     CHECK(!tak_move_is_legal(pos, TAK_MOVE_NONE), "TAK_MOVE_NONE is legal");
     for (int k = 0; k < RANDOM_CODES_PER_PLY; k++) {
         TakMove m = random_code(&ck->rng);
-        if (tak_move_is_pass(m) && !pos->rules.no_pass) continue; /* which direction a pass carries is free */
+        if (tak_move_is_pass(m) && !pos->rules.no_pass)
+            continue; /* which direction a pass carries is free */
         bool generated = in_sorted(ck, n, m);
-        CHECK(tak_move_is_legal(pos, m) == generated, "code %#x: legal %d, generated %d", (unsigned)m,
-              tak_move_is_legal(pos, m), generated);
+        CHECK(tak_move_is_legal(pos, m) == generated, "code %#x: legal %d, generated %d",
+              (unsigned)m, tak_move_is_legal(pos, m), generated);
         if (!generated && k == 0) {
             TakPosition copy = *pos;
             TakError err;
@@ -250,10 +258,10 @@ static void check_children(Checker *ck, const TakPosition *pos, int n) {
         TakUndo undo;
         bool flattens = tak_move_flattens(pos, m);
         tak_position_make(&child, m, &undo);
-        CHECK(undo.flattened == flattens, "move %#x: undo.flattened %d, tak_move_flattens %d", (unsigned)m,
-              undo.flattened, flattens);
-        CHECK(child.ply == pos->ply + 1 && child.side != pos->side, "move %#x did not pass the turn",
-              (unsigned)m);
+        CHECK(undo.flattened == flattens, "move %#x: undo.flattened %d, tak_move_flattens %d",
+              (unsigned)m, undo.flattened, flattens);
+        CHECK(child.ply == pos->ply + 1 && child.side != pos->side,
+              "move %#x did not pass the turn", (unsigned)m);
         if (tak_move_is_pass(m)) {
             CHECK(memcmp(child.height, pos->height, sizeof pos->height) == 0 &&
                       child.owner[0] == pos->owner[0] && child.owner[1] == pos->owner[1] &&
@@ -263,8 +271,10 @@ static void check_children(Checker *ck, const TakPosition *pos, int n) {
         check_structure(ck, &child);
         check_result(ck, &child);
         tak_position_unmake(&child, m, &undo);
-        CHECK(tak_position_equal(&child, pos), "unmake of %#x: not tak_position_equal", (unsigned)m);
-        CHECK(child.hash == pos->hash && memcmp(&child.result, &pos->result, sizeof child.result) == 0,
+        CHECK(tak_position_equal(&child, pos), "unmake of %#x: not tak_position_equal",
+              (unsigned)m);
+        CHECK(child.hash == pos->hash &&
+                  memcmp(&child.result, &pos->result, sizeof child.result) == 0,
               "unmake of %#x: hash or result not restored", (unsigned)m);
         CHECK(same_exactly(&child, pos), "unmake of %#x: some field not restored", (unsigned)m);
         ck->children++;
@@ -277,7 +287,8 @@ static void check_tps_round_trip(Checker *ck, const TakPosition *pos) {
     CHECK(len > 0 && (size_t)len == strlen(tps), "tak_tps_write returned %d", len);
     TakPosition back;
     TakError err;
-    CHECK(tak_tps_read(tps, &pos->rules, &back, &err), "TPS %s not read back: %s", tps, err.message);
+    CHECK(tak_tps_read(tps, &pos->rules, &back, &err), "TPS %s not read back: %s", tps,
+          err.message);
     CHECK(tak_position_equal(&back, pos), "TPS %s reads back as another position", tps);
     CHECK(back.hash == pos->hash, "TPS %s reads back with another hash", tps);
     CHECK(back.result.end == pos->result.end && back.result.winner == pos->result.winner,
@@ -320,7 +331,8 @@ static TakMove pick_move(Checker *ck, int n, int policy) {
         int start = rng_below(&ck->rng, n);
         for (int k = 0; k < n; k++) {
             TakMove m = moves[(start + k) % n];
-            if (policy == PICK_FLATS ? tak_move_kind(m) == TAK_PLACE_FLAT : tak_move_is_spread(m)) return m;
+            if (policy == PICK_FLATS ? tak_move_kind(m) == TAK_PLACE_FLAT : tak_move_is_spread(m))
+                return m;
         }
     }
     return moves[rng_below(&ck->rng, n)];
@@ -336,8 +348,9 @@ static void play_random_game(Checker *ck, int game) {
     TakGame history;
     assert_true(tak_game_init(&history, pos, &err));
     for (int ply = 0;; ply++) {
-        snprintf(ck->where_buf, sizeof ck->where_buf, "game %d (size %d, %d+%d, komi %d/2, no_pass %d), ply %d",
-                 game, rules.size, rules.stones, rules.capstones, rules.half_komi, rules.no_pass, ply);
+        snprintf(ck->where_buf, sizeof ck->where_buf,
+                 "game %d (size %d, %d+%d, komi %d/2, no_pass %d), ply %d", game, rules.size,
+                 rules.stones, rules.capstones, rules.half_komi, rules.no_pass, ply);
         ck->where = ck->where_buf;
         int n;
         check_position(ck, pos, &n);
@@ -345,13 +358,16 @@ static void play_random_game(Checker *ck, int game) {
         TakMove m = pick_move(ck, n, policy);
         ck->flattens += tak_move_flattens(pos, m);
         ck->passes += tak_move_is_pass(m);
-        CHECK(tak_position_apply(pos, m, &err), "tak_position_apply(%#x): %s", (unsigned)m, err.message);
+        CHECK(tak_position_apply(pos, m, &err), "tak_position_apply(%#x): %s", (unsigned)m,
+              err.message);
         CHECK(tak_game_play(&history, m, &err), "tak_game_play(%#x): %s", (unsigned)m, err.message);
         CHECK(tak_position_equal(&history.current, pos) && history.current.hash == pos->hash,
               "TakGame's position differs from the position's");
     }
-    if (tak_position_is_over(pos)) ck->ends[pos->result.end]++;
-    else ck->unfinished++;
+    if (tak_position_is_over(pos))
+        ck->ends[pos->result.end]++;
+    else
+        ck->unfinished++;
     /* The game's history: a hash after every move, and undo to the start. */
     TakResult result = tak_game_result(&history);
     CHECK(history.hashes[history.count] == pos->hash, "hashes[count] is not the current hash");
@@ -359,7 +375,8 @@ static void play_random_game(Checker *ck, int game) {
           "the game's result {%d, %d} differs from the board's", result.end, result.winner);
     while (history.count > 0) CHECK(tak_game_undo(&history), "tak_game_undo failed");
     CHECK(!tak_game_undo(&history), "tak_game_undo with nothing to take back");
-    CHECK(same_exactly(&history.current, &history.start), "undoing everything does not give the start");
+    CHECK(same_exactly(&history.current, &history.start),
+          "undoing everything does not give the start");
     tak_game_free(&history);
 }
 
@@ -372,11 +389,13 @@ static void test_random_games(void **state) {
     const char *games_env = getenv("TAK_PROPERTY_GAMES");
     int games = games_env && *games_env ? atoi(games_env) : DEFAULT_GAMES;
     for (int g = 0; g < games; g++) play_random_game(ck, g);
-    print_message("%d games, %ld positions, %ld children made and unmade, %ld move codes tried\n", games,
-                  ck->plies, ck->children, ck->codes);
-    print_message("endings: road %ld, board full %ld, reserves %ld, unfinished %ld; %ld flattenings, "
-                  "%ld passes played\n", ck->ends[TAK_END_ROAD], ck->ends[TAK_END_BOARD_FULL],
-                  ck->ends[TAK_END_RESERVES], ck->unfinished, ck->flattens, ck->passes);
+    print_message("%d games, %ld positions, %ld children made and unmade, %ld move codes tried\n",
+                  games, ck->plies, ck->children, ck->codes);
+    print_message(
+        "endings: road %ld, board full %ld, reserves %ld, unfinished %ld; %ld flattenings, "
+        "%ld passes played\n",
+        ck->ends[TAK_END_ROAD], ck->ends[TAK_END_BOARD_FULL], ck->ends[TAK_END_RESERVES],
+        ck->unfinished, ck->flattens, ck->passes);
     assert_true(games == 0 || ck->plies > games);
     free(ck);
 }

@@ -30,7 +30,7 @@ typedef struct Game {
     int plies;
     char computed[16];
     char final_tps[TAK_TPS_MAX];
-    bool read;       /* tak_ptn_read succeeded */
+    bool read; /* tak_ptn_read succeeded */
     char error[TAK_ERROR_MESSAGE_MAX + 48];
     TakPtn ptn;
 } Game;
@@ -89,8 +89,10 @@ static int setup(void **state) {
     bool header = true;
     while (*line) {
         char *next = strchr(line, '\n');
-        if (next != NULL) *next++ = '\0';
-        else next = line + strlen(line);
+        if (next != NULL)
+            *next++ = '\0';
+        else
+            next = line + strlen(line);
         size_t n = strlen(line);
         if (n > 0 && line[n - 1] == '\r') line[n - 1] = '\0';
         char *f[8];
@@ -164,7 +166,8 @@ static void test_manifest_lists_every_game(void **state) {
         if (n < 4 || strcmp(e->d_name + n - 4, ".ptn") != 0) continue;
         files++;
         bool listed = false;
-        for (int i = 0; i < all->count && !listed; i++) listed = strcmp(all->games[i].file, e->d_name) == 0;
+        for (int i = 0; i < all->count && !listed; i++)
+            listed = strcmp(all->games[i].file, e->d_name) == 0;
         if (!listed) {
             print_error("%s: not in MANIFEST.tsv\n", e->d_name);
             missing++;
@@ -179,7 +182,8 @@ static void test_every_game_reads(void **state) {
     Games *all = *state;
     int bad = 0;
     for (int i = 0; i < all->count; i++)
-        if (!all->games[i].read) bad += report(&all->games[i], "tak_ptn_read failed: %s", all->games[i].error);
+        if (!all->games[i].read)
+            bad += report(&all->games[i], "tak_ptn_read failed: %s", all->games[i].error);
     finish(bad, all->count, "not read");
 }
 
@@ -286,13 +290,15 @@ static void test_history_replays_and_undoes(void **state) {
             bad += report(g, "tak_game_init: %s", err.message);
             continue;
         }
-        for (size_t k = 0; k < game->count && ok; k++) ok = tak_game_play(&copy, game->moves[k], &err);
+        for (size_t k = 0; k < game->count && ok; k++)
+            ok = tak_game_play(&copy, game->moves[k], &err);
         if (!ok) bad += report(g, "tak_game_play refuses a move: %s", err.message);
         while (ok && copy.count > 0) {
             ok = tak_game_undo(&copy);
             if (!ok) bad += report(g, "tak_game_undo fails with %zu plies left", copy.count);
         }
-        if (ok && (!tak_position_equal(&copy.current, &game->start) || copy.current.hash != game->start.hash))
+        if (ok && (!tak_position_equal(&copy.current, &game->start) ||
+                   copy.current.hash != game->start.hash))
             bad += report(g, "undoing every ply does not give the start back");
         tak_game_free(&copy);
     }

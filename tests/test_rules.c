@@ -17,7 +17,7 @@
 
 #include "support/support.h"
 
-#define SQ(file, rank, size) (((rank) - 1) * (size) + ((file) - 'a'))
+#define SQ(file, rank, size) (((rank)-1) * (size) + ((file) - 'a'))
 
 static TakMoveList list; /* 35 KB: kept off the stack */
 
@@ -66,9 +66,7 @@ static void assert_no_moves(const TakPosition *pos) {
     }
 }
 
-static void assert_legal(const TakPosition *pos, const char *text) {
-    support_move(pos, text);
-}
+static void assert_legal(const TakPosition *pos, const char *text) { support_move(pos, text); }
 
 static void assert_illegal(const TakPosition *pos, const char *text) {
     TakMove m = support_move_code(text, pos->rules.size);
@@ -449,8 +447,7 @@ static void test_carry_limit_is_board_size(void **state) {
     assert_illegal(&pos, "7b2+");
     int n = tak_moves_generate(&pos, &list);
     for (int i = 0; i < n; i++)
-        if (tak_move_is_spread(list.moves[i]))
-            assert_in_range(tak_move_count(list.moves[i]), 1, 3);
+        if (tak_move_is_spread(list.moves[i])) assert_in_range(tak_move_count(list.moves[i]), 1, 3);
     /* One square of room each way: lift 1, 2 or 3, drop all: 12 spreads;
      * plus 8 empty squares with a flat or a wall (no capstones on 3x3). */
     assert_int_equal(count_generated(&pos, is_spread_from, b2), 12);
@@ -699,7 +696,8 @@ static void test_stack_taller_than_64(void **state) {
     int a1 = SQ('a', 1, 8);
     assert_int_equal(tak_position_height(&pos, a1), 120);
     for (int i = 0; i < 120; i++)
-        assert_int_equal(tak_position_piece_color(&pos, a1, i), stack[i] == '2' ? TAK_BLACK : TAK_WHITE);
+        assert_int_equal(tak_position_piece_color(&pos, a1, i),
+                         stack[i] == '2' ? TAK_BLACK : TAK_WHITE);
     assert_tps(&pos, tps);
     /* Lift 8 and spread them up the a-file. */
     TakPosition before = pos;
@@ -710,7 +708,8 @@ static void test_stack_taller_than_64(void **state) {
     int n = 0;
     for (int rank = 8; rank >= 3; rank--)
         n += snprintf(want + n, sizeof want - (size_t)n, "%c,x7/", stack[111 + rank]);
-    snprintf(want + n, sizeof want - (size_t)n, "%c%c,x7/%.112s,2,x6 2 70", stack[112], stack[113], stack);
+    snprintf(want + n, sizeof want - (size_t)n, "%c%c,x7/%.112s,2,x6 2 70", stack[112], stack[113],
+             stack);
     assert_tps(&pos, want);
     assert_int_equal(pos.hash, tak_position_compute_hash(&pos));
     tak_position_unmake(&pos, m, &undo);
@@ -1216,10 +1215,8 @@ static void test_resignation_time_and_agreement_endings(void **state) {
         int winner;
         const char *code;
     } cases[] = {
-        {TAK_END_RESIGNATION, TAK_WHITE, "1-0"},
-        {TAK_END_RESIGNATION, TAK_BLACK, "0-1"},
-        {TAK_END_TIME, TAK_WHITE, "1-0"},
-        {TAK_END_TIME, TAK_BLACK, "0-1"},
+        {TAK_END_RESIGNATION, TAK_WHITE, "1-0"}, {TAK_END_RESIGNATION, TAK_BLACK, "0-1"},
+        {TAK_END_TIME, TAK_WHITE, "1-0"},        {TAK_END_TIME, TAK_BLACK, "0-1"},
         {TAK_END_AGREEMENT, -1, "1/2-1/2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1317,10 +1314,10 @@ static void test_rules_validation_errors(void **state) {
 static void test_finished_positions_have_no_moves(void **state) {
     (void)state;
     static const char *over[] = {
-        "x5/x5/1,1,1,1,1/x5/2,2,x,2,2 2 6",          /* road */
-        "1,2,1/2,1,2/1,2,1 2 5",                     /* board full */
-        "x4,2/x4,2/x4,2/x4,2/x4,2 1 6",              /* Black's road, White to move */
-        "x2,1,1,1/2,2,2,2,2/x5/x5/1,x4 1 7",         /* road beside the opponent's flats */
+        "x5/x5/1,1,1,1,1/x5/2,2,x,2,2 2 6",  /* road */
+        "1,2,1/2,1,2/1,2,1 2 5",             /* board full */
+        "x4,2/x4,2/x4,2/x4,2/x4,2 1 6",      /* Black's road, White to move */
+        "x2,1,1,1/2,2,2,2,2/x5/x5/1,x4 1 7", /* road beside the opponent's flats */
     };
     for (size_t i = 0; i < sizeof over / sizeof over[0]; i++) {
         TakPosition pos = support_position(over[i], NULL);

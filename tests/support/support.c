@@ -122,11 +122,21 @@ static bool decode(const char *text, int size, TakMove *move, bool *is_pass, int
     if (count == 0) count = 1;
     TakDirection dir;
     switch (*p++) {
-    case '+': dir = TAK_NORTH; break;
-    case '-': dir = TAK_SOUTH; break;
-    case '>': dir = TAK_EAST; break;
-    case '<': dir = TAK_WEST; break;
-    default: fail_msg("support_move_code: no direction in \"%s\"", text); return false;
+    case '+':
+        dir = TAK_NORTH;
+        break;
+    case '-':
+        dir = TAK_SOUTH;
+        break;
+    case '>':
+        dir = TAK_EAST;
+        break;
+    case '<':
+        dir = TAK_WEST;
+        break;
+    default:
+        fail_msg("support_move_code: no direction in \"%s\"", text);
+        return false;
     }
     int drops[8], n = 0, sum = 0;
     while (isdigit((unsigned char)*p) && n < 8) {
@@ -180,8 +190,8 @@ TakMove support_move(const TakPosition *pos, const char *text) {
         fail_msg("%s (code %#x) is not generated in %s", text, (unsigned)move,
                  support_tps(pos, tps));
     if (!tak_move_is_legal(pos, move))
-        fail_msg("%s (code %#x) is generated but not tak_move_is_legal in %s", text,
-                 (unsigned)move, support_tps(pos, tps));
+        fail_msg("%s (code %#x) is generated but not tak_move_is_legal in %s", text, (unsigned)move,
+                 support_tps(pos, tps));
     return move;
 }
 
@@ -195,7 +205,8 @@ void support_play(TakPosition *pos, const char *text) {
     }
     if (pos->hash != tak_position_compute_hash(pos)) {
         char tps[TAK_TPS_MAX];
-        fail_msg("after %s the incremental hash is not the hash of %s", text, support_tps(pos, tps));
+        fail_msg("after %s the incremental hash is not the hash of %s", text,
+                 support_tps(pos, tps));
     }
 }
 
