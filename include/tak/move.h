@@ -20,7 +20,8 @@ typedef enum TakMoveKind {
     TAK_PLACE_FLAT = 0,
     TAK_PLACE_WALL = 1,
     TAK_PLACE_CAP = 2,
-    TAK_SPREAD = 3, /* a stack move; drops == 0 is a pass (no-pass rule off) */
+    TAK_SPREAD = 3, /* a stack move; drops == 0 is a pass (no-pass rule off),
+                       always written with TAK_NORTH: one code per pass */
 } TakMoveKind;
 
 typedef enum TakDirection {
@@ -46,6 +47,9 @@ static inline TakMove tak_move_spread(int square, TakDirection dir, unsigned dro
     return (TakMove)square | ((TakMove)TAK_SPREAD << 6) | ((TakMove)dir << 8) |
            ((TakMove)drops << 10);
 }
+
+/* A pass: lift the stack on `square` and put it all back (no-pass rule off). */
+static inline TakMove tak_move_pass(int square) { return tak_move_spread(square, TAK_NORTH, 0); }
 
 static inline int tak_move_square(TakMove m) { return (int)(m & 63u); }
 static inline TakMoveKind tak_move_kind(TakMove m) { return (TakMoveKind)((m >> 6) & 3u); }

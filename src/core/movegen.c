@@ -3,7 +3,6 @@
 
 #include "board.h"
 #include "internal.h"
-#include "tak/notation.h"
 
 /* Free squares from `square` toward `dir` before the edge or a wall or
  * capstone; *wall_next is set when the square that stops it is a wall. */
@@ -141,6 +140,14 @@ bool tak_move_flattens(const TakPosition *pos, TakMove move) {
     return (pos->walls & bit(last)) != 0;
 }
 
+/* Square names for messages; the core does not depend on the notation
+ * module, and a name is only a file letter and a rank digit. */
+static void movegen_square_name(int square, int size, char buf[3]) {
+    buf[0] = (char)('a' + square % size);
+    buf[1] = (char)('1' + square / size);
+    buf[2] = '\0';
+}
+
 /* The reasons behind tak_move_is_legal, in the same order of checks. */
 bool tak_move_check(const TakPosition *pos, TakMove move, TakError *err) {
     static const char *const colors[2] = {"White", "Black"};
@@ -149,7 +156,7 @@ bool tak_move_check(const TakPosition *pos, TakMove move, TakError *err) {
     int size = pos->rules.size, side = pos->side, sq = tak_move_square(move);
     if (sq >= size * size) return tak_error_set(err, "square %d is off the %dx%d board", sq, size, size);
     char name[3];
-    tak_square_name(sq, size, name);
+    movegen_square_name(sq, size, name);
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     TakMoveKind kind = tak_move_kind(move);
     if (kind != TAK_SPREAD) {
@@ -193,7 +200,7 @@ bool tak_move_check(const TakPosition *pos, TakMove move, TakError *err) {
     for (int i = 1; i <= dist; i++) {
         s += step;
         char there[3];
-        tak_square_name(s, size, there);
+        movegen_square_name(s, size, there);
         if (pos->caps & bit(s)) return tak_error_set(err, "a capstone on %s blocks the move", there);
         if (!(pos->walls & bit(s))) continue;
         if (i < dist) return tak_error_set(err, "a wall on %s blocks the move", there);
