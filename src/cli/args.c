@@ -39,6 +39,36 @@ int cli_fail(const CliCommand *cmd, const char *fmt, ...) {
     return CLI_BAD_INPUT;
 }
 
+int cli_fail_error(const CliCommand *cmd, const char *context, const TakError *err) {
+    char why[TAK_ERROR_MESSAGE_MAX + 64];
+    tak_error_describe(err, why, sizeof why);
+    if (context == NULL) return cli_fail(cmd, "%s", why);
+    return cli_fail(cmd, "%s: %s", context, why);
+}
+
+int cli_read_tps(const CliCommand *cmd, const char *tps, const TakRules *rules, TakPosition *pos) {
+    TakError err;
+    tak_error_clear(&err);
+    if (tak_tps_read(tps, rules, pos, &err)) return CLI_OK;
+    char context[TAK_TPS_MAX + 16];
+    snprintf(context, sizeof context, "bad TPS '%.*s'", TAK_TPS_MAX, tps);
+    return cli_fail_error(cmd, context, &err);
+}
+
+int cli_single_argument(const CliCommand *cmd, int argc, char **argv, const char *what,
+                        const char **arg) {
+    int first = 1;
+    bool after_dashes = first < argc && strcmp(argv[first], "--") == 0;
+    if (after_dashes) first++;
+    if (first >= argc) return cli_usage_error(cmd, "missing %s", what);
+    /* A lone "-" is an argument (stdin), not an option. */
+    if (!after_dashes && argv[first][0] == '-' && argv[first][1] != '\0')
+        return cli_usage_error(cmd, "unknown option '%s'", argv[first]);
+    if (first + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[first + 1]);
+    *arg = argv[first];
+    return CLI_OK;
+}
+
 bool cli_option(int argc, char **argv, int *i, const char *name, const char **value) {
     const char *arg = argv[*i];
     size_t n = strlen(name);

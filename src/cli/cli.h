@@ -49,6 +49,21 @@ int cli_usage_error(const CliCommand *cmd, const char *fmt, ...)
 /* Prints "tak NAME: <message>" to stderr; returns CLI_BAD_INPUT. */
 int cli_fail(const CliCommand *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* As cli_fail, with a library error: "tak NAME: CONTEXT: line L, column C:
+ * message" (no CONTEXT when it is NULL). Returns CLI_BAD_INPUT. */
+int cli_fail_error(const CliCommand *cmd, const char *context, const TakError *err);
+
+/* Reads a TPS under `rules` (NULL: the standard rules of its size); on
+ * failure says "bad TPS" and why, and returns CLI_BAD_INPUT. */
+int cli_read_tps(const CliCommand *cmd, const char *tps, const TakRules *rules, TakPosition *pos);
+
+/* For a command that takes one argument and no option but --help: finds
+ * it in argv (after an optional "--") and sets *arg, or reports a missing
+ * WHAT, an unknown option or an extra argument as wrong usage. Returns
+ * CLI_OK or CLI_USAGE. */
+int cli_single_argument(const CliCommand *cmd, int argc, char **argv, const char *what,
+                        const char **arg);
+
 /* True when argv[*i] is the option `name`: either "NAME VALUE" (taking the
  * next argument, advancing *i) or "NAME=VALUE". *value is NULL when the
  * option was given without a value; the caller reports that. */

@@ -19,19 +19,12 @@ static const CliCommand moves_command = {
 int cmd_moves(int argc, char **argv) {
     const CliCommand *cmd = &moves_command;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
-    int first = 1;
-    if (first < argc && strcmp(argv[first], "--") == 0) first++;
-    if (first >= argc) return cli_usage_error(cmd, "missing TPS");
-    if (first == 1 && argv[first][0] == '-')
-        return cli_usage_error(cmd, "unknown option '%s'", argv[first]);
-    if (first + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[first + 1]);
-
+    const char *tps;
+    int status = cli_single_argument(cmd, argc, argv, "TPS", &tps);
+    if (status != CLI_OK) return status;
     TakPosition pos;
-    TakError err;
-    char why[TAK_ERROR_MESSAGE_MAX + 64];
-    if (!tak_tps_read(argv[first], NULL, &pos, &err))
-        return cli_fail(cmd, "bad TPS '%s': %s", argv[first],
-                        tak_error_describe(&err, why, sizeof why));
+    status = cli_read_tps(cmd, tps, NULL, &pos);
+    if (status != CLI_OK) return status;
     TakMoveList list;
     int n = tak_moves_generate(&pos, &list);
     for (int i = 0; i < n; i++) {

@@ -69,22 +69,15 @@ static int parse_args(int argc, char **argv, PerftArgs *args) {
 /* The start position the arguments name; reports what is wrong. */
 static int load_position(const PerftArgs *args, TakPosition *pos) {
     const CliCommand *cmd = &perft_command;
-    TakError err;
-    tak_error_clear(&err);
-    char why[TAK_ERROR_MESSAGE_MAX + 64];
-    if (args->tps != NULL) {
-        if (!tak_tps_read(args->tps, NULL, pos, &err))
-            return cli_fail(cmd, "bad TPS '%s': %s", args->tps,
-                            tak_error_describe(&err, why, sizeof why));
-        return CLI_OK;
-    }
+    if (args->tps != NULL) return cli_read_tps(cmd, args->tps, NULL, pos);
     long size = 5;
-    TakRules rules;
     if (args->size != NULL && !cli_parse_int(args->size, TAK_MIN_SIZE, TAK_MAX_SIZE, &size))
         return cli_fail(cmd, "bad size '%s': a board is %d to %d squares wide", args->size,
                         TAK_MIN_SIZE, TAK_MAX_SIZE);
+    TakRules rules;
+    TakError err;
     if (!tak_rules_standard(&rules, (int)size, &err) || !tak_position_init(pos, &rules, &err))
-        return cli_fail(cmd, "%s", tak_error_describe(&err, why, sizeof why));
+        return cli_fail_error(cmd, NULL, &err);
     return CLI_OK;
 }
 

@@ -249,24 +249,20 @@ static void play_loop(Session *s) {
  * the komi asked for, and the repetition draw of computer games. */
 static int start_position(const PlayOptions *o, TakPosition *pos) {
     const CliCommand *cmd = &play_command;
-    TakRules rules;
-    TakError err;
-    char why[TAK_ERROR_MESSAGE_MAX + 64];
     int size = o->size;
     /* A TPS gives the size; read it once to learn it, then under the rules. */
     if (o->tps != NULL) {
-        if (!tak_tps_read(o->tps, NULL, pos, &err))
-            return cli_fail(cmd, "bad TPS '%s': %s", o->tps,
-                            tak_error_describe(&err, why, sizeof why));
+        int status = cli_read_tps(cmd, o->tps, NULL, pos);
+        if (status != CLI_OK) return status;
         size = tak_position_size(pos);
     }
-    if (!tak_rules_standard(&rules, size, &err))
-        return cli_fail(cmd, "%s", tak_error_describe(&err, why, sizeof why));
+    TakRules rules;
+    TakError err;
+    if (!tak_rules_standard(&rules, size, &err)) return cli_fail_error(cmd, NULL, &err);
     rules.half_komi = o->half_komi;
     rules.repetition_draw = true;
-    bool ok = o->tps != NULL ? tak_tps_read(o->tps, &rules, pos, &err)
-                             : tak_position_init(pos, &rules, &err);
-    if (!ok) return cli_fail(cmd, "%s", tak_error_describe(&err, why, sizeof why));
+    if (o->tps != NULL) return cli_read_tps(cmd, o->tps, &rules, pos);
+    if (!tak_position_init(pos, &rules, &err)) return cli_fail_error(cmd, NULL, &err);
     return CLI_OK;
 }
 
@@ -285,7 +281,7 @@ int cmd_play(int argc, char **argv) {
     play_opponent_init(&s.opponent, o.seed);
     s.human = o.random_color ? (TakColor)play_random(&s.opponent, 2) : (TakColor)o.human;
     TakError err;
-    if (!tak_game_init(&s.game, &start, &err)) return cli_fail(cmd, "%s", err.message);
+    if (!tak_game_init(&s.game, &start, &err)) return cli_fail_error(cmd, NULL, &err);
 
     int size = tak_position_size(&start);
     if (s.two_humans)

@@ -40,13 +40,9 @@ static const char *result_code(const TakGame *game) {
 int cmd_replay(int argc, char **argv) {
     const CliCommand *cmd = &replay_command;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
-    int first = 1;
-    if (first < argc && strcmp(argv[first], "--") == 0) first++;
-    if (first >= argc) return cli_usage_error(cmd, "missing FILE");
-    const char *path = argv[first];
-    if (first == 1 && path[0] == '-' && path[1] != '\0')
-        return cli_usage_error(cmd, "unknown option '%s'", path);
-    if (first + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[first + 1]);
+    const char *path;
+    int status = cli_single_argument(cmd, argc, argv, "FILE", &path);
+    if (status != CLI_OK) return status;
 
     size_t len;
     char *text = cli_read_file(path, &len);
@@ -57,10 +53,8 @@ int cmd_replay(int argc, char **argv) {
     bool ok = tak_ptn_read(text, len, &ptn, &err);
     free(text);
     if (!ok) {
-        char why[TAK_ERROR_MESSAGE_MAX + 64];
         tak_ptn_free(&ptn);
-        return cli_fail(cmd, "%s: %s", strcmp(path, "-") == 0 ? "stdin" : path,
-                        tak_error_describe(&err, why, sizeof why));
+        return cli_fail_error(cmd, strcmp(path, "-") == 0 ? "stdin" : path, &err);
     }
     char tps[TAK_TPS_MAX];
     tak_tps_write(&ptn.game.current, tps, sizeof tps);
