@@ -151,28 +151,28 @@ static bool read_tag(Reader *r) {
     r->i++;
     size_t value_at = r->i;
     int value_col = column_of(r, value_at);
-    /* The value, with \" and \\ unescaped; other backslashes are kept. */
-    char *value = malloc(r->len - value_at + 1);
-    if (!value) return fail(r, value_at, "out of memory");
-    size_t n = 0;
-    for (;;) {
-        if (r->i >= r->len || r->text[r->i] == '\n' || r->text[r->i] == '\r') {
-            free(value);
+    /* The value, with \" and \\ unescaped; other backslashes are kept.
+     * First found and checked, then copied, so memory follows its length. */
+    const char *text = r->text;
+    size_t n = 0, k = value_at;
+    for (;; k++, n++) {
+        if (k >= r->len || text[k] == '\n' || text[k] == '\r')
             return fail(r, value_at - 1, "the value of tag %.*s is not closed with '\"'", shown,
                         name);
-        }
-        char c = r->text[r->i];
-        if (c == '"') break;
-        if ((unsigned char)c < 0x20 && c != '\t') {
-            free(value);
-            return fail(r, r->i, "%s in the value of tag %.*s",
-                        notation_byte_name((unsigned char)c, what), shown, name);
-        }
-        if (c == '\\' && r->i + 1 < r->len && (r->text[r->i + 1] == '"' || r->text[r->i + 1] == '\\'))
-            c = r->text[++r->i];
-        value[n++] = c;
-        r->i++;
+        if (text[k] == '"') break;
+        if ((unsigned char)text[k] < 0x20 && text[k] != '\t')
+            return fail(r, k, "%s in the value of tag %.*s",
+                        notation_byte_name((unsigned char)text[k], what), shown, name);
+        if (text[k] == '\\' && k + 1 < r->len && (text[k + 1] == '"' || text[k + 1] == '\\')) k++;
     }
+    char *value = malloc(n + 1);
+    if (!value) return fail(r, value_at, "out of memory");
+    n = 0;
+    for (size_t j = value_at; j < k; j++) {
+        if (text[j] == '\\' && (text[j + 1] == '"' || text[j + 1] == '\\')) j++;
+        value[n++] = text[j];
+    }
+    r->i = k;
     r->i++; /* the closing quote */
     skip_inline_blanks(r);
     if (r->i >= r->len || r->text[r->i] != ']') {
@@ -186,10 +186,10 @@ static bool read_tag(Reader *r) {
         free(value);
         return fail(r, r->i, "text after the tag %.*s (one tag a line)", shown, name);
     }
-    size_t k = r->ptn->tag_count;
-    if ((k & (k - 1)) == 0) {
-        /* sites grows with the same powers of two as the tags. */
-        NotationSite *sites = realloc(r->sites, (k ? 2 * k : 8) * sizeof *sites);
+    size_t t = r->ptn->tag_count;
+    if ((t & (t - 1)) == 0) {
+        /* sites doubles whenever the count reaches a power of two. */
+        NotationSite *sites = realloc(r->sites, (t ? 2 * t : 1) * sizeof *sites);
         if (!sites) {
             free(value);
             return fail(r, name_at, "out of memory");
@@ -199,8 +199,8 @@ static bool read_tag(Reader *r) {
     bool ok = notation_ptn_append_tag(r->ptn, name, name_len, value, n);
     free(value);
     if (!ok) return fail(r, name_at, "out of memory");
-    r->sites[k].line = r->line;
-    r->sites[k].column = value_col;
+    r->sites[t].line = r->line;
+    r->sites[t].column = value_col;
     return true;
 }
 
