@@ -32,7 +32,7 @@ static bool node_and_check(SearchThread *t) {
         t->stopped = true;
         return true;
     }
-    if ((n & 1023) == 0) {
+    if ((n & 255) == 0) {
         if (atomic_load_explicit(&e->stop, memory_order_relaxed)) {
             t->stopped = true;
             return true;

@@ -28,7 +28,7 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
     if (limits->infinite) return b;
     if (limits->movetime_ms > 0) {
         int64_t mt = limits->movetime_ms;
-        int64_t margin = mt / 20 < 50 ? mt / 20 : 50;
+        int64_t margin = mt / 10 < 50 ? mt / 10 : 50;
         b.hard_ms = b.soft_ms = mt - margin < 1 ? 1 : mt - margin;
         return b;
     }
