@@ -19,7 +19,7 @@ as_root() {
     if [ "$(id -u)" -eq 0 ]; then
         "$@"
     elif command -v sudo >/dev/null 2>&1; then
-        sudo -E "$@"
+        sudo env DEBIAN_FRONTEND=noninteractive "$@"
     else
         echo "setup.sh: need root (or sudo) to run: $*" >&2
         return 1
