@@ -464,6 +464,30 @@ static void test_results(void **state) {
     p = read_ok("[Size \"3\"]\n[Result \"R-0\"]\n1. c1 a1\n2. a2 c2\n3. a3\n");
     assert_int_equal(tak_game_result(&p.game).end, TAK_END_ROAD);
     tak_ptn_free(&p);
+    /* Token and tag may differ in how, not in who: R-0 and 1-0 agree. */
+    snprintf(text, sizeof text, "[Size \"3\"]\n[Result \"1-0\"]\n%s", road + 11);
+    p = read_ok(text);
+    char *back = tak_ptn_write(&p);
+    tak_ptn_free(&p);
+    p = read_ok(back);
+    free(back);
+    tak_ptn_free(&p);
+    snprintf(text, sizeof text, "[Size \"3\"]\n[Result \"1-0\"]\n%sR-0", road + 11);
+    p = read_ok(text);
+    tak_ptn_free(&p);
+    snprintf(text, sizeof text, "[Size \"3\"]\n[Result \"1/2-1/2\"]\n%sR-0", road + 11);
+    expect_error(text, 5, 7, "the result R-0 disagrees with the Result tag \"1/2-1/2\"");
+    /* A game the board decided but the file calls a draw (real games do)
+     * is written back with the file's result, which reads again. */
+    p = read_ok("[Size \"3\"]\n[Result \"1/2-1/2\"]\n1. a1 b1\n2. Sc1 Sa2\n3. Sb2 Sc2\n"
+                "4. Sa3 Sb3\n5. c3\n");
+    assert_int_equal(tak_game_result(&p.game).end, TAK_END_BOARD_FULL);
+    back = tak_ptn_write(&p);
+    assert_non_null(strstr(back, "5. c3\n1/2-1/2\n"));
+    tak_ptn_free(&p);
+    p = read_ok(back);
+    free(back);
+    tak_ptn_free(&p);
     expect_error("[Size \"5\"]\n[Result \"won\"]\n", 2, 10, "Result \"won\" is not a result");
     expect_error("[Size \"5\"]\n[Result \"1-0\"]\n1. a1 e5 0-1\n", 3, 10,
                  "the result 0-1 disagrees with the Result tag \"1-0\"");

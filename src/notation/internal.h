@@ -72,6 +72,11 @@ bool notation_ptn_setup(const TakPtn *ptn, const NotationSite *sites, TakRules *
  * as other tools write it, or NULL when `text` is not one. */
 const char *notation_result_scan(const char *text, size_t len);
 
+/* False when two result codes name different winners ("R-0" and "1-0"
+ * agree: White won; "1-0" and "1/2-1/2" do not). "0-0" and "*" say nothing
+ * and agree with every code. */
+bool notation_results_agree(const char *a, const char *b);
+
 /* Makes the game's result agree with a result code read from the file:
  * a road or flat result must be the board's; a win or draw by other means
  * ends a game still in progress (resignation, agreement); "0-0" (aborted)

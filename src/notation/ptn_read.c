@@ -374,7 +374,7 @@ static bool read_result(Reader *r, const char *code, int line, int column) {
                                     tag);
         break;
     }
-    if (code && tag_code && strcmp(tag_code, "*") != 0 && strcmp(code, tag_code) != 0)
+    if (code && tag_code && !notation_results_agree(code, tag_code))
         return tak_error_set_at(r->err, line, column,
                                 "the result %s disagrees with the Result tag \"%s\" (line %d)",
                                 code, tag_code, tag_site.line);

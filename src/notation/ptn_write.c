@@ -81,9 +81,20 @@ char *tak_ptn_write(const TakPtn *ptn) {
     }
     if (game->count) add_str(&t, "\n");
 
+    /* The result as read, else the Result tag's (which the reader checked
+     * against the game: writing the board's instead could contradict it, as
+     * F-0 against a tag of 1/2-1/2), else the game's own. */
     TakResult result = tak_game_result(game);
-    const char *code = ptn->result[0] ? ptn->result
-                       : result.end != TAK_END_NONE ? tak_result_code(result) : NULL;
+    const char *tag = tak_ptn_tag(ptn, "Result");
+    const char *tag_code = tag ? notation_result_scan(tag, strlen(tag)) : NULL;
+    /* Only "0-0" and "*" agree with both winners: they say less than the board. */
+    if (tag_code && result.end != TAK_END_NONE && notation_results_agree(tag_code, "1-0") &&
+        notation_results_agree(tag_code, "0-1"))
+        tag_code = NULL;
+    const char *code = ptn->result[0]                  ? ptn->result
+                       : tag_code                      ? tag_code
+                       : result.end != TAK_END_NONE    ? tak_result_code(result)
+                                                       : NULL;
     if (code) {
         add_str(&t, code);
         add_str(&t, "\n");

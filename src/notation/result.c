@@ -24,6 +24,19 @@ const char *notation_result_scan(const char *text, size_t len) {
     return NULL;
 }
 
+/* The winner a result code names: TAK_WHITE, TAK_BLACK, -1 for a draw, -2
+ * when it names none ("0-0", "*"). */
+static int result_winner(const char *code) {
+    if (strcmp(code, "0-0") == 0 || strcmp(code, "*") == 0) return -2;
+    if (strcmp(code, "1/2-1/2") == 0) return -1;
+    return code[0] == '0' ? TAK_BLACK : TAK_WHITE;
+}
+
+bool notation_results_agree(const char *a, const char *b) {
+    int wa = result_winner(a), wb = result_winner(b);
+    return wa == -2 || wb == -2 || wa == wb;
+}
+
 bool notation_result_apply(TakGame *game, const char *code, TakError *err) {
     TakResult now = tak_game_result(game);
     char described[80];
