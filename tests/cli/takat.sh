@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# takat.sh: `tak takat` subcommands (perft, moves, solve, play) and a scripted
+# terminal game through stdin.
+. "$(dirname "$0")/lib/common.sh"
+
+# perft: takat.md's table.
+expect_run "perft start 5" 0 9930 takat perft 5
+expect_run "perft start 7" 0 957258 takat perft 7
+expect_run "perft late 4" 0 194 takat perft --pos "x,11111,2222,x,2222,x,221 2 c2" 4
+expect_run "perft no depth" 2 "" takat perft
+expect_run "perft bad depth" 2 "" takat perft x
+expect_run "perft bad pos" 1 "" takat perft --pos "x,x 1" 2
+expect_match "perft bad pos names the column" "$err" "column"
+
+# moves
+tak takat moves "1,x,x,x,x,x,x 2 a2"
+expect_rc "moves forced drop" 0
+expect_eq "moves forced drop list" "$(printf '%s\n' "$out" | tr '\n' ' ')" "b3 a1 c3 b1 c2 "
+expect_run "moves bad stack" 1 "" takat moves "1111111,x,x,x,x,x,x 1"
+expect_match "moves bad stack message" "$err" "higher than 6"
+expect_run "moves bad ko" 1 "" takat moves "x,x,x,x,x,x,x 1 a2"
+expect_match "moves bad ko message" "$err" "ko cell a2 is empty"
+expect_run "moves no pos" 2 "" takat moves
+expect_run "unknown takat command" 2 "" takat dance
+
+# solve: an endgame, completely, with its checks.
+tak takat solve --pos "x,11111,2222,x,2222,x,221 2 c2"
+expect_rc "solve endgame" 0
+expect_match "solve positions" "$out" '^positions: 157611$'
+expect_match "solve table check" "$out" '^table check: 0 positions inconsistent$'
+expect_match "solve alpha-beta check" "$out" '^alpha-beta check: agrees$'
+expect_eq "solve result" "$(printf '%s\n' "$out" | tail -n 1)" "result: a win for the side to move in 1 turn"
+# Too big for the limit: it says how far it got and searches instead.
+tak takat solve --max-positions 1000 --depth 6
+expect_rc "solve limit" 0
+expect_match "solve limit says so" "$out" "position limit reached"
+expect_eq "solve limit result" "$(printf '%s\n' "$out" | tail -n 1)" \
+    "result: unsolved (no forced win within 6 turns)"
+expect_run "solve bad option" 2 "" takat solve --bogus
+
+# --help everywhere
+for sub in "" perft moves solve play; do
+    tak takat $sub --help
+    expect_rc "help $sub" 0
+    expect_match "help $sub usage" "$out" "^usage: tak takat"
+done
+
+# A scripted game, two humans: illegal turns get reasons, undo, moves, help.
+script='a2
+b2
+b3
+c3
+a2-b2
+undo
+moves
+help
+a2-c2
+zz
+quit
+'
+tak_in "$script" takat play --human-vs-human
+expect_rc "scripted game" 0
+expect_match "board drawn" "$out" "a1\* "
+expect_match "centre marked" "$out" "b2\+ "
+expect_match "reserves shown" "$out" "Reserves: White 5, Black 15"
+expect_match "forced drop shown" "$out" "Black must drop"
+expect_match "drop on the centre refused" "$out" "illegal: no drop on the centre b2"
+expect_match "forced drop refused" "$out" "illegal: Black has fewer stones"
+expect_match "undo" "$out" "taken back"
+expect_match "moves listed" "$out" "legal turns"
+expect_match "not adjacent" "$out" "illegal: a2 and c2 are not adjacent"
+expect_match "not a turn" "$out" "not a turn"
+expect_match "ko shown" "$out" "Ko: b3"
+expect_match "quit" "$out" "^.*bye$"
+
+# Against the AI: a game to the end from a late position (Black wins at once
+# with c3-c2, which the level-10 AI finds); and end of input is fine.
+tak_in "" takat play --level 10 --color white --pos "x,11111,2222,x,2222,x,221 2 c2" --seed 3
+expect_rc "AI game" 0
+expect_match "AI plays" "$out" "AI plays c3-c2"
+expect_match "AI wins" "$out" "Game over: Black wins"
+tak_in "" takat play --level 1 --color black --seed 7
+expect_rc "AI opens, input ends" 0
+expect_match "AI opened" "$out" "AI plays"
+expect_match "end of input" "$out" "end of input"
+expect_run "bad level" 2 "" takat play --level 11
+expect_run "bad color" 2 "" takat play --color green
+finish
