@@ -77,13 +77,8 @@ static bool note_flush(Reader *r) {
         char *copy = malloc(r->note_len + 1);
         if (!copy) return fail(r, r->i, "out of memory");
         memcpy(copy, r->note, r->note_len + 1);
-        char **slot = &r->ptn->comments[count - 1];
-        if (*slot) {
-            /* Only reachable if a ply's note were flushed twice; keep both. */
-            free(copy);
-            return true;
-        }
-        *slot = copy;
+        /* Each ply's note is flushed once: by the next ply, or at the end. */
+        r->ptn->comments[count - 1] = copy;
     }
     r->note_len = 0;
     return true;
@@ -257,8 +252,8 @@ static bool read_ply(Reader *r, size_t at, size_t len) {
     return true;
 }
 
-/* A move number token: digits and at least one '.'. Sets *end to the byte
- * after the dots (more text may follow in the same token: "1.a1"). */
+/* A move number token (the caller saw digits and a '.'). Sets *end to the
+ * byte after the dots (more text may follow in the same token: "1.a1"). */
 static bool read_number(Reader *r, size_t at, size_t len, long expected, size_t *end) {
     size_t k = 0;
     long long n = 0;
@@ -266,8 +261,6 @@ static bool read_number(Reader *r, size_t at, size_t len, long expected, size_t 
         if (n <= 0x7FFFFFFFLL) n = n * 10 + (r->text[at + k] - '0');
         k++;
     }
-    if (k == len || r->text[at + k] != '.')
-        return fail(r, at, "expected move number %ld followed by '.'", expected);
     while (k < len && r->text[at + k] == '.') k++;
     if (n != expected) {
         if (n > 0x7FFFFFFFLL)
