@@ -87,8 +87,8 @@ static void test_forms(void **state) {
         {"c3-'!", spread("c3", TAK_SOUTH, one, 1), -1, TAK_MARK_TAK | TAK_MARK_GOOD},
         {"2c3>11C*''?!", tak_move_spread(12, TAK_EAST, 3), TAK_CAP,
          TAK_MARK_FLATTEN | TAK_MARK_TINUE | TAK_MARK_INTERESTING},
-        {"1c3", tak_move_spread(12, TAK_NORTH, 0), -1, 0},
-        {"3c3", tak_move_spread(12, TAK_NORTH, 0), -1, 0},
+        {"1c3", tak_move_pass(12), -1, 0},
+        {"3c3", tak_move_pass(12), -1, 0},
         {" a1\n", tak_move_place(0, TAK_PLACE_FLAT), -1, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -176,7 +176,7 @@ bool notation_ply_scan(const char *text, size_t len, int size, TakPly *out, TakE
                          text[i] == '?'))
             return notation_fail(err, i, "expected a direction (+ - < >), found %s",
                                  notation_byte_name((unsigned char)text[i], what));
-        ply.move = tak_move_spread(square, TAK_NORTH, 0);
+        ply.move = tak_move_pass(square);
     } else {
         if (i < len && (text[i] == 'S' || text[i] == 'C' || text[i] == 'F'))
             return notation_fail(err, i, "a placement's piece letter goes first ('%c%c%c')",
