@@ -207,14 +207,13 @@ static void finish_search(TakTeiSession *s, TakMove best) {
         best = n > 0 ? list->moves[0] : TAK_MOVE_NONE;
         free(list);
     }
-    if (best == TAK_MOVE_NONE) {
-        emit(s, "bestmove --");
-    } else {
-        char text[TAK_MOVE_TEXT_MAX];
+    char text[TAK_MOVE_TEXT_MAX] = "--";
+    if (best != TAK_MOVE_NONE)
         tak_move_write(best, tak_position_size(&s->search_pos), &s->search_pos, text);
-        emit(s, "bestmove %s", text);
-    }
+    /* The bestmove goes out under the lock that says "searching": a `go`
+     * sent the moment the bestmove arrives must find the search over. */
     pthread_mutex_lock(&s->lock);
+    emit(s, "bestmove %s", text);
     s->searching = false;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->lock);
