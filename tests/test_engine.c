@@ -365,10 +365,12 @@ static void test_repetition_history_is_read(void **state) {
 
 static void test_evaluate_is_from_side_to_move(void **state) {
     (void)state;
-    TakPosition w = support_position("x5/x5/x2,1,x2/x5/x5 1 2", NULL);
-    TakPosition b = support_position("x5/x5/x2,1,x2/x5/x5 2 2", NULL);
-    assert_true(tak_engine_evaluate(&w) > 0);  /* White is a flat up */
-    assert_true(tak_engine_evaluate(&b) < 0);
+    /* Swapping the colours and the side to move keeps the score (no komi). */
+    TakPosition w = support_position("x5/x5/x2,1,x2/x,2,1,x2/x5 1 3", NULL);
+    TakPosition b = support_position("x5/x5/x2,2,x2/x,1,2,x2/x5 2 3", NULL);
+    assert_int_equal(tak_engine_evaluate(&w), tak_engine_evaluate(&b));
+    TakPosition up = support_position("x5/x5/1,1,1,x2/x5/2,x4 1 3", NULL);
+    assert_true(tak_engine_evaluate(&up) > 0); /* White is two flats up */
     TakRules komi = support_rules(5);
     komi.half_komi = 8;
     TakPosition late = support_position("1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 15", &komi);
