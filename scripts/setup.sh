@@ -11,6 +11,11 @@ PACKAGES=(
     clang           # the fuzz build (libFuzzer)
     libcmocka-dev   # the test framework
     pkg-config
+    libwebsockets-dev # tak serve: HTTP and WebSocket server
+    libjansson-dev    # tak serve: JSON messages
+    libsqlite3-dev    # tak serve: the game store
+    chromium          # browser end-to-end tests (driven by playwright-core)
+    nodejs            # server tests, e2e tests, load benchmark
 )
 
 export DEBIAN_FRONTEND=noninteractive
@@ -64,6 +69,17 @@ fi
 if ! has_libfuzzer "$clang_bin"; then
     major=$("$clang_bin" -dumpversion | cut -d. -f1)
     install "libclang-rt-$major-dev" || install libclang-rt-dev
+fi
+
+# npm: Debian's package, unless a nodejs that bundles it is installed
+# (NodeSource's conflicts with Debian's npm).
+command -v npm >/dev/null 2>&1 || install npm
+# The test tools of package-lock.json (ws, playwright-core; no browser
+# download), again only when the lock file changed since the last install.
+cd "$(dirname "$0")/.."
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "setup.sh: npm ci"
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 fi
 
 echo "setup.sh: everything needed is installed"
