@@ -17,7 +17,9 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 # libFuzzer comes with clang only; Debian installs it as clang or clang-<major>.
-CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
+ifeq ($(origin CLANG),undefined)
+CLANG := $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
+endif
 
 BUILD := build
 WARN := -Wall -Wextra -Werror
