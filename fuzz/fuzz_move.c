@@ -95,7 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
         expect(err.message[0] != '\0', "an illegal move says why");
         /* Illegal by the rules, or by its piece letter. */
-        expect(ply.piece >= 0 || !tak_move_is_legal(&pos, ply.move), "only illegal moves are refused");
+        expect(ply.piece >= 0 || !tak_move_is_legal(&pos, ply.move),
+               "only illegal moves are refused");
     }
     free(text);
     return 0;

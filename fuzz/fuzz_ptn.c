@@ -70,10 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         expect(0, "PTN from tak_ptn_from_game reads back");
     }
     expect(rebuilt.game.count == ptn.game.count &&
-               (ptn.game.count == 0 || memcmp(rebuilt.game.moves, ptn.game.moves,
-                                              ptn.game.count * sizeof(TakMove)) == 0),
+               (ptn.game.count == 0 ||
+                memcmp(rebuilt.game.moves, ptn.game.moves, ptn.game.count * sizeof(TakMove)) == 0),
            "same moves from tak_ptn_from_game");
-    expect(tak_position_equal(&rebuilt.game.start, &ptn.game.start), "same start from tak_ptn_from_game");
+    expect(tak_position_equal(&rebuilt.game.start, &ptn.game.start),
+           "same start from tak_ptn_from_game");
 
     tak_ptn_free(&rebuilt);
     free(fresh);

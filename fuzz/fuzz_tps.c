@@ -57,12 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (tak_tps_read(text, NULL, &pos, &err)) {
         check_position(&pos, text);
         TakRules rules = rules_from_seed(tak_position_size(&pos), size ? data[0] : 0);
-        if (tak_tps_read(text, &rules, &pos, &err)) check_position(&pos, text);
-        else expect(err.message[0] != '\0', "an error says what");
+        if (tak_tps_read(text, &rules, &pos, &err))
+            check_position(&pos, text);
+        else
+            expect(err.message[0] != '\0', "an error says what");
     } else {
         expect(err.message[0] != '\0', "an error says what");
         expect(err.line == 0, "a TPS error has no line");
-        expect(err.column >= 1 && (size_t)err.column <= len + 1, "a TPS error points into the text");
+        expect(err.column >= 1 && (size_t)err.column <= len + 1,
+               "a TPS error points into the text");
     }
     free(text);
     return 0;

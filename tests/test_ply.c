@@ -32,7 +32,8 @@ static void test_squares(void **state) {
     assert_int_equal(tak_square_parse("e5", 5), 24);
     assert_int_equal(tak_square_parse("b1", 5), 1);
     assert_int_equal(tak_square_parse("a2", 5), 5);
-    static const char *const bad[] = {"", "a", "a0", "f1", "a6", "A1", "a1x", "1a", "a10", "i1", "aa"};
+    static const char *const bad[] = {"",    "a",  "a0",  "f1", "a6", "A1",
+                                      "a1x", "1a", "a10", "i1", "aa"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (tak_square_parse(bad[i], 5) != -1) fail_msg("\"%s\" read as a square of 5x5", bad[i]);
     assert_int_equal(tak_square_parse("h8", 8), 63);
@@ -167,7 +168,8 @@ static void test_syntax_errors(void **state) {
             continue;
         }
         if (ok) fail_msg("accepted \"%s\" on %dx%d", cases[i].text, cases[i].size, cases[i].size);
-        if (memcmp(&ply, &before, sizeof ply) != 0) fail_msg("\"%s\": output changed", cases[i].text);
+        if (memcmp(&ply, &before, sizeof ply) != 0)
+            fail_msg("\"%s\": output changed", cases[i].text);
         if (err.column != cases[i].column || !strstr(err.message, cases[i].says))
             fail_msg("\"%s\": column %d \"%s\", want column %d and \"%s\"", cases[i].text,
                      err.column, err.message, cases[i].column, cases[i].says);
@@ -262,12 +264,12 @@ static void test_pass(void **state) {
 
 static void test_write_forms(void **state) {
     (void)state;
-    static const char *const same[] = {"a1", "Sd3", "Cb4", "a1>", "3b2+111", "5e4<23", "2d4-",
-                                       "c3<", "4a1+13", NULL};
+    static const char *const same[] = {"a1",     "Sd3",  "Cb4", "a1>",    "3b2+111",
+                                       "5e4<23", "2d4-", "c3<", "4a1+13", NULL};
     static const struct {
         const char *in, *short_form, *long_form;
     } cases[] = {
-        {"1a1>1", "a1>", "1a1>1"},   {"Fa1", "a1", "a1"},        {"2d4-2", "2d4-", "2d4-2"},
+        {"1a1>1", "a1>", "1a1>1"},         {"Fa1", "a1", "a1"},   {"2d4-2", "2d4-", "2d4-2"},
         {"3b2+111", "3b2+111", "3b2+111"}, {"Sd3", "Sd3", "Sd3"}, {"e4<*'", "e4<", "1e4<1"},
     };
     char buf[TAK_MOVE_TEXT_MAX];
@@ -353,8 +355,7 @@ static void test_every_move_round_trips(void **state) {
 /* The same over the positions of a few real games, ply by ply. */
 static void test_real_game_moves(void **state) {
     (void)state;
-    static const char *const files[] = {"0001_s4.ptn", "0010_s5.ptn", "0023_s6.ptn",
-                                        "0603_s7.ptn"};
+    static const char *const files[] = {"0001_s4.ptn", "0010_s5.ptn", "0023_s6.ptn", "0603_s7.ptn"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         char path[512], relative[64];
         snprintf(relative, sizeof relative, "games/real/%s", files[f]);

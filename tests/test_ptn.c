@@ -18,24 +18,23 @@
 #include "support.h"
 
 /* The spec's example, with the moves made legal. */
-static const char *const example =
-    "[Site \"PlayTak.com\"]\n"
-    "[Date \"2018.10.28\"]\n"
-    "[Player1 \"Alice\"]\n"
-    "[Player2 \"Bob\"]\n"
-    "[Size \"6\"]\n"
-    "[Komi \"2\"]\n"
-    "[Result \"R-0\"]\n"
-    "\n"
-    "1. a6 f6\n"
-    "2. d4 c4 {a comment}\n"
-    "3. Cb3 e4\n"
-    "4. d3 1e4+1\n"
-    "5. d2 e3\n"
-    "6. d5 e2\n"
-    "7. d1 e1\n"
-    "8. d6\n"
-    "R-0\n";
+static const char *const example = "[Site \"PlayTak.com\"]\n"
+                                   "[Date \"2018.10.28\"]\n"
+                                   "[Player1 \"Alice\"]\n"
+                                   "[Player2 \"Bob\"]\n"
+                                   "[Size \"6\"]\n"
+                                   "[Komi \"2\"]\n"
+                                   "[Result \"R-0\"]\n"
+                                   "\n"
+                                   "1. a6 f6\n"
+                                   "2. d4 c4 {a comment}\n"
+                                   "3. Cb3 e4\n"
+                                   "4. d3 1e4+1\n"
+                                   "5. d2 e3\n"
+                                   "6. d5 e2\n"
+                                   "7. d1 e1\n"
+                                   "8. d6\n"
+                                   "R-0\n";
 
 static TakPtn read_ok(const char *text) {
     TakPtn ptn;
@@ -178,7 +177,8 @@ static void test_marks(void **state) {
     tak_ptn_free(&p);
     /* A wrong '*' does not change the move; the writer puts it where due. */
     p = read_ok("[Size \"5\"]\n1. a1 e5\n2. Ce4 Sd4*\n3. e4< e3\n4. d3 e2\n5. d2 e1\n6. d4-");
-    TakPtn q = read_ok("[Size \"5\"]\n1. a1 e5\n2. Ce4 Sd4\n3. e4<* e3\n4. d3 e2\n5. d2 e1\n6. d4-*");
+    TakPtn q =
+        read_ok("[Size \"5\"]\n1. a1 e5\n2. Ce4 Sd4\n3. e4<* e3\n4. d3 e2\n5. d2 e1\n6. d4-*");
     assert_int_equal(p.game.count, 11);
     assert_memory_equal(p.game.moves, q.game.moves, p.game.count * sizeof(TakMove));
     char *text = tak_ptn_write(&p);
@@ -281,10 +281,14 @@ static void test_tag_syntax_errors(void **state) {
     expect_error("[Si-ze \"5\"]\n", 1, 4, "must be in double quotes");
     expect_error("[Size \"5\"] [Komi \"0\"]\n", 1, 12, "one tag a line");
     expect_error("[Size \"5\"] x\n", 1, 12, "one tag a line");
-    expect_error("[Size \"5\"]\n[Event \"a\x01" "b\"]\n", 2, 10, "byte 0x01");
+    expect_error("[Size \"5\"]\n[Event \"a\x01"
+                 "b\"]\n",
+                 2, 10, "byte 0x01");
     expect_error("[", 1, 2, "ends before its name");
-    expect_error("[Size \"5\"]\n1. a1 e5\n[Komi \"1\"]\n", 3, 1, "a tag must come before the moves");
-    expect_error("[Size \"5\"]\n[Size \"5\"]\n", 2, 8, "a second Size tag (the first is on line 1)");
+    expect_error("[Size \"5\"]\n1. a1 e5\n[Komi \"1\"]\n", 3, 1,
+                 "a tag must come before the moves");
+    expect_error("[Size \"5\"]\n[Size \"5\"]\n", 2, 8,
+                 "a second Size tag (the first is on line 1)");
 }
 
 static void test_rule_tags(void **state) {
@@ -292,8 +296,8 @@ static void test_rule_tags(void **state) {
     static const struct {
         const char *komi;
         int half;
-    } komis[] = {{"0", 0}, {"2", 4}, {"1.5", 3}, {"0.5", 1}, {"-0.5", -1}, {"-10", -20},
-                 {"10", 20}, {"2.0", 4}, {"+3", 6}, {"7.50", 15}};
+    } komis[] = {{"0", 0},     {"2", 4},   {"1.5", 3}, {"0.5", 1}, {"-0.5", -1},
+                 {"-10", -20}, {"10", 20}, {"2.0", 4}, {"+3", 6},  {"7.50", 15}};
     for (size_t i = 0; i < sizeof komis / sizeof komis[0]; i++) {
         char text[64];
         snprintf(text, sizeof text, "[Size \"5\"]\n[Komi \"%s\"]\n", komis[i].komi);
@@ -345,7 +349,8 @@ static void test_rule_tags(void **state) {
     p = read_ok("[TPS \"x4/x4/x4/x4 1 1\"]\n1. a1 d4\n");
     assert_int_equal(p.rules.size, 4);
     tak_ptn_free(&p);
-    expect_error("[Size \"6\"]\n[TPS \"x5/x5/x5/x5/x5 1 1\"]\n", 2, 7, "5 rows, but the Size tag says 6");
+    expect_error("[Size \"6\"]\n[TPS \"x5/x5/x5/x5/x5 1 1\"]\n", 2, 7,
+                 "5 rows, but the Size tag says 6");
     expect_error("[Size \"5\"]\n[TPS \"x5/x5/x5/x5/x4,3 1 1\"]\n", 2, 22,
                  "TPS: '3' is not a square");
     expect_error("[TPS \"x9/x9/x9/x9/x9/x9/x9/x9/x9 1 1\"]\n", 1, 7, "TPS: the board has 9 rows");
@@ -531,7 +536,8 @@ static void play(TakGame *game, const char *plies) {
             snprintf(ply, sizeof ply, "%.*s", (int)n, p);
             TakMove move;
             TakError err;
-            if (!tak_move_parse(&game->current, ply, &move, &err)) fail_msg("%s: %s", ply, err.message);
+            if (!tak_move_parse(&game->current, ply, &move, &err))
+                fail_msg("%s: %s", ply, err.message);
             assert_true(tak_game_play(game, move, &err));
         }
         p += n;
@@ -610,8 +616,8 @@ static void test_real_games_sample(void **state) {
     (void)state;
     char path[512];
     size_t len;
-    char *manifest = support_read_file(
-        support_shared_path("games/real/MANIFEST.tsv", path, sizeof path), &len);
+    char *manifest =
+        support_read_file(support_shared_path("games/real/MANIFEST.tsv", path, sizeof path), &len);
     if (!manifest) fail_msg("cannot read %s", path);
     int checked = 0, line_no = 0;
     char *next = manifest;
@@ -679,8 +685,10 @@ static void test_hostile(void **state) {
     for (size_t cut = 0; cut <= n; cut++) {
         TakPtn p;
         TakError err;
-        if (tak_ptn_read(example, cut, &p, &err)) tak_ptn_free(&p);
-        else assert_true(err.line >= 1 && err.message[0]);
+        if (tak_ptn_read(example, cut, &p, &err))
+            tak_ptn_free(&p);
+        else
+            assert_true(err.line >= 1 && err.message[0]);
     }
     for (size_t i = 0; i < n; i++) {
         for (size_t s = 0; s < sizeof swaps; s++) {
@@ -710,20 +718,13 @@ static void test_hostile(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_example),
-        cmocka_unit_test(test_other_tools_layout),
-        cmocka_unit_test(test_comments),
-        cmocka_unit_test(test_marks),
-        cmocka_unit_test(test_from_tps),
-        cmocka_unit_test(test_tags),
-        cmocka_unit_test(test_tag_syntax_errors),
-        cmocka_unit_test(test_rule_tags),
-        cmocka_unit_test(test_illegal_moves),
-        cmocka_unit_test(test_move_text_errors),
-        cmocka_unit_test(test_results),
-        cmocka_unit_test(test_write_round_trip),
-        cmocka_unit_test(test_real_games_sample),
-        cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_example),           cmocka_unit_test(test_other_tools_layout),
+        cmocka_unit_test(test_comments),          cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_from_tps),          cmocka_unit_test(test_tags),
+        cmocka_unit_test(test_tag_syntax_errors), cmocka_unit_test(test_rule_tags),
+        cmocka_unit_test(test_illegal_moves),     cmocka_unit_test(test_move_text_errors),
+        cmocka_unit_test(test_results),           cmocka_unit_test(test_write_round_trip),
+        cmocka_unit_test(test_real_games_sample), cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,8 @@ static void expect_round_trip(const char *tps, const TakRules *rules) {
     int n = tak_tps_write(&pos, buf, sizeof buf);
     assert_int_equal(n, (int)strlen(buf));
     if (strcmp(buf, tps) != 0) fail_msg("\"%s\" was written back as \"%s\"", tps, buf);
-    if (!tak_tps_read(buf, rules, &again, &err)) fail_msg("refused its own \"%s\": %s", buf, err.message);
+    if (!tak_tps_read(buf, rules, &again, &err))
+        fail_msg("refused its own \"%s\": %s", buf, err.message);
     assert_true(tak_position_equal(&pos, &again));
     assert_true(pos.hash == tak_position_compute_hash(&pos));
 }
@@ -138,7 +139,8 @@ static void test_matches_played_position(void **state) {
     for (int i = 0; plies[i]; i++) {
         TakMove move;
         TakError err;
-        if (!tak_move_parse(&played, plies[i], &move, &err)) fail_msg("%s: %s", plies[i], err.message);
+        if (!tak_move_parse(&played, plies[i], &move, &err))
+            fail_msg("%s: %s", plies[i], err.message);
         assert_true(tak_position_apply(&played, move, &err));
     }
     TakPosition read = support_position("x4,1/x3,2S,x/x,1C,x3/x5/2,2,x3 1 4", NULL);
@@ -187,8 +189,7 @@ static void expect_errors(const ErrorCase *cases, size_t n) {
         memset(&pos, 0xA5, sizeof pos);
         before = pos;
         TakError err;
-        if (tak_tps_read(cases[i].tps, NULL, &pos, &err))
-            fail_msg("accepted \"%s\"", cases[i].tps);
+        if (tak_tps_read(cases[i].tps, NULL, &pos, &err)) fail_msg("accepted \"%s\"", cases[i].tps);
         if (memcmp(&pos, &before, sizeof pos) != 0)
             fail_msg("\"%s\": the output was changed on failure", cases[i].tps);
         if (err.column != cases[i].column || !strstr(err.message, cases[i].says))

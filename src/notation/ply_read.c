@@ -11,11 +11,16 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 static int direction_of(char c) {
     switch (c) {
-    case '+': return TAK_NORTH;
-    case '-': return TAK_SOUTH;
-    case '>': return TAK_EAST;
-    case '<': return TAK_WEST;
-    default: return -1;
+    case '+':
+        return TAK_NORTH;
+    case '-':
+        return TAK_SOUTH;
+    case '>':
+        return TAK_EAST;
+    case '<':
+        return TAK_WEST;
+    default:
+        return -1;
     }
 }
 
@@ -23,10 +28,14 @@ static int direction_of(char c) {
 static int room_toward(int square, int dir, int size) {
     int file = square % size, rank = square / size;
     switch (dir) {
-    case TAK_NORTH: return size - 1 - rank;
-    case TAK_SOUTH: return rank;
-    case TAK_EAST: return size - 1 - file;
-    default: return file;
+    case TAK_NORTH:
+        return size - 1 - rank;
+    case TAK_SOUTH:
+        return rank;
+    case TAK_EAST:
+        return size - 1 - file;
+    default:
+        return file;
     }
 }
 
@@ -87,13 +96,14 @@ static bool scan_square(const char *text, size_t len, size_t *i, int size, int *
 }
 
 /* The part after the direction of a spread: drops, piece letter, marks. */
-static bool scan_spread_tail(const char *text, size_t len, size_t i, int size, int square,
-                             int dir, int count, size_t count_at, TakPly *ply, TakError *err) {
+static bool scan_spread_tail(const char *text, size_t len, size_t i, int size, int square, int dir,
+                             int count, size_t count_at, TakPly *ply, TakError *err) {
     int drops[8], n = 0, sum = 0;
     size_t drops_at = i;
     while (i < len && is_digit(text[i])) {
         int d = text[i] - '0';
-        if (d == 0) return notation_fail(err, i, "a drop of 0 pieces (each square gets at least 1)");
+        if (d == 0)
+            return notation_fail(err, i, "a drop of 0 pieces (each square gets at least 1)");
         if (n == size) return notation_fail(err, i, "more drops than the carry limit of %d", size);
         sum += d;
         drops[n++] = d;
@@ -118,7 +128,8 @@ static bool scan_spread_tail(const char *text, size_t len, size_t i, int size, i
         ply->piece = text[i] == 'S' ? TAK_WALL : TAK_CAP;
         i++;
     } else if (i < len && (text[i] == 'F' || text[i] == 's' || text[i] == 'c')) {
-        return notation_fail(err, i, "only 'S' or 'C' may name the moving piece, not '%c'", text[i]);
+        return notation_fail(err, i, "only 'S' or 'C' may name the moving piece, not '%c'",
+                             text[i]);
     }
     ply->move = tak_move_spread(square, (TakDirection)dir, tak_drops_encode(drops, n));
     return scan_marks(text, len, i, &ply->marks, err);
@@ -138,7 +149,8 @@ bool notation_ply_scan(const char *text, size_t len, int size, TakPly *out, TakE
     if (c == 'F' || c == 'S' || c == 'C') {
         kind = c == 'F' ? TAK_PLACE_FLAT : c == 'S' ? TAK_PLACE_WALL : TAK_PLACE_CAP;
         i = 1;
-    } else if ((c == 's' || ((c == 'f' || c == 'c') && len > 1 && text[1] >= 'a' && text[1] <= 'z'))) {
+    } else if ((c == 's' ||
+                ((c == 'f' || c == 'c') && len > 1 && text[1] >= 'a' && text[1] <= 'z'))) {
         return notation_fail(err, 0, "piece letters are capitals: write '%c'", c - 'a' + 'A');
     }
 

@@ -175,7 +175,8 @@ static bool read_tag(Reader *r) {
         return fail(r, r->i, "the tag %.*s is not closed with ']'", shown, name);
     }
     r->i++;
-    while (r->i < r->len && (r->text[r->i] == ' ' || r->text[r->i] == '\t' || r->text[r->i] == '\r'))
+    while (r->i < r->len &&
+           (r->text[r->i] == ' ' || r->text[r->i] == '\t' || r->text[r->i] == '\r'))
         r->i++;
     if (r->i < r->len && r->text[r->i] != '\n') {
         free(value);
@@ -325,8 +326,9 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
         }
         if (len == 2 && token[0] == '-' && token[1] == '-') {
             if (expect != EXPECT_WHITE || side != TAK_BLACK || game->count != 0)
-                return fail(r, at, "'--' stands only for White's missing first ply in a game "
-                                   "that starts with Black to move");
+                return fail(r, at,
+                            "'--' stands only for White's missing first ply in a game "
+                            "that starts with Black to move");
             expect = EXPECT_BLACK;
             r->i = end;
             continue;

@@ -11,8 +11,8 @@
 
 /* The tags the setup reads, by index in `known`. */
 enum { SIZE, KOMI, FLATS, FLATS1, FLATS2, CAPS, CAPS1, CAPS2, OPENING, TPS, RESULT, KNOWN };
-static const char *const known[KNOWN] = {"Size",  "Komi",  "Flats", "Flats1",  "Flats2", "Caps",
-                                         "Caps1", "Caps2", "Opening", "TPS",   "Result"};
+static const char *const known[KNOWN] = {"Size",  "Komi",  "Flats",   "Flats1", "Flats2", "Caps",
+                                         "Caps1", "Caps2", "Opening", "TPS",    "Result"};
 
 typedef struct Found {
     const char *value[KNOWN];
@@ -68,8 +68,10 @@ static bool parse_komi(const char *text, int *half_komi) {
     int half = 0;
     if (*text == '.') {
         text++;
-        if (*text == '5') half = 1;
-        else if (*text != '0') return false;
+        if (*text == '5')
+            half = 1;
+        else if (*text != '0')
+            return false;
         text++;
         while (*text == '0') text++;
     }
@@ -135,8 +137,9 @@ bool notation_ptn_setup(const TakPtn *ptn, const NotationSite *sites, TakRules *
     int size = 0;
     if (found.value[SIZE]) {
         if (!parse_count(found.value[SIZE], TAK_MAX_SIZE, &size) || size < TAK_MIN_SIZE)
-            return fail_at(err, found.site[SIZE], "%s must be a board size from 3 to 8, not \"%.20s\"",
-                           known[SIZE], found.value[SIZE]);
+            return fail_at(err, found.site[SIZE],
+                           "%s must be a board size from 3 to 8, not \"%.20s\"", known[SIZE],
+                           found.value[SIZE]);
     } else if (found.value[TPS]) {
         /* No Size: the TPS says it (read below, where its errors are found). */
         const char *tps = found.value[TPS];
@@ -174,8 +177,8 @@ bool notation_ptn_setup(const TakPtn *ptn, const NotationSite *sites, TakRules *
         const char *tps = found.value[TPS];
         if (found.value[SIZE] && tps_rows(tps) != size)
             return tak_error_set_at(err, found.site[TPS].line, found.site[TPS].column,
-                                    "the TPS has %d rows, but the Size tag says %d",
-                                    tps_rows(tps), size);
+                                    "the TPS has %d rows, but the Size tag says %d", tps_rows(tps),
+                                    size);
         if (!notation_tps_scan(tps, strlen(tps), &r, &pos, err)) {
             notation_error_relocate(err, found.site[TPS].line, found.site[TPS].column, "TPS: ");
             return false;

@@ -26,8 +26,8 @@ bool notation_tag_name_ok(const char *name, size_t len) {
     if (len == 0) return false;
     for (size_t i = 0; i < len; i++) {
         char c = name[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_';
+        bool ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         if (!ok) return false;
     }
     return true;

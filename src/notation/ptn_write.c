@@ -91,10 +91,10 @@ char *tak_ptn_write(const TakPtn *ptn) {
     if (tag_code && result.end != TAK_END_NONE && notation_results_agree(tag_code, "1-0") &&
         notation_results_agree(tag_code, "0-1"))
         tag_code = NULL;
-    const char *code = ptn->result[0]                  ? ptn->result
-                       : tag_code                      ? tag_code
-                       : result.end != TAK_END_NONE    ? tak_result_code(result)
-                                                       : NULL;
+    const char *code = ptn->result[0]               ? ptn->result
+                       : tag_code                   ? tag_code
+                       : result.end != TAK_END_NONE ? tak_result_code(result)
+                                                    : NULL;
     if (code) {
         add_str(&t, code);
         add_str(&t, "\n");
@@ -129,7 +129,8 @@ bool tak_ptn_from_game(TakPtn *ptn, const TakGame *game, TakError *err) {
             return false;
         }
     }
-    if (game->ended.end != TAK_END_NONE) tak_game_end(&ptn->game, game->ended.end, game->ended.winner);
+    if (game->ended.end != TAK_END_NONE)
+        tak_game_end(&ptn->game, game->ended.end, game->ended.winner);
 
     ptn->comments = calloc(game->count ? game->count : 1, sizeof *ptn->comments);
     char text[TAK_TPS_MAX];
@@ -143,8 +144,10 @@ bool tak_ptn_from_game(TakPtn *ptn, const TakGame *game, TakError *err) {
     snprintf(text, sizeof text, "%d", rules->capstones);
     ok = ok && tak_ptn_set_tag(ptn, "Caps", text);
     TakPosition empty;
-    if (ok && (!tak_position_init(&empty, rules, NULL) || !tak_position_equal(&empty, &game->start))) {
-        ok = tak_tps_write(&game->start, text, sizeof text) >= 0 && tak_ptn_set_tag(ptn, "TPS", text);
+    if (ok &&
+        (!tak_position_init(&empty, rules, NULL) || !tak_position_equal(&empty, &game->start))) {
+        ok = tak_tps_write(&game->start, text, sizeof text) >= 0 &&
+             tak_ptn_set_tag(ptn, "TPS", text);
     }
     TakResult result = tak_game_result(&ptn->game);
     if (ok && result.end != TAK_END_NONE) {

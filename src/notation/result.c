@@ -8,8 +8,8 @@
 #include "internal.h"
 
 const char *notation_result_scan(const char *text, size_t len) {
-    static const char *const codes[] = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0",
-                                        "*"};
+    static const char *const codes[] = {"R-0", "0-R",     "F-0", "0-F", "1-0",
+                                        "0-1", "1/2-1/2", "0-0", "*"};
     if (len == 5 && memcmp(text, "\xC2\xBD-\xC2\xBD", 5) == 0) return "1/2-1/2"; /* ½-½ */
     for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
         const char *code = codes[k];
@@ -52,8 +52,10 @@ bool notation_result_apply(TakGame *game, const char *code, TakError *err) {
     if (!over) {
         /* Ended off the board: which way (resignation or time, for a win) the
          * file does not say; resignation is the usual one. */
-        if (winner < 0) tak_game_end(game, TAK_END_AGREEMENT, -1);
-        else tak_game_end(game, TAK_END_RESIGNATION, winner);
+        if (winner < 0)
+            tak_game_end(game, TAK_END_AGREEMENT, -1);
+        else
+            tak_game_end(game, TAK_END_RESIGNATION, winner);
         return true;
     }
     /* Tools write these for games that ended on the board too; only a winner

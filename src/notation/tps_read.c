@@ -80,7 +80,8 @@ static bool read_stack(const char *text, size_t end, size_t *i, const TakRules *
                                  color_names[c], tally->stones[c], rules->stones);
     }
     if (top == TAK_CAP && ++tally->caps[top_color] > rules->capstones)
-        return notation_fail(err, type_at, "too many %s capstones: %d on the board, but the game has %d",
+        return notation_fail(err, type_at,
+                             "too many %s capstones: %d on the board, but the game has %d",
                              color_names[top_color], tally->caps[top_color], rules->capstones);
     tak_position_put_stack(pos, square, height, bits, top);
     *i = at;
@@ -96,9 +97,12 @@ static bool read_empty_run(const char *text, size_t end, size_t *i, int size, in
         if (n <= TAK_MAX_SIZE) n = n * 10 + (text[at] - '0');
         at++;
     }
-    if (at == digits) n = 1;
-    else if (n == 0) return notation_fail(err, digits, "a run of 0 empty squares");
-    else if (n > size) return notation_fail(err, digits, "more than %d empty squares in a row", size);
+    if (at == digits)
+        n = 1;
+    else if (n == 0)
+        return notation_fail(err, digits, "a run of 0 empty squares");
+    else if (n > size)
+        return notation_fail(err, digits, "more than %d empty squares in a row", size);
     if (at < end && text[at] != ',' && text[at] != '/' && !is_blank(text[at])) {
         char what[12];
         return notation_fail(err, at, "unexpected %s after an empty square",
@@ -161,8 +165,7 @@ static int count_rows(const char *text, size_t end, size_t i) {
 }
 
 /* Reads the move number at text[*i]: digits only, 1 to 2^31 - 1. */
-static bool read_move_number(const char *text, size_t end, size_t *i, long *number,
-                             TakError *err) {
+static bool read_move_number(const char *text, size_t end, size_t *i, long *number, TakError *err) {
     size_t at = *i;
     char what[12];
     if (at >= end) return notation_fail(err, at, "the move number is missing");
