@@ -1,0 +1,133 @@
+/*
+ * engine_pool.c: engine opponents think in worker threads, one TakEngine
+ * each, so the event loop never waits for a search. The loop queues jobs;
+ * a worker searches and posts the job back, then wakes the loop with
+ * lws_cancel_service (the one libwebsockets call safe from other threads),
+ * whose callback takes the finished jobs and plays their moves.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct Worker {
+    EnginePool *pool;
+    int index;
+} Worker;
+
+static void *work(void *arg) {
+    Worker *w = arg;
+    EnginePool *pool = w->pool;
+    TakEngine *engine = pool->engines[w->index];
+    free(w);
+    pthread_mutex_lock(&pool->mutex);
+    for (;;) {
+        while (!pool->stopping && pool->todo == NULL) pthread_cond_wait(&pool->wake, &pool->mutex);
+        if (pool->stopping) break;
+        EngineJob *job = pool->todo;
+        pool->todo = job->next;
+        if (pool->todo == NULL) pool->todo_tail = NULL;
+        pthread_mutex_unlock(&pool->mutex);
+
+        TakSearchLimits limits;
+        memset(&limits, 0, sizeof limits);
+        limits.movetime_ms = pool->movetime_ms;
+        tak_engine_set_level(engine, job->level);
+        TakSearchInfo info;
+        job->best = tak_engine_search(engine, &job->pos, job->history, job->history_len, &limits,
+                                      NULL, NULL, &info);
+
+        pthread_mutex_lock(&pool->mutex);
+        /* Newest first here; take_done reverses. */
+        job->next = pool->done;
+        pool->done = job;
+        lws_cancel_service(pool->context);
+    }
+    pthread_mutex_unlock(&pool->mutex);
+    return NULL;
+}
+
+bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lws_context *ctx) {
+    memset(pool, 0, sizeof *pool);
+    pthread_mutex_init(&pool->mutex, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pool->movetime_ms = movetime_ms;
+    pool->context = ctx;
+    pool->threads = calloc((size_t)threads, sizeof *pool->threads);
+    pool->engines = calloc((size_t)threads, sizeof *pool->engines);
+    if (pool->threads == NULL || pool->engines == NULL) return false;
+    for (int i = 0; i < threads; i++) {
+        pool->engines[i] = tak_engine_new(16, 1);
+        Worker *w = malloc(sizeof *w);
+        bool started = false;
+        if (w && pool->engines[i]) {
+            w->pool = pool;
+            w->index = i;
+            started = pthread_create(&pool->threads[i], NULL, work, w) == 0;
+        }
+        if (!started) {
+            free(w);
+            if (pool->engines[i]) tak_engine_free(pool->engines[i]);
+            pool->engines[i] = NULL;
+            return false;
+        }
+        pool->count++;
+    }
+    return true;
+}
+
+void engine_job_free(EngineJob *job) {
+    free(job->history);
+    free(job);
+}
+
+static void free_list(EngineJob *j) {
+    while (j) {
+        EngineJob *next = j->next;
+        engine_job_free(j);
+        j = next;
+    }
+}
+
+void engine_pool_stop(EnginePool *pool) {
+    pthread_mutex_lock(&pool->mutex);
+    pool->stopping = true;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+    for (int i = 0; i < pool->count; i++) tak_engine_stop(pool->engines[i]);
+    for (int i = 0; i < pool->count; i++) pthread_join(pool->threads[i], NULL);
+    for (int i = 0; i < pool->count; i++) tak_engine_free(pool->engines[i]);
+    free_list(pool->todo);
+    free_list(pool->done);
+    free(pool->threads);
+    free(pool->engines);
+    pthread_mutex_destroy(&pool->mutex);
+    pthread_cond_destroy(&pool->wake);
+    memset(pool, 0, sizeof *pool);
+}
+
+void engine_pool_submit(EnginePool *pool, EngineJob *job) {
+    job->next = NULL;
+    pthread_mutex_lock(&pool->mutex);
+    if (pool->todo_tail)
+        pool->todo_tail->next = job;
+    else
+        pool->todo = job;
+    pool->todo_tail = job;
+    pthread_cond_signal(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+}
+
+EngineJob *engine_pool_take_done(EnginePool *pool) {
+    pthread_mutex_lock(&pool->mutex);
+    EngineJob *j = pool->done, *oldest_first = NULL;
+    pool->done = NULL;
+    pthread_mutex_unlock(&pool->mutex);
+    while (j) {
+        EngineJob *next = j->next;
+        j->next = oldest_first;
+        oldest_first = j;
+        j = next;
+    }
+    return oldest_first;
+}

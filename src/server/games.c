@@ -1,0 +1,337 @@
+/*
+ * games.c: the games in memory. A game is loaded from the store when a
+ * connection asks for it and dropped when nobody follows it and no engine
+ * searches for it; every change goes to the store first, then to memory and
+ * to the followers. The state message is built once per change and shared.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "internal.h"
+
+static const char token_alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+
+void random_token(char *out, size_t len) {
+    unsigned char raw[64];
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = getrandom(raw + got, len - got, 0);
+        if (n > 0) got += (size_t)n;
+    }
+    for (size_t i = 0; i < len; i++) out[i] = token_alphabet[raw[i] & 31];
+    out[len] = '\0';
+}
+
+static size_t bucket_of(const Server *s, const char *id) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = id; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return (size_t)(h % s->bucket_count);
+}
+
+static LiveGame *lookup(Server *s, const char *id) {
+    for (LiveGame *g = s->buckets[bucket_of(s, id)]; g; g = g->hnext)
+        if (strcmp(g->info.id, id) == 0) return g;
+    return NULL;
+}
+
+static void live_free(LiveGame *g) {
+    tak_game_free(&g->game);
+    stored_game_free(&g->info);
+    if (g->state) outbuf_release(g->state);
+    free(g);
+}
+
+static void add(Server *s, LiveGame *g) {
+    size_t b = bucket_of(s, g->info.id);
+    g->hnext = s->buckets[b];
+    s->buckets[b] = g;
+    s->game_count++;
+}
+
+/* Builds the live game of a stored one, replaying every move. */
+static LiveGame *from_stored(StoredGame *info, TakError *err) {
+    LiveGame *g = calloc(1, sizeof *g);
+    if (g == NULL) {
+        tak_error_set(err, "out of memory");
+        return NULL;
+    }
+    TakPosition start;
+    bool ok = info->start_tps[0] ? tak_tps_read(info->start_tps, &info->rules, &start, err)
+                                 : tak_position_init(&start, &info->rules, err);
+    if (!ok || !tak_game_init(&g->game, &start, err)) {
+        free(g);
+        return NULL;
+    }
+    for (size_t i = 0; i < info->move_count; i++) {
+        TakMove m;
+        if (!tak_move_parse(&g->game.current, info->moves[i], &m, err) ||
+            !tak_game_play(&g->game, m, err)) {
+            tak_game_free(&g->game);
+            free(g);
+            return NULL;
+        }
+    }
+    if (info->end != TAK_END_NONE) tak_game_end(&g->game, (TakEnd)info->end, info->winner);
+    g->info = *info;
+    g->moves_cap = info->move_count;
+    memset(info, 0, sizeof *info); /* the moves are the live game's now */
+    g->offer[0] = g->offer[1] = -1;
+    return g;
+}
+
+static void engine_kick(Server *s, LiveGame *g);
+
+LiveGame *games_find(Server *s, const char *id, TakError *err) {
+    LiveGame *g = lookup(s, id);
+    if (g) return g;
+    StoredGame info;
+    bool found = false;
+    if (!s->store->ops->load_game(s->store, id, &info, &found, err)) return NULL;
+    if (!found) {
+        tak_error_set(err, "no game %s", id);
+        return NULL;
+    }
+    g = from_stored(&info, err);
+    stored_game_free(&info);
+    if (g == NULL) return NULL;
+    add(s, g);
+    engine_kick(s, g); /* a game against the engine resumes where it stopped */
+    return g;
+}
+
+LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, TakError *err) {
+    if (!s->store->ops->create_game(s->store, info, err)) return NULL;
+    StoredGame copy = *info;
+    copy.moves = NULL;
+    if (info->move_count) {
+        copy.moves = malloc(info->move_count * sizeof *copy.moves);
+        if (copy.moves == NULL) {
+            tak_error_set(err, "out of memory");
+            return NULL;
+        }
+        memcpy(copy.moves, info->moves, info->move_count * sizeof *copy.moves);
+    }
+    (void)game; /* replaying the stored form checks the import once more */
+    LiveGame *g = from_stored(&copy, err);
+    stored_game_free(&copy);
+    if (g == NULL) return NULL;
+    add(s, g);
+    engine_kick(s, g);
+    return g;
+}
+
+void games_unload_if_idle(Server *s, LiveGame *g) {
+    if (g->sub_count > 0 || g->engine_busy) return;
+    LiveGame **p = &s->buckets[bucket_of(s, g->info.id)];
+    while (*p && *p != g) p = &(*p)->hnext;
+    if (*p) *p = g->hnext;
+    s->game_count--;
+    live_free(g);
+}
+
+void games_free_all(Server *s) {
+    for (size_t b = 0; b < s->bucket_count; b++) {
+        while (s->buckets[b]) {
+            LiveGame *g = s->buckets[b];
+            s->buckets[b] = g->hnext;
+            live_free(g);
+        }
+    }
+    s->game_count = 0;
+}
+
+/* ---- changes ------------------------------------------------------------- */
+
+bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
+    char text[TAK_MOVE_TEXT_MAX];
+    tak_move_write(move, g->info.rules.size, &g->game.current, text);
+    if (!tak_game_play(&g->game, move, err)) return false;
+    size_t ply = g->game.count - 1;
+    if (!s->store->ops->append_move(s->store, g->info.id, ply, text, err)) {
+        tak_game_undo(&g->game);
+        return false;
+    }
+    if (g->info.move_count == g->moves_cap) {
+        size_t cap = g->moves_cap ? g->moves_cap * 2 : 32;
+        void *m = realloc(g->info.moves, cap * sizeof *g->info.moves);
+        if (m == NULL) abort(); /* memory and store would disagree */
+        g->info.moves = m;
+        g->moves_cap = cap;
+    }
+    memcpy(g->info.moves[g->info.move_count++], text, sizeof text);
+    g->offer[OFFER_DRAW] = g->offer[OFFER_TAKEBACK] = -1;
+    s->moves++;
+    games_changed(s, g);
+    return true;
+}
+
+bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
+    if (count == 0 || count > g->game.count) return tak_error_set(err, "nothing to take back");
+    size_t keep = g->game.count - count;
+    if (!s->store->ops->truncate_moves(s->store, g->info.id, keep, err)) return false;
+    while (g->game.count > keep) tak_game_undo(&g->game);
+    g->info.move_count = keep;
+    g->generation++;
+    g->offer[OFFER_DRAW] = g->offer[OFFER_TAKEBACK] = -1;
+    games_changed(s, g);
+    return true;
+}
+
+bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
+    if (tak_position_is_over(&g->game.current) || g->game.ended.end != TAK_END_NONE)
+        return tak_error_set(err, "the game is over");
+    if (!s->store->ops->set_ending(s->store, g->info.id, (int)end, winner, err)) return false;
+    tak_game_end(&g->game, end, winner);
+    g->info.end = (int)end;
+    g->info.winner = winner;
+    g->offer[OFFER_DRAW] = g->offer[OFFER_TAKEBACK] = -1;
+    games_changed(s, g);
+    return true;
+}
+
+void games_changed(Server *s, LiveGame *g) {
+    if (g->state) outbuf_release(g->state);
+    g->state = NULL;
+    engine_kick(s, g); /* first, so the state says the engine is thinking */
+    if (g->subs) {
+        Outbuf *b = games_state(g);
+        for (Session *ss = g->subs; ss; ss = ss->next) session_send(ss, b);
+        if (b) outbuf_release(b);
+    }
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+static bool is_over(const LiveGame *g) {
+    return tak_game_result(&g->game).end != TAK_END_NONE;
+}
+
+static void engine_kick(Server *s, LiveGame *g) {
+    if (g->info.engine_color < 0 || g->engine_busy || is_over(g)) return;
+    if ((int)tak_position_side(&g->game.current) != g->info.engine_color) return;
+    EngineJob *job = calloc(1, sizeof *job);
+    if (job == NULL) return;
+    memcpy(job->game_id, g->info.id, sizeof job->game_id);
+    job->generation = g->generation;
+    job->ply = g->game.count;
+    job->pos = g->game.current;
+    job->level = g->info.engine_level;
+    job->history_len = g->game.count;
+    if (job->history_len) {
+        job->history = malloc(job->history_len * sizeof *job->history);
+        if (job->history == NULL) {
+            free(job);
+            return;
+        }
+        memcpy(job->history, g->game.hashes, job->history_len * sizeof *job->history);
+    }
+    g->engine_busy = true;
+    engine_pool_submit(&s->pool, job);
+}
+
+void games_engine_done(Server *s, EngineJob *job) {
+    LiveGame *g = lookup(s, job->game_id);
+    if (g == NULL) return;
+    g->engine_busy = false;
+    bool current = job->generation == g->generation && job->ply == g->game.count && !is_over(g);
+    if (current && job->best != TAK_MOVE_NONE) {
+        TakError err;
+        if (!games_play(s, g, job->best, &err) && !s->config->quiet)
+            fprintf(stderr, "tak serve: engine move in %s: %s\n", g->info.id, err.message);
+    } else {
+        engine_kick(s, g); /* the position changed under the search: search again */
+    }
+    games_unload_if_idle(s, g);
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
+static const char *color_name(int c) { return c == TAK_WHITE ? "white" : "black"; }
+
+json_t *games_board_json(const TakPosition *pos, size_t ply) {
+    int size = tak_position_size(pos);
+    json_t *board = json_array();
+    for (int sq = 0; sq < size * size; sq++) {
+        char text[TAK_MAX_RESERVE * 2 + 2];
+        int h = tak_position_height(pos, sq), n = 0;
+        for (int level = 0; level < h && n < (int)sizeof text - 2; level++)
+            text[n++] = tak_position_piece_color(pos, sq, level) == TAK_WHITE ? '1' : '2';
+        if (h > 0) {
+            TakPieceType top = tak_position_top_type(pos, sq);
+            if (top == TAK_WALL) text[n++] = 'S';
+            if (top == TAK_CAP) text[n++] = 'C';
+        }
+        text[n] = '\0';
+        json_array_append_new(board, json_string(text));
+    }
+    char tps[TAK_TPS_MAX];
+    if (tak_tps_write(pos, tps, sizeof tps) < 0) tps[0] = '\0';
+    int flats[2];
+    tak_position_flat_counts(pos, flats);
+    return json_pack("{s:I, s:s, s:i, s:o, s:s, s:[[i,i],[i,i]], s:[i,i], s:[b,b]}",
+                     "ply", (json_int_t)ply, "turn", color_name(tak_position_side(pos)),
+                     "move_number", (int)tak_position_move_number(pos), "board", board, "tps",
+                     tps, "stash", pos->stones[0], pos->capstones[0], pos->stones[1],
+                     pos->capstones[1], "flats", flats[0], flats[1], "tak",
+                     tak_position_has_tak(pos, TAK_WHITE), tak_position_has_tak(pos, TAK_BLACK));
+}
+
+static json_t *seat_json(const LiveGame *g, int c) {
+    if (g->info.engine_color == c) return json_string("engine");
+    return json_string(g->info.token[c][0] ? "taken" : "open");
+}
+
+static json_t *offer_json(int c) { return c < 0 ? json_null() : json_string(color_name(c)); }
+
+Outbuf *games_state(LiveGame *g) {
+    if (g->state) {
+        g->state->refs++;
+        return g->state;
+    }
+    const TakPosition *pos = &g->game.current;
+    json_t *msg = games_board_json(pos, g->game.count);
+    json_t *moves = json_array();
+    for (size_t i = 0; i < g->info.move_count; i++)
+        json_array_append_new(moves, json_string(g->info.moves[i]));
+    json_t *legal = json_array();
+    TakResult r = tak_game_result(&g->game);
+    if (r.end == TAK_END_NONE) {
+        TakMoveList *list = malloc(sizeof *list); /* 35 KB: off the stack */
+        int n = list ? tak_moves_generate(pos, list) : 0;
+        for (int i = 0; i < n; i++) {
+            char text[TAK_MOVE_TEXT_MAX];
+            tak_move_write_long(list->moves[i], g->info.rules.size, NULL, text);
+            json_array_append_new(legal, json_string(text));
+        }
+        free(list);
+    }
+    json_t *result = json_null();
+    if (r.end != TAK_END_NONE) {
+        char text[100];
+        result = json_pack("{s:s, s:s, s:i}", "code", tak_result_code(r), "text",
+                           tak_result_describe(r, text, sizeof text), "winner", r.winner);
+    }
+    json_object_set_new(msg, "type", json_string("state"));
+    json_object_set_new(msg, "game", json_string(g->info.id));
+    json_object_set_new(msg, "size", json_integer(g->info.rules.size));
+    json_object_set_new(msg, "komi", json_real(g->info.rules.half_komi / 2.0));
+    json_object_set_new(msg, "stones", json_integer(g->info.rules.stones));
+    json_object_set_new(msg, "capstones", json_integer(g->info.rules.capstones));
+    json_object_set_new(msg, "start", json_string(g->info.start_tps));
+    json_object_set_new(msg, "seats", json_pack("{s:o, s:o}", "white", seat_json(g, 0), "black",
+                                                seat_json(g, 1)));
+    json_object_set_new(msg, "level", json_integer(g->info.engine_level));
+    json_object_set_new(msg, "thinking", json_boolean(g->engine_busy));
+    json_object_set_new(msg, "offers",
+                        json_pack("{s:o, s:o}", "draw", offer_json(g->offer[OFFER_DRAW]),
+                                  "takeback", offer_json(g->offer[OFFER_TAKEBACK])));
+    json_object_set_new(msg, "moves", moves);
+    json_object_set_new(msg, "legal", legal);
+    json_object_set_new(msg, "result", result);
+    g->state = outbuf_json(msg);
+    if (g->state == NULL) return NULL;
+    g->state->refs++;
+    return g->state;
+}

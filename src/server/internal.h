@@ -1,0 +1,157 @@
+/*
+ * internal.h: what the server's files share. All of it is owned by one
+ * Server, reached from libwebsockets' context user pointer; nothing is
+ * global. Everything here is touched only by the event loop's thread, except
+ * the engine pool's queues (under its mutex).
+ */
+#ifndef TAK_SERVER_INTERNAL_H
+#define TAK_SERVER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <libwebsockets.h>
+
+#include "server.h"
+#include "store.h"
+#include "tak/engine.h"
+#include "tak/tak.h"
+
+#define MESSAGE_MAX 65536 /* the largest WebSocket message accepted (a PTN import) */
+#define QUEUE_MAX 64      /* messages waiting for a slow reader before it is dropped */
+
+/* A message written once and queued to many connections; LWS_PRE bytes of
+ * room before the text, as lws_write needs. */
+typedef struct Outbuf {
+    int refs;
+    size_t len;
+    unsigned char *data; /* LWS_PRE + len bytes */
+} Outbuf;
+
+Outbuf *outbuf_new(const char *text, size_t len);
+Outbuf *outbuf_json(json_t *msg); /* takes the reference to msg */
+void outbuf_release(Outbuf *b);
+
+struct LiveGame;
+struct Server;
+
+/* One connection (lws per-session data): HTTP fields for a page request,
+ * the rest for a WebSocket. */
+typedef struct Session {
+    struct lws *wsi;
+    struct Server *server;
+    /* HTTP */
+    const struct Asset *asset;
+    /* WebSocket */
+    bool is_ws;
+    struct LiveGame *game; /* the game this connection follows, or NULL */
+    int seat;              /* the colour it holds there, or -1 for a watcher */
+    struct Session *prev, *next; /* in game->subs */
+    Outbuf *queue[QUEUE_MAX];
+    int qhead, qlen;
+    bool closing;
+    char *rx;
+    size_t rx_len;
+    bool rx_too_big, rx_binary;
+} Session;
+
+typedef struct LiveGame {
+    StoredGame info;  /* ids, seats, rules; info.moves holds the PTN of every ply */
+    size_t moves_cap;
+    TakGame game;
+    int offer[2];      /* offer[0] draw, offer[1] takeback: the colour offering, or -1 */
+    bool engine_busy;  /* a search for this game is queued or running */
+    uint32_t generation; /* bumped by takebacks, so a stale engine answer is dropped */
+    Session *subs;
+    int sub_count;
+    Outbuf *state;     /* the state message, cached until the game changes */
+    struct LiveGame *hnext;
+} LiveGame;
+
+enum { OFFER_DRAW = 0, OFFER_TAKEBACK = 1 };
+
+/* ---- engine pool (engine_pool.c) ---------------------------------------- */
+
+typedef struct EngineJob {
+    char game_id[STORE_ID_LEN + 1];
+    uint32_t generation;
+    size_t ply;
+    TakPosition pos;
+    uint64_t *history;
+    size_t history_len;
+    int level;
+    TakMove best;
+    struct EngineJob *next;
+} EngineJob;
+
+typedef struct EnginePool {
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    EngineJob *todo, *todo_tail, *done;
+    bool stopping;
+    int count;
+    pthread_t *threads;
+    TakEngine **engines;
+    int movetime_ms;
+    struct lws_context *context; /* woken with lws_cancel_service when a job is done */
+} EnginePool;
+
+bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lws_context *ctx);
+void engine_pool_stop(EnginePool *pool);
+/* Queues a search (the job is the pool's from here on). */
+void engine_pool_submit(EnginePool *pool, EngineJob *job);
+/* Takes every finished job, oldest first (the caller frees them). */
+EngineJob *engine_pool_take_done(EnginePool *pool);
+void engine_job_free(EngineJob *job);
+
+/* ---- the server --------------------------------------------------------- */
+
+typedef struct Server {
+    const TakServerConfig *config;
+    struct lws_context *context;
+    Store *store;
+    EnginePool pool;
+    LiveGame **buckets;
+    size_t bucket_count, game_count;
+    uint64_t messages, moves; /* counters for the log */
+} Server;
+
+/* games.c */
+LiveGame *games_find(Server *s, const char *id, TakError *err); /* loads from the store */
+LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, TakError *err);
+void games_unload_if_idle(Server *s, LiveGame *g);
+void games_free_all(Server *s);
+bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err);
+bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
+bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
+void games_changed(Server *s, LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
+void games_engine_done(Server *s, EngineJob *job);
+json_t *games_board_json(const TakPosition *pos, size_t ply);
+Outbuf *games_state(LiveGame *g);
+void random_token(char *out, size_t len);
+
+/* session helpers (server.c) */
+void session_send(Session *ss, Outbuf *b); /* queues b (takes a reference) */
+void session_send_json(Session *ss, json_t *msg);
+void session_attach(Session *ss, LiveGame *g, int seat);
+void session_detach(Session *ss);
+
+/* protocol.c */
+void protocol_handle(Session *ss, const char *text, size_t len);
+void protocol_error(Session *ss, json_t *req, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* assets (generated from web/ at build time) */
+typedef struct Asset {
+    const char *path;
+    const char *mime;
+    const unsigned char *data;
+    unsigned int len;
+} Asset;
+extern const Asset web_assets[];
+extern const unsigned web_asset_count;
+
+#endif

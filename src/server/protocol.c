@@ -1,0 +1,507 @@
+/*
+ * protocol.c: the WebSocket messages. Each message is one JSON object with a
+ * "type" and, optionally, a "req" (a number or short string) that its reply
+ * repeats; every request gets exactly one reply, "ok" (with its results) or
+ * "error" (with a message for people), and the connection stays usable after
+ * an error. Game states ("state") are pushed to every follower of a game.
+ * The messages are listed in docs/server.md.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct Request {
+    Session *ss;
+    json_t *msg;
+    json_t *req; /* borrowed; NULL when the client sent none */
+    const char *type;
+} Request;
+
+static void send_reply(Session *ss, json_t *req, json_t *reply) {
+    if (req) json_object_set(reply, "req", req);
+    session_send_json(ss, reply);
+}
+
+void protocol_error(Session *ss, json_t *req, const char *fmt, ...) {
+    char text[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    send_reply(ss, req, json_pack("{s:s, s:s}", "type", "error", "message", text));
+}
+
+static void fail(const Request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(const Request *r, const char *fmt, ...) {
+    char text[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    send_reply(r->ss, r->req,
+               json_pack("{s:s, s:s, s:s}", "type", "error", "for", r->type, "message", text));
+}
+
+/* Replies "ok", with `extra`'s fields (may be NULL; its reference is taken). */
+static void ok(const Request *r, json_t *extra) {
+    json_t *reply = extra ? extra : json_object();
+    json_object_set_new(reply, "type", json_string("ok"));
+    json_object_set_new(reply, "for", json_string(r->type));
+    send_reply(r->ss, r->req, reply);
+}
+
+static const char *color_name(int c) { return c == TAK_WHITE ? "white" : "black"; }
+
+/* ---- fields ----------------------------------------------------------------- */
+
+/* A string field of at most `max` bytes: true with *out NULL when absent and
+ * not required; false (after replying) when wrong. */
+static bool str_field(const Request *r, const char *key, bool required, size_t max,
+                      const char **out) {
+    json_t *v = json_object_get(r->msg, key);
+    *out = NULL;
+    if (v == NULL || json_is_null(v)) {
+        if (!required) return true;
+        fail(r, "'%s' is missing", key);
+        return false;
+    }
+    if (!json_is_string(v)) {
+        fail(r, "'%s' must be a string", key);
+        return false;
+    }
+    if (json_string_length(v) > max || strlen(json_string_value(v)) != json_string_length(v)) {
+        fail(r, "'%s' is too long or holds a NUL", key);
+        return false;
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
+static bool int_field(const Request *r, const char *key, long min, long max, long dflt,
+                      long *out) {
+    json_t *v = json_object_get(r->msg, key);
+    *out = dflt;
+    if (v == NULL || json_is_null(v)) return true;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+        fail(r, "'%s' must be a whole number from %ld to %ld", key, min, max);
+        return false;
+    }
+    *out = (long)json_integer_value(v);
+    return true;
+}
+
+static bool bool_field(const Request *r, const char *key, bool dflt, bool *out) {
+    json_t *v = json_object_get(r->msg, key);
+    *out = dflt;
+    if (v == NULL || json_is_null(v)) return true;
+    if (!json_is_boolean(v)) {
+        fail(r, "'%s' must be true or false", key);
+        return false;
+    }
+    *out = json_is_true(v);
+    return true;
+}
+
+/* One of `names` (NULL-terminated); *out is its index, or dflt when absent. */
+static bool choice_field(const Request *r, const char *key, const char *const *names, int dflt,
+                         int *out) {
+    const char *v;
+    *out = dflt;
+    if (!str_field(r, key, false, 32, &v)) return false;
+    if (v == NULL) return true;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(v, names[i]) == 0) return *out = i, true;
+    fail(r, "'%s' must be one of: %s%s%s%s%s", key, names[0], names[1] ? ", " : "",
+         names[1] ? names[1] : "", names[1] && names[2] ? ", " : "",
+         names[1] && names[2] ? names[2] : "");
+    return false;
+}
+
+static bool is_code(const char *s, size_t len) {
+    if (strlen(s) != len) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '2' && *s <= '9'))) return false;
+    return true;
+}
+
+/* Compares secrets without stopping at the first difference. */
+static bool same_secret(const char *a, const char *b) {
+    size_t n = strlen(a);
+    if (n == 0 || n != strlen(b)) return false;
+    unsigned diff = 0;
+    for (size_t i = 0; i < n; i++) diff |= (unsigned)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+/* ---- the game a request acts on ----------------------------------------------- */
+
+/* The followed game, checking a "game" field names it. */
+static LiveGame *followed(const Request *r) {
+    const char *id;
+    if (!str_field(r, "game", false, 64, &id)) return NULL;
+    LiveGame *g = r->ss->game;
+    if (g == NULL) {
+        fail(r, "join a game first");
+        return NULL;
+    }
+    if (id && strcmp(id, g->info.id) != 0) {
+        fail(r, "this connection follows game %s, not %s", g->info.id, id);
+        return NULL;
+    }
+    return g;
+}
+
+/* The followed game, for a seat holder only, while it goes on. */
+static LiveGame *seated(const Request *r) {
+    LiveGame *g = followed(r);
+    if (g == NULL) return NULL;
+    if (r->ss->seat < 0) {
+        fail(r, "only a player can do that (this connection watches)");
+        return NULL;
+    }
+    if (tak_game_result(&g->game).end != TAK_END_NONE) {
+        fail(r, "the game is over");
+        return NULL;
+    }
+    return g;
+}
+
+static bool against_engine(const LiveGame *g) { return g->info.engine_color >= 0; }
+
+/* ---- handlers ------------------------------------------------------------------ */
+
+static void on_ping(const Request *r) { ok(r, NULL); }
+
+/* The rules of a new game: a PTN's, a TPS's size, or the fields. */
+static bool new_rules(const Request *r, int size, TakRules *rules) {
+    long stones, caps, half;
+    bool no_pass;
+    json_t *komi = json_object_get(r->msg, "komi");
+    TakError err;
+    if (!tak_rules_standard(rules, size, &err)) return fail(r, "%s", err.message), false;
+    if (!int_field(r, "stones", 1, TAK_MAX_RESERVE, rules->stones, &stones) ||
+        !int_field(r, "capstones", 0, TAK_MAX_RESERVE, rules->capstones, &caps) ||
+        !bool_field(r, "no_pass", true, &no_pass))
+        return false;
+    half = 0;
+    if (komi && !json_is_null(komi)) {
+        double k = json_is_number(komi) ? json_number_value(komi) : 1e9;
+        half = (long)(k * 2);
+        if (k * 2 != (double)half || half < -TAK_MAX_HALF_KOMI || half > TAK_MAX_HALF_KOMI)
+            return fail(r, "'komi' must be a whole or half number from -10 to 10"), false;
+    }
+    rules->stones = (int)stones;
+    rules->capstones = (int)caps;
+    rules->half_komi = (int)half;
+    rules->no_pass = no_pass;
+    if (!tak_rules_validate(rules, &err)) return fail(r, "%s", err.message), false;
+    return true;
+}
+
+static void on_create(const Request *r) {
+    static const char *const opponents[] = {"friend", "engine", NULL};
+    static const char *const colors[] = {"white", "black", "random", NULL};
+    long size, level;
+    int opponent, color;
+    const char *tps, *ptn_text;
+    if (!int_field(r, "size", TAK_MIN_SIZE, TAK_MAX_SIZE, 5, &size) ||
+        !int_field(r, "level", TAK_LEVEL_MIN, TAK_LEVEL_MAX, 3, &level) ||
+        !choice_field(r, "opponent", opponents, 0, &opponent) ||
+        !choice_field(r, "color", colors, 0, &color) ||
+        !str_field(r, "tps", false, TAK_TPS_MAX - 1, &tps) ||
+        !str_field(r, "ptn", false, MESSAGE_MAX, &ptn_text))
+        return;
+    if (tps && ptn_text) return fail(r, "give a TPS or a PTN, not both");
+    if (color == 2) {
+        char c[2];
+        random_token(c, 1);
+        color = (c[0] - 'a') & 1;
+    }
+
+    StoredGame info;
+    memset(&info, 0, sizeof info);
+    TakError err;
+    TakPtn ptn;
+    memset(&ptn, 0, sizeof ptn);
+    if (ptn_text) {
+        if (!tak_ptn_read(ptn_text, strlen(ptn_text), &ptn, &err)) {
+            char where[TAK_ERROR_MESSAGE_MAX + 40];
+            tak_ptn_free(&ptn);
+            return fail(r, "bad PTN: %s", tak_error_describe(&err, where, sizeof where));
+        }
+        info.rules = ptn.rules;
+        if (tak_ptn_tag(&ptn, "TPS"))
+            tak_tps_write(&ptn.game.start, info.start_tps, sizeof info.start_tps);
+        info.move_count = ptn.game.count;
+        info.moves = calloc(info.move_count ? info.move_count : 1, sizeof *info.moves);
+        if (info.moves == NULL) {
+            tak_ptn_free(&ptn);
+            return fail(r, "out of memory");
+        }
+        TakPosition pos = ptn.game.start;
+        for (size_t i = 0; i < ptn.game.count; i++) {
+            TakUndo undo;
+            tak_move_write(ptn.game.moves[i], info.rules.size, &pos, info.moves[i]);
+            tak_position_make(&pos, ptn.game.moves[i], &undo);
+        }
+        if (ptn.game.ended.end != TAK_END_NONE) {
+            info.end = (int)ptn.game.ended.end;
+            info.winner = ptn.game.ended.winner;
+        } else {
+            info.winner = -1;
+        }
+        tak_ptn_free(&ptn);
+    } else {
+        if (tps) {
+            TakPosition probe;
+            if (!tak_tps_read(tps, NULL, &probe, &err)) return fail(r, "bad TPS: %s", err.message);
+            size = tak_position_size(&probe);
+        }
+        if (!new_rules(r, (int)size, &info.rules)) return;
+        if (tps) {
+            TakPosition start;
+            if (!tak_tps_read(tps, &info.rules, &start, &err))
+                return fail(r, "bad TPS: %s", err.message);
+            tak_tps_write(&start, info.start_tps, sizeof info.start_tps);
+        }
+        info.winner = -1;
+    }
+    random_token(info.id, STORE_ID_LEN);
+    random_token(info.token[color], STORE_TOKEN_LEN);
+    info.engine_color = -1;
+    info.engine_level = (int)level;
+    if (opponent == 1)
+        info.engine_color = !color;
+    else
+        random_token(info.invite, STORE_TOKEN_LEN);
+
+    LiveGame *g = games_create(r->ss->server, &info, NULL, &err);
+    stored_game_free(&info);
+    if (g == NULL) return fail(r, "cannot create the game: %s", err.message);
+    json_t *reply = json_pack("{s:s, s:s, s:s}", "game", g->info.id, "seat", color_name(color),
+                              "token", g->info.token[color]);
+    if (g->info.invite[0]) json_object_set_new(reply, "invite", json_string(g->info.invite));
+    ok(r, reply);
+    session_attach(r->ss, g, color);
+}
+
+static void on_join(const Request *r) {
+    const char *id, *token, *invite;
+    if (!str_field(r, "game", true, 64, &id) || !str_field(r, "token", false, 64, &token) ||
+        !str_field(r, "invite", false, 64, &invite))
+        return;
+    if (!is_code(id, STORE_ID_LEN)) return fail(r, "no game %s", id);
+    TakError err;
+    Server *s = r->ss->server;
+    LiveGame *g = games_find(s, id, &err);
+    if (g == NULL) return fail(r, "%s", err.message);
+    int seat = -1;
+    bool issued = false;
+    if (token) {
+        for (int c = 0; c < 2; c++)
+            if (same_secret(token, g->info.token[c])) seat = c;
+        if (seat < 0) {
+            games_unload_if_idle(s, g);
+            return fail(r, "that seat secret does not belong to game %s", id);
+        }
+    } else if (invite) {
+        if (!same_secret(invite, g->info.invite)) {
+            games_unload_if_idle(s, g);
+            return fail(r, "that invitation has been used already, or is not for game %s", id);
+        }
+        for (int c = 0; c < 2; c++)
+            if (g->info.token[c][0] == '\0' && g->info.engine_color != c) seat = c;
+        char secret[STORE_TOKEN_LEN + 1];
+        random_token(secret, STORE_TOKEN_LEN);
+        if (seat < 0 || !s->store->ops->take_seat(s->store, g->info.id, seat, secret, &err)) {
+            games_unload_if_idle(s, g);
+            return fail(r, "cannot take the seat: %s", seat < 0 ? "none is free" : err.message);
+        }
+        memcpy(g->info.token[seat], secret, sizeof secret);
+        g->info.invite[0] = '\0';
+        issued = true;
+    }
+    json_t *reply = json_pack("{s:s, s:o}", "game", g->info.id, "seat",
+                              seat < 0 ? json_null() : json_string(color_name(seat)));
+    if (issued) json_object_set_new(reply, "token", json_string(g->info.token[seat]));
+    ok(r, reply);
+    session_attach(r->ss, g, seat);
+    if (issued) games_changed(s, g); /* everyone sees the seat taken */
+}
+
+static void on_leave(const Request *r) {
+    if (followed(r) == NULL) return;
+    session_detach(r->ss);
+    ok(r, NULL);
+}
+
+static void on_move(const Request *r) {
+    LiveGame *g = seated(r);
+    const char *text;
+    long ply;
+    if (g == NULL || !str_field(r, "move", true, 32, &text) ||
+        !int_field(r, "ply", 0, 100000000, -1, &ply))
+        return;
+    int seat = r->ss->seat;
+    if ((int)tak_position_side(&g->game.current) != seat)
+        return fail(r, "it is not your turn (%s is to move)",
+                    color_name(tak_position_side(&g->game.current)));
+    if (ply >= 0 && (size_t)ply != g->game.count)
+        return fail(r, "the game has moved on: it is at ply %zu, not %ld", g->game.count, ply);
+    TakMove move;
+    TakError err;
+    if (!tak_move_parse(&g->game.current, text, &move, &err))
+        return fail(r, "illegal move '%s': %s", text, err.message);
+    if (!games_play(r->ss->server, g, move, &err)) return fail(r, "%s", err.message);
+    ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
+}
+
+/* Takes back `who`'s last move and anything played after it. */
+static void take_back(const Request *r, LiveGame *g, int who) {
+    size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
+    TakError err;
+    if (n > g->game.count) return fail(r, "there is no move of yours to take back");
+    if (!games_undo(r->ss->server, g, n, &err)) return fail(r, "%s", err.message);
+    ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
+}
+
+static void on_takeback(const Request *r) {
+    LiveGame *g = seated(r);
+    if (g == NULL) return;
+    int seat = r->ss->seat;
+    if (against_engine(g)) return take_back(r, g, seat);
+    if (g->game.count == 0 || (g->game.count == 1 && (int)tak_position_side(&g->game.current) == seat))
+        return fail(r, "there is no move of yours to take back");
+    if (g->offer[OFFER_TAKEBACK] == seat) return fail(r, "you have asked already");
+    g->offer[OFFER_TAKEBACK] = seat;
+    games_changed(r->ss->server, g);
+    ok(r, NULL);
+}
+
+static void on_draw(const Request *r) {
+    LiveGame *g = seated(r);
+    if (g == NULL) return;
+    int seat = r->ss->seat;
+    TakError err;
+    if (against_engine(g)) return fail(r, "the engine plays on: it does not take draws");
+    if (g->offer[OFFER_DRAW] == !seat) {
+        if (!games_end(r->ss->server, g, TAK_END_AGREEMENT, -1, &err))
+            return fail(r, "%s", err.message);
+        return ok(r, NULL);
+    }
+    if (g->offer[OFFER_DRAW] == seat) return fail(r, "you have offered a draw already");
+    g->offer[OFFER_DRAW] = seat;
+    games_changed(r->ss->server, g);
+    ok(r, NULL);
+}
+
+static void answer(const Request *r, bool accept) {
+    static const char *const whats[] = {"draw", "takeback", NULL};
+    int what;
+    LiveGame *g = seated(r);
+    if (g == NULL || !choice_field(r, "what", whats, -1, &what)) return;
+    if (what < 0) return fail(r, "'what' is missing (draw or takeback)");
+    int seat = r->ss->seat;
+    if (g->offer[what] != !seat) return fail(r, "your opponent has not offered a %s", whats[what]);
+    TakError err;
+    if (!accept) {
+        g->offer[what] = -1;
+        games_changed(r->ss->server, g);
+        return ok(r, NULL);
+    }
+    if (what == OFFER_DRAW) {
+        if (!games_end(r->ss->server, g, TAK_END_AGREEMENT, -1, &err))
+            return fail(r, "%s", err.message);
+        return ok(r, NULL);
+    }
+    take_back(r, g, !seat);
+}
+
+static void on_accept(const Request *r) { answer(r, true); }
+static void on_decline(const Request *r) { answer(r, false); }
+
+static void on_resign(const Request *r) {
+    LiveGame *g = seated(r);
+    if (g == NULL) return;
+    TakError err;
+    if (!games_end(r->ss->server, g, TAK_END_RESIGNATION, !r->ss->seat, &err))
+        return fail(r, "%s", err.message);
+    ok(r, NULL);
+}
+
+static void on_view(const Request *r) {
+    LiveGame *g = followed(r);
+    long ply;
+    if (g == NULL || !int_field(r, "ply", 0, 100000000, -1, &ply)) return;
+    if (ply < 0 || (size_t)ply > g->game.count)
+        return fail(r, "'ply' must be from 0 to %zu", g->game.count);
+    TakPosition pos = g->game.start;
+    for (long i = 0; i < ply; i++) {
+        TakUndo undo;
+        tak_position_make(&pos, g->game.moves[i], &undo);
+    }
+    ok(r, games_board_json(&pos, (size_t)ply));
+}
+
+static void on_export(const Request *r) {
+    LiveGame *g = followed(r);
+    if (g == NULL) return;
+    TakPtn ptn;
+    TakError err;
+    if (!tak_ptn_from_game(&ptn, &g->game, &err)) return fail(r, "%s", err.message);
+    tak_ptn_set_tag(&ptn, "Site", "tak serve");
+    char *text = tak_ptn_write(&ptn);
+    tak_ptn_free(&ptn);
+    if (text == NULL) return fail(r, "out of memory");
+    ok(r, json_pack("{s:s}", "ptn", text));
+    free(text);
+}
+
+typedef struct Handler {
+    const char *type;
+    void (*run)(const Request *r);
+} Handler;
+
+static const Handler handlers[] = {
+    {"ping", on_ping},         {"create", on_create}, {"join", on_join},
+    {"leave", on_leave},       {"move", on_move},     {"takeback", on_takeback},
+    {"draw", on_draw},         {"accept", on_accept}, {"decline", on_decline},
+    {"resign", on_resign},     {"view", on_view},     {"export", on_export},
+};
+
+void protocol_handle(Session *ss, const char *text, size_t len) {
+    json_error_t jerr;
+    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    ss->server->messages++;
+    if (msg == NULL)
+        return protocol_error(ss, NULL, "malformed JSON (line %d, column %d): %s", jerr.line,
+                              jerr.column, jerr.text);
+    Request r = {ss, msg, NULL, "?"};
+    if (!json_is_object(msg)) {
+        protocol_error(ss, NULL, "a message must be a JSON object");
+    } else {
+        json_t *req = json_object_get(msg, "req");
+        if (req && !(json_is_integer(req) ||
+                     (json_is_string(req) && json_string_length(req) <= 64))) {
+            protocol_error(ss, NULL, "'req' must be a number or a short string");
+        } else {
+            r.req = req;
+            json_t *type = json_object_get(msg, "type");
+            const Handler *h = NULL;
+            for (size_t i = 0; type && json_is_string(type) && i < sizeof handlers / sizeof *handlers; i++)
+                if (strcmp(json_string_value(type), handlers[i].type) == 0) h = &handlers[i];
+            if (h) {
+                r.type = h->type;
+                h->run(&r);
+            } else if (type == NULL || !json_is_string(type)) {
+                protocol_error(ss, req, "'type' is missing or not a string");
+            } else {
+                protocol_error(ss, req, "unknown message type '%.40s'", json_string_value(type));
+            }
+        }
+    }
+    json_decref(msg);
+}

@@ -1,0 +1,346 @@
+/*
+ * server.c: the process: libwebsockets' context and event loop, one protocol
+ * callback for both the page (HTTP GET of the embedded web/ files) and the
+ * game WebSocket, the per-connection send queues, and start and stop. The
+ * Server lives on tak_server_run's stack and is reached through the
+ * context's user pointer.
+ */
+#define _POSIX_C_SOURCE 200809L /* sigset_t, pthread_sigmask */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "internal.h"
+
+/* ---- shared messages ---------------------------------------------------------- */
+
+Outbuf *outbuf_new(const char *text, size_t len) {
+    Outbuf *b = malloc(sizeof *b);
+    if (b == NULL) return NULL;
+    b->data = malloc(LWS_PRE + len);
+    if (b->data == NULL) {
+        free(b);
+        return NULL;
+    }
+    memcpy(b->data + LWS_PRE, text, len);
+    b->len = len;
+    b->refs = 1;
+    return b;
+}
+
+Outbuf *outbuf_json(json_t *msg) {
+    if (msg == NULL) return NULL;
+    char *text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    if (text == NULL) return NULL;
+    Outbuf *b = outbuf_new(text, strlen(text));
+    free(text);
+    return b;
+}
+
+void outbuf_release(Outbuf *b) {
+    if (b && --b->refs == 0) {
+        free(b->data);
+        free(b);
+    }
+}
+
+/* ---- sessions ------------------------------------------------------------------- */
+
+void session_send(Session *ss, Outbuf *b) {
+    if (b == NULL || ss->closing) return;
+    if (ss->qlen == QUEUE_MAX) {
+        /* A reader this slow would only fall further behind: drop it. */
+        ss->closing = true;
+        lws_callback_on_writable(ss->wsi);
+        return;
+    }
+    b->refs++;
+    ss->queue[(ss->qhead + ss->qlen++) % QUEUE_MAX] = b;
+    lws_callback_on_writable(ss->wsi);
+}
+
+void session_send_json(Session *ss, json_t *msg) {
+    Outbuf *b = outbuf_json(msg);
+    session_send(ss, b);
+    outbuf_release(b);
+}
+
+void session_detach(Session *ss) {
+    LiveGame *g = ss->game;
+    if (g == NULL) return;
+    if (ss->prev)
+        ss->prev->next = ss->next;
+    else
+        g->subs = ss->next;
+    if (ss->next) ss->next->prev = ss->prev;
+    ss->prev = ss->next = NULL;
+    ss->game = NULL;
+    ss->seat = -1;
+    g->sub_count--;
+    games_unload_if_idle(ss->server, g);
+}
+
+void session_attach(Session *ss, LiveGame *g, int seat) {
+    if (ss->game != g) {
+        g->sub_count++; /* first, so detaching from g itself cannot unload it */
+        session_detach(ss);
+        ss->game = g;
+        ss->next = g->subs;
+        if (g->subs) g->subs->prev = ss;
+        g->subs = ss;
+    }
+    ss->seat = seat;
+    Outbuf *b = games_state(g);
+    session_send(ss, b);
+    outbuf_release(b);
+}
+
+static void session_close(Session *ss) {
+    session_detach(ss);
+    while (ss->qlen) {
+        outbuf_release(ss->queue[ss->qhead]);
+        ss->qhead = (ss->qhead + 1) % QUEUE_MAX;
+        ss->qlen--;
+    }
+    free(ss->rx);
+    ss->rx = NULL;
+}
+
+/* Collects one message from its fragments, within MESSAGE_MAX. */
+static void receive(Session *ss, const void *in, size_t len) {
+    struct lws *wsi = ss->wsi;
+    if (lws_frame_is_binary(wsi)) ss->rx_binary = true;
+    if (!ss->rx_too_big && !ss->rx_binary) {
+        if (ss->rx_len + len > MESSAGE_MAX) {
+            ss->rx_too_big = true;
+        } else {
+            if (ss->rx == NULL) ss->rx = malloc(MESSAGE_MAX);
+            if (ss->rx == NULL) {
+                ss->rx_too_big = true;
+            } else {
+                memcpy(ss->rx + ss->rx_len, in, len);
+                ss->rx_len += len;
+            }
+        }
+    }
+    if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0) return;
+    if (ss->rx_too_big)
+        protocol_error(ss, NULL, "message too large (the limit is %d bytes)", MESSAGE_MAX);
+    else if (ss->rx_binary)
+        protocol_error(ss, NULL, "binary messages are not accepted: send JSON text");
+    else
+        protocol_handle(ss, ss->rx ? ss->rx : "", ss->rx_len);
+    ss->rx_len = 0;
+    ss->rx_too_big = ss->rx_binary = false;
+    /* Keep a small buffer for the next message; give a large one back. */
+    free(ss->rx);
+    ss->rx = NULL;
+}
+
+static int write_next(Session *ss) {
+    if (ss->closing) {
+        lws_close_reason(ss->wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+                         (unsigned char *)"too slow", 8);
+        return -1;
+    }
+    if (ss->qlen == 0) return 0;
+    Outbuf *b = ss->queue[ss->qhead];
+    ss->qhead = (ss->qhead + 1) % QUEUE_MAX;
+    ss->qlen--;
+    int n = lws_write(ss->wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
+    outbuf_release(b);
+    if (n < 0) return -1;
+    if (ss->qlen) lws_callback_on_writable(ss->wsi);
+    return 0;
+}
+
+/* ---- the page --------------------------------------------------------------------- */
+
+static const Asset *find_asset(const char *uri) {
+    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0) uri = "/index.html";
+    for (unsigned i = 0; i < web_asset_count; i++)
+        if (strcmp(uri + 1, web_assets[i].path) == 0) return &web_assets[i];
+    return NULL;
+}
+
+/* Body bytes sent so far live in ss->rx_len (unused by HTTP connections). */
+static int http_start(struct lws *wsi, Session *ss, const char *uri) {
+    ss->asset = find_asset(uri);
+    if (ss->asset == NULL) {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "not found");
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start,
+                                       *end = buf + sizeof buf - 1;
+    static const char nocache[] = "no-cache", nosniff[] = "nosniff";
+    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, ss->asset->mime, ss->asset->len, &p,
+                                    end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)nocache, sizeof nocache - 1, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)nosniff, sizeof nosniff - 1, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    ss->rx_len = 0;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int http_write(struct lws *wsi, Session *ss) {
+    if (ss->asset == NULL) return 0;
+    unsigned char buf[LWS_PRE + 16384];
+    size_t left = ss->asset->len - ss->rx_len, n = left < 16384 ? left : 16384;
+    memcpy(buf + LWS_PRE, ss->asset->data + ss->rx_len, n);
+    bool last = n == left;
+    if (lws_write(wsi, buf + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != (int)n)
+        return -1;
+    ss->rx_len += n;
+    if (!last) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    ss->asset = NULL;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ---- the callback -------------------------------------------------------------------- */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len) {
+    Session *ss = user;
+    Server *server = lws_context_user(lws_get_context(wsi));
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        ss->wsi = wsi;
+        ss->server = server;
+        return http_start(wsi, ss, in ? (const char *)in : "/");
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return http_write(wsi, ss);
+    case LWS_CALLBACK_ESTABLISHED:
+        memset(ss, 0, sizeof *ss);
+        ss->wsi = wsi;
+        ss->server = server;
+        ss->is_ws = true;
+        ss->seat = -1;
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        receive(ss, in, len);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return write_next(ss);
+    case LWS_CALLBACK_CLOSED:
+        if (ss->is_ws) session_close(ss);
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (server) {
+            EngineJob *job = engine_pool_take_done(&server->pool);
+            while (job) {
+                EngineJob *next = job->next;
+                games_engine_done(server, job);
+                engine_job_free(job);
+                job = next;
+            }
+        }
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    {"tak", callback, sizeof(Session), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* ---- start and stop ------------------------------------------------------------------- */
+
+void tak_server_config_default(TakServerConfig *config) {
+    memset(config, 0, sizeof *config);
+    config->port = 8080;
+    config->db_path = "tak.db";
+    config->engine_threads = 2;
+    config->engine_movetime_ms = 2000;
+}
+
+/* Room for many connections: the soft limit up to the hard one (at most 1 << 17). */
+static void raise_file_limit(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+    rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1 << 17) ? (1 << 17) : rl.rlim_max;
+    if (rl.rlim_cur < want) {
+        rl.rlim_cur = want;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+bool tak_server_run(const TakServerConfig *config, TakError *err) {
+    Server server;
+    memset(&server, 0, sizeof server);
+    server.config = config;
+    server.bucket_count = 1 << 14;
+    server.buckets = calloc(server.bucket_count, sizeof *server.buckets);
+    if (server.buckets == NULL) return tak_error_set(err, "out of memory");
+    server.store = store_sqlite_open(config->db_path, err);
+    if (server.store == NULL) {
+        free(server.buckets);
+        return false;
+    }
+    raise_file_limit();
+    lws_set_log_level(LLL_ERR, NULL);
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = config->port;
+    info.iface = config->host;
+    info.protocols = protocols;
+    info.user = &server;
+    info.gid = -1;
+    info.uid = -1;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
+    struct lws_context *ctx = lws_create_context(&info);
+    if (ctx == NULL) {
+        server.store->ops->close(server.store);
+        free(server.buckets);
+        return tak_error_set(err, "cannot listen on %s port %d (in use?)",
+                             config->host ? config->host : "all interfaces", config->port);
+    }
+    server.context = ctx;
+
+    /* The workers must not take the signals meant to stop the loop. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    bool started = engine_pool_start(&server.pool, config->engine_threads,
+                                     config->engine_movetime_ms, ctx);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) {
+        engine_pool_stop(&server.pool);
+        lws_context_destroy(ctx);
+        server.store->ops->close(server.store);
+        free(server.buckets);
+        return tak_error_set(err, "cannot start the engine threads");
+    }
+
+    struct lws_vhost *vh = lws_get_vhost_by_name(ctx, "default");
+    int port = vh ? lws_get_vhost_listen_port(vh) : config->port;
+    printf("tak serve: open http://%s:%d/\n", config->host ? config->host : "localhost", port);
+    fflush(stdout);
+
+    while (!*config->stop)
+        if (lws_service(ctx, 0) < 0) break;
+
+    if (!config->quiet)
+        fprintf(stderr, "tak serve: stopping (%llu messages, %llu moves served)\n",
+                (unsigned long long)server.messages, (unsigned long long)server.moves);
+    engine_pool_stop(&server.pool);
+    lws_context_destroy(ctx);
+    games_free_all(&server);
+    server.store->ops->close(server.store);
+    free(server.buckets);
+    return true;
+}

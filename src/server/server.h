@@ -1,0 +1,36 @@
+/*
+ * server.h: `tak serve`, the web app's server: HTTP for the page and a
+ * WebSocket for playing, watching and reviewing games, one process with
+ * libwebsockets' event loop, games kept in a store (SQLite), engine searches
+ * in worker threads. The CLI only fills a TakServerConfig and calls
+ * tak_server_run.
+ */
+#ifndef TAK_SERVER_H
+#define TAK_SERVER_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "tak/error.h"
+
+typedef struct TakServerConfig {
+    const char *host;     /* interface to listen on; NULL for all */
+    int port;             /* 0: any free port (printed) */
+    const char *db_path;  /* the SQLite file, created when missing */
+    int engine_threads;   /* worker threads for engine opponents (>= 1) */
+    int engine_movetime_ms; /* the most an engine move may take */
+    bool quiet;           /* no log lines beyond the address */
+    /* Set (by a signal handler) to ask the server to stop; checked after
+     * every turn of the event loop. */
+    volatile sig_atomic_t *stop;
+} TakServerConfig;
+
+/* Defaults: all interfaces, port 8080, "tak.db", 2 engine threads, 2 s. */
+void tak_server_config_default(TakServerConfig *config);
+
+/* Opens the store, listens, prints "tak serve: open http://HOST:PORT/" on
+ * stdout, and serves until *config->stop is set. Returns false (with err) when
+ * it cannot start; true after a clean stop. */
+bool tak_server_run(const TakServerConfig *config, TakError *err);
+
+#endif

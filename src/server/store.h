@@ -1,0 +1,61 @@
+/*
+ * store.h: where games live between restarts. The server keeps games in
+ * memory while they are in use and writes every change through one of these
+ * before it acknowledges it, so a crash loses nothing that was acknowledged.
+ * An interface (a table of functions) so that SQLite (store_sqlite.c) and a
+ * database server (PostgreSQL, later) are interchangeable; every call is
+ * made from the event loop's thread only.
+ */
+#ifndef TAK_SERVER_STORE_H
+#define TAK_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tak/tak.h"
+
+#define STORE_ID_LEN 10    /* game ids: public, in links */
+#define STORE_TOKEN_LEN 24 /* seat secrets and invitations */
+
+/* One game as stored: how it started, who holds which seat, its moves. */
+typedef struct StoredGame {
+    char id[STORE_ID_LEN + 1];
+    char token[2][STORE_TOKEN_LEN + 1]; /* seat secrets by colour; "" when free */
+    char invite[STORE_TOKEN_LEN + 1];   /* takes the free seat; "" when none */
+    TakRules rules;
+    char start_tps[TAK_TPS_MAX]; /* "" for the empty board */
+    int engine_color;            /* the engine's seat, or -1 */
+    int engine_level;
+    int end, winner;             /* an ending off the board (TakEnd), or 0 and -1 */
+    char (*moves)[TAK_MOVE_TEXT_MAX]; /* PTN plies, malloc'd; move_count of them */
+    size_t move_count;
+} StoredGame;
+
+void stored_game_free(StoredGame *g);
+
+typedef struct Store Store;
+
+typedef struct StoreOps {
+    void (*close)(Store *s);
+    /* Adds a new game (its moves too, for an imported game). */
+    bool (*create_game)(Store *s, const StoredGame *g, TakError *err);
+    /* Loads a game; *found false (and true returned) when there is none. */
+    bool (*load_game)(Store *s, const char *id, StoredGame *out, bool *found, TakError *err);
+    /* Records ply number `ply` (0-based) of a game. */
+    bool (*append_move)(Store *s, const char *id, size_t ply, const char *ptn, TakError *err);
+    /* Forgets every ply from `count` on (a takeback). */
+    bool (*truncate_moves)(Store *s, const char *id, size_t count, TakError *err);
+    /* Gives a seat its secret and retires the invitation. */
+    bool (*take_seat)(Store *s, const char *id, int color, const char *token, TakError *err);
+    /* Records an ending off the board (resignation, agreement). */
+    bool (*set_ending)(Store *s, const char *id, int end, int winner, TakError *err);
+} StoreOps;
+
+struct Store {
+    const StoreOps *ops;
+};
+
+/* The SQLite store in file `path` (created when missing), in WAL mode. */
+Store *store_sqlite_open(const char *path, TakError *err);
+
+#endif

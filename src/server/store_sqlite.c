@@ -1,0 +1,246 @@
+/*
+ * store_sqlite.c: the game store in one SQLite file, in WAL mode with
+ * synchronous=NORMAL: every statement is its own transaction, committed
+ * before the call returns, so a killed process loses nothing that was
+ * acknowledged (a power cut may lose the last commits; FULL would fsync each).
+ * Statements are prepared once, when the store opens.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+enum { Q_INSERT_GAME, Q_INSERT_MOVE, Q_LOAD_GAME, Q_LOAD_MOVES, Q_TRUNCATE, Q_SEAT, Q_ENDING, Q_COUNT };
+
+static const char *const queries[Q_COUNT] = {
+    [Q_INSERT_GAME] = "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
+                      " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner)"
+                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+    [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn) VALUES(?1,?2,?3)",
+    [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
+                    " no_pass, start_tps, engine_color, engine_level, end_kind, winner"
+                    " FROM games WHERE id = ?1",
+    [Q_LOAD_MOVES] = "SELECT ptn FROM moves WHERE game = ?1 ORDER BY ply",
+    [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+    [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
+               " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = ''"
+               " WHERE id = ?1",
+    [Q_ENDING] = "UPDATE games SET end_kind = ?2, winner = ?3 WHERE id = ?1",
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS games("
+    " id TEXT PRIMARY KEY, created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    " white_token TEXT NOT NULL, black_token TEXT NOT NULL, invite TEXT NOT NULL,"
+    " size INTEGER NOT NULL, stones INTEGER NOT NULL, caps INTEGER NOT NULL,"
+    " half_komi INTEGER NOT NULL, no_pass INTEGER NOT NULL, start_tps TEXT NOT NULL,"
+    " engine_color INTEGER NOT NULL, engine_level INTEGER NOT NULL,"
+    " end_kind INTEGER NOT NULL, winner INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS moves("
+    " game TEXT NOT NULL, ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
+    " PRIMARY KEY(game, ply)) WITHOUT ROWID;";
+
+typedef struct SqliteStore {
+    Store base;
+    sqlite3 *db;
+    sqlite3_stmt *q[Q_COUNT];
+} SqliteStore;
+
+static bool db_error(SqliteStore *s, TakError *err, const char *what) {
+    return tak_error_set(err, "store: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+/* Runs a statement that returns no rows, then resets it. */
+static bool run(SqliteStore *s, sqlite3_stmt *st, TakError *err, const char *what) {
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? true : db_error(s, err, what);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *text) {
+    sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
+}
+
+static void sq_close(Store *base) {
+    SqliteStore *s = (SqliteStore *)base;
+    for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+static bool sq_append_move(Store *base, const char *id, size_t ply, const char *ptn,
+                           TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_INSERT_MOVE];
+    bind_text(st, 1, id);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)ply);
+    bind_text(st, 3, ptn);
+    return run(s, st, err, "saving a move");
+}
+
+static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    /* One transaction, so an imported game appears whole or not at all. */
+    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return db_error(s, err, "starting a transaction");
+    sqlite3_stmt *st = s->q[Q_INSERT_GAME];
+    bind_text(st, 1, g->id);
+    bind_text(st, 2, g->token[0]);
+    bind_text(st, 3, g->token[1]);
+    bind_text(st, 4, g->invite);
+    sqlite3_bind_int(st, 5, g->rules.size);
+    sqlite3_bind_int(st, 6, g->rules.stones);
+    sqlite3_bind_int(st, 7, g->rules.capstones);
+    sqlite3_bind_int(st, 8, g->rules.half_komi);
+    sqlite3_bind_int(st, 9, g->rules.no_pass);
+    bind_text(st, 10, g->start_tps);
+    sqlite3_bind_int(st, 11, g->engine_color);
+    sqlite3_bind_int(st, 12, g->engine_level);
+    sqlite3_bind_int(st, 13, g->end);
+    sqlite3_bind_int(st, 14, g->winner);
+    bool ok = run(s, st, err, "saving a new game");
+    for (size_t i = 0; ok && i < g->move_count; i++)
+        ok = sq_append_move(base, g->id, i, g->moves[i], err);
+    if (sqlite3_exec(s->db, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK && ok)
+        return db_error(s, err, "committing a new game");
+    return ok;
+}
+
+static void copy_column(sqlite3_stmt *st, int col, char *out, size_t cap) {
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(out, cap, "%s", t ? (const char *)t : "");
+}
+
+static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *found,
+                         TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_LOAD_GAME];
+    bind_text(st, 1, id);
+    int rc = sqlite3_step(st);
+    *found = rc == SQLITE_ROW;
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return rc == SQLITE_DONE ? true : db_error(s, err, "loading a game");
+    }
+    StoredGame g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.id, sizeof g.id, "%s", id);
+    copy_column(st, 0, g.token[0], sizeof g.token[0]);
+    copy_column(st, 1, g.token[1], sizeof g.token[1]);
+    copy_column(st, 2, g.invite, sizeof g.invite);
+    g.rules.size = sqlite3_column_int(st, 3);
+    g.rules.stones = sqlite3_column_int(st, 4);
+    g.rules.capstones = sqlite3_column_int(st, 5);
+    g.rules.half_komi = sqlite3_column_int(st, 6);
+    g.rules.no_pass = sqlite3_column_int(st, 7) != 0;
+    copy_column(st, 8, g.start_tps, sizeof g.start_tps);
+    g.engine_color = sqlite3_column_int(st, 9);
+    g.engine_level = sqlite3_column_int(st, 10);
+    g.end = sqlite3_column_int(st, 11);
+    g.winner = sqlite3_column_int(st, 12);
+    sqlite3_reset(st);
+
+    st = s->q[Q_LOAD_MOVES];
+    bind_text(st, 1, id);
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (g.move_count == cap) {
+            cap = cap ? cap * 2 : 64;
+            void *m = realloc(g.moves, cap * sizeof *g.moves);
+            if (m == NULL) break;
+            g.moves = m;
+        }
+        copy_column(st, 0, g.moves[g.move_count], sizeof g.moves[0]);
+        g.move_count++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        stored_game_free(&g);
+        return rc == SQLITE_ROW ? tak_error_set(err, "store: out of memory")
+                                : db_error(s, err, "loading moves");
+    }
+    *out = g;
+    return true;
+}
+
+static bool sq_truncate_moves(Store *base, const char *id, size_t count, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_TRUNCATE];
+    bind_text(st, 1, id);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)count);
+    return run(s, st, err, "taking back moves");
+}
+
+static bool sq_take_seat(Store *base, const char *id, int color, const char *token,
+                         TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_SEAT];
+    bind_text(st, 1, id);
+    sqlite3_bind_int(st, 2, color);
+    bind_text(st, 3, token);
+    return run(s, st, err, "saving a seat");
+}
+
+static bool sq_set_ending(Store *base, const char *id, int end, int winner, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_ENDING];
+    bind_text(st, 1, id);
+    sqlite3_bind_int(st, 2, end);
+    sqlite3_bind_int(st, 3, winner);
+    return run(s, st, err, "saving a result");
+}
+
+static const StoreOps sqlite_ops = {
+    .close = sq_close,
+    .create_game = sq_create_game,
+    .load_game = sq_load_game,
+    .append_move = sq_append_move,
+    .truncate_moves = sq_truncate_moves,
+    .take_seat = sq_take_seat,
+    .set_ending = sq_set_ending,
+};
+
+Store *store_sqlite_open(const char *path, TakError *err) {
+    SqliteStore *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        tak_error_set(err, "store: out of memory");
+        return NULL;
+    }
+    s->base.ops = &sqlite_ops;
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+        SQLITE_OK) {
+        tak_error_set(err, "store: cannot open %s: %s", path,
+                      s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        sq_close(&s->base);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL,
+                     &msg) != SQLITE_OK ||
+        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        tak_error_set(err, "store: %s: %s", path, msg ? msg : "cannot set up");
+        sqlite3_free(msg);
+        sq_close(&s->base);
+        return NULL;
+    }
+    for (int i = 0; i < Q_COUNT; i++) {
+        if (sqlite3_prepare_v3(s->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &s->q[i],
+                               NULL) != SQLITE_OK) {
+            db_error(s, err, "preparing a statement");
+            sq_close(&s->base);
+            return NULL;
+        }
+    }
+    return &s->base;
+}
+
+void stored_game_free(StoredGame *g) {
+    free(g->moves);
+    g->moves = NULL;
+    g->move_count = 0;
+}
