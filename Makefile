@@ -35,7 +35,7 @@ CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
 
 # Directories of src/ that hold programs, not library code.
-FRONTENDS := cli
+FRONTENDS := cli server
 LIB_SRCS := $(filter-out $(patsubst %,src/%/%,$(FRONTENDS)),$(wildcard src/*/*.c))
 CLI_SRCS := $(wildcard src/cli/*.c)
 SUPPORT_SRCS := $(wildcard tests/support/*.c)
@@ -167,5 +167,35 @@ check-clang:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- tak serve: the web server (src/server/) and its page (web/) ----------
+# Only build/tak links libwebsockets, jansson and SQLite; the library and its
+# tests stay free of them. The page is embedded as generated C, so the binary
+# needs nothing beside it. libtak.a is named again after the server's objects,
+# which use it.
+
+SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 2>/dev/null),\
+    -lwebsockets -ljansson -lsqlite3)
+SERVER_SRCS := $(wildcard src/server/*.c)
+WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
+SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/web_assets.o
+ASAN_SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/asan/obj/%.o) $(BUILD)/asan/obj/gen/web_assets.o
+
+$(BUILD)/gen/web_assets.c: $(WEB_FILES) scripts/embed-web.sh
+	@mkdir -p $(@D)
+	scripts/embed-web.sh $@ $(WEB_FILES)
+
+$(BUILD)/obj/gen/web_assets.o: $(BUILD)/gen/web_assets.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/asan/obj/gen/web_assets.o: $(BUILD)/gen/web_assets.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(ASAN_FLAGS) -c $< -o $@
+
+$(BUILD)/tak: $(SERVER_OBJS)
+$(BUILD)/tak: LDLIBS += $(BUILD)/libtak.a $(SERVER_LIBS)
+$(BUILD)/asan/tak: $(ASAN_SERVER_OBJS)
+$(BUILD)/asan/tak: LDLIBS += $(BUILD)/asan/libtak.a $(SERVER_LIBS)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
