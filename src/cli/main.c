@@ -13,6 +13,7 @@ typedef struct Subcommand {
 } Subcommand;
 
 int cmd_takat(int argc, char **argv); /* cmd_takat.c: TAKAT, the second game */
+int cmd_serve(int argc, char **argv); /* cmd_serve.c: the web app */
 
 static const Subcommand subcommands[] = {
     {"play", cmd_play, "play a game in the terminal, against the computer or a second human"},
@@ -25,6 +26,7 @@ static const Subcommand subcommands[] = {
     {"book", cmd_book, "make an opening book of balanced positions for matches"},
     {"analyze", cmd_analyze, "evaluate a position, or every move of a game"},
     {"takat", cmd_takat, "TAKAT, the second game: perft, moves, solve, play"},
+    {"serve", cmd_serve, "serve the web app: play, watch and review games in a browser"},
 };
 
 static void overview(FILE *out) {

@@ -1,0 +1,81 @@
+/*
+ * cmd_serve.c: `tak serve`, the web app: parses the options, turns SIGINT and
+ * SIGTERM into a stop request, and runs the server (src/server/).
+ */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
+#include <signal.h>
+#include <string.h>
+
+#include "../server/server.h"
+#include "cli.h"
+
+static const CliCommand command = {
+    "serve",
+    "[--port N] [--host ADDR] [--db FILE] [--engine-threads N] [--engine-movetime MS] [--quiet]",
+    "Serves the web app: play Tak in the browser against the engine or a friend, watch\n"
+    "and review games. Prints the address to open, then serves until interrupted.\n"
+    "\n"
+    "  --port N              port to listen on (8080; 0 picks a free one)\n"
+    "  --host ADDR           interface to listen on (all)\n"
+    "  --db FILE             the SQLite file games are kept in, created when missing\n"
+    "                        (tak.db in the current directory)\n"
+    "  --engine-threads N    searches the engine runs at once (2)\n"
+    "  --engine-movetime MS  the most one engine move may take (2000)\n"
+    "  --quiet               no log lines beyond the address\n"
+    "\n"
+    "A game's creator gets a secret link to their seat; a friend's invitation link\n"
+    "takes the other seat; the game's public link watches. Every acknowledged move\n"
+    "is in the database: a restarted server resumes every game.\n",
+};
+
+/* The one flag a signal handler may set; the loop checks it each turn. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+int cmd_serve(int argc, char **argv) {
+    if (cli_wants_help(argc, argv)) return cli_help(&command);
+    TakServerConfig config;
+    tak_server_config_default(&config);
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        long n;
+        if (cli_option(argc, argv, &i, "--port", &v)) {
+            if (!v || !cli_parse_int(v, 0, 65535, &n))
+                return cli_usage_error(&command, "--port needs a port number (0..65535)");
+            config.port = (int)n;
+        } else if (cli_option(argc, argv, &i, "--host", &v)) {
+            if (!v || !*v) return cli_usage_error(&command, "--host needs an address");
+            config.host = v;
+        } else if (cli_option(argc, argv, &i, "--db", &v)) {
+            if (!v || !*v) return cli_usage_error(&command, "--db needs a file name");
+            config.db_path = v;
+        } else if (cli_option(argc, argv, &i, "--engine-threads", &v)) {
+            if (!v || !cli_parse_int(v, 1, 64, &n))
+                return cli_usage_error(&command, "--engine-threads needs a number (1..64)");
+            config.engine_threads = (int)n;
+        } else if (cli_option(argc, argv, &i, "--engine-movetime", &v)) {
+            if (!v || !cli_parse_int(v, 1, 600000, &n))
+                return cli_usage_error(&command, "--engine-movetime needs milliseconds");
+            config.engine_movetime_ms = (int)n;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            config.quiet = true;
+        } else {
+            return cli_usage_error(&command, "unexpected argument '%s'", argv[i]);
+        }
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+    config.stop = &stop_requested;
+    TakError err;
+    if (!tak_server_run(&config, &err)) return cli_fail(&command, "%s", err.message);
+    return CLI_OK;
+}
