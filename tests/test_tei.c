@@ -28,13 +28,17 @@ typedef struct Capture {
     char *lines[MAX_LINES];
     int count;
     TakTeiSession *session;
+    bool slow_bestmove; /* linger after taking a bestmove, to widen races */
 } Capture;
+
+static void sleep_ms(int ms);
 
 static void capture_line(const char *line, void *user) {
     Capture *c = user;
     pthread_mutex_lock(&c->lock);
     if (c->count < MAX_LINES) c->lines[c->count++] = strdup(line);
     pthread_mutex_unlock(&c->lock);
+    if (c->slow_bestmove && strncmp(line, "bestmove", 8) == 0) sleep_ms(2);
 }
 
 static int setup(void **state) {
@@ -432,6 +436,25 @@ static void exactly_one_bestmove_per_go(void **state) {
     assert_int_equal(count_prefix(c, "bestmove ", NULL, 0), 5);
 }
 
+/* A runner sends the next go the moment it reads bestmove; that go must
+ * not find the search still "running". */
+static void go_right_after_bestmove_is_accepted(void **state) {
+    Capture *c = *state;
+    assert_true(send(c, "teinewgame 4"));
+    assert_true(send(c, "position startpos moves a1 d4"));
+    c->slow_bestmove = true;
+    for (int i = 1; i <= 30; i++) {
+        assert_true(send(c, "go depth 1"));
+        for (int wait = 0; count_prefix(c, "bestmove ", NULL, 0) < i; wait++) {
+            if (wait > 100000) fail_msg("go %d got no bestmove", i);
+            struct timespec t = {0, 10000};
+            nanosleep(&t, NULL);
+        }
+    }
+    assert_int_equal(count_prefix(c, "info string error", NULL, 0), 0);
+    tak_tei_wait(c->session);
+}
+
 static void quit_during_a_search(void **state) {
     Capture *c = *state;
     assert_true(send(c, "go infinite"));
@@ -462,6 +485,7 @@ int main(void) {
         T(stop_ends_an_infinite_search),
         T(isready_during_a_search),
         T(exactly_one_bestmove_per_go),
+        T(go_right_after_bestmove_is_accepted),
         T(quit_during_a_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
