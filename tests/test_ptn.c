@@ -397,7 +397,6 @@ static void test_move_text_errors(void **state) {
     expect_error("[Size \"5\"]\n1. a1 e5\n2.\n", 3, 1, "move 2 has no plies");
     expect_error("[Size \"5\"]\n1. a1 e5 {open\n2. a2\n", 2, 10, "this comment is not closed");
     expect_error("[Size \"5\"]\n1. a1 e5 }\n", 2, 10, "'}' without a '{'");
-    expect_error("[Size \"5\"]\n1. a1 e5 R-0\n", 2, 10, "the result R-0 does not match the game");
     expect_error("[Size \"5\"]\n1. a1 e5\n2. a2 0-1 b2\n", 3, 11, "text after the result 0-1");
     expect_error("[Size \"5\"]\n1. R-0\n", 2, 4, "must follow a ply");
     expect_error_n("[Size \"5\"]\n1. a1 e5 {x\0y}\n", 24, 2, 12, "NUL byte in a comment");
@@ -437,9 +436,11 @@ static void test_results(void **state) {
         free(back);
         tak_ptn_free(&p);
     }
-    /* Road and flat results must be the board's; letters in either case. */
+    /* Road and flat results are the board's to decide: a file claiming
+     * another is read, and the board's result stands. Letters in either case. */
     static const char *const road = "[Size \"3\"]\n1. c1 a1\n2. a2 c2\n3. a3 ";
     char text[128];
+    TakPtn p0;
     static const char *const good[] = {"R-0", "r-0"}, *const bad[] = {"0-R", "F-0", "0-F", "0-1"};
     for (int i = 0; i < 2; i++) {
         snprintf(text, sizeof text, "%s%s", road, good[i]);
@@ -449,8 +450,15 @@ static void test_results(void **state) {
     }
     for (int i = 0; i < 4; i++) {
         snprintf(text, sizeof text, "%s%s", road, bad[i]);
-        expect_error(text, 4, 7, "does not match the game (White wins by road)");
+        TakPtn p = read_ok(text);
+        assert_int_equal(tak_game_result(&p.game).end, TAK_END_ROAD);
+        assert_int_equal(tak_game_result(&p.game).winner, TAK_WHITE);
+        tak_ptn_free(&p);
     }
+    /* A road claimed for a game still in progress does not end it. */
+    p0 = read_ok("[Size \"5\"]\n1. a1 e5 R-0\n");
+    assert_int_equal(tak_game_result(&p0.game).end, TAK_END_NONE);
+    tak_ptn_free(&p0);
     /* Tools also write 1-0 or 1/2-1/2 for a game the board decided. */
     snprintf(text, sizeof text, "%s1-0", road);
     TakPtn p = read_ok(text);
@@ -480,8 +488,12 @@ static void test_results(void **state) {
     snprintf(text, sizeof text, "[Size \"3\"]\n[Result \"1-0\"]\n%sR-0", road + 11);
     p = read_ok(text);
     tak_ptn_free(&p);
+    /* Where token and tag disagree the token is taken, and the board decides. */
     snprintf(text, sizeof text, "[Size \"3\"]\n[Result \"1/2-1/2\"]\n%sR-0", road + 11);
-    expect_error(text, 5, 7, "the result R-0 disagrees with the Result tag \"1/2-1/2\"");
+    p = read_ok(text);
+    assert_string_equal(p.result, "R-0");
+    assert_int_equal(tak_game_result(&p.game).end, TAK_END_ROAD);
+    tak_ptn_free(&p);
     /* A game the board decided but the file calls a draw (real games do)
      * is written back with the file's result, which reads again. */
     p = read_ok("[Size \"3\"]\n[Result \"1/2-1/2\"]\n1. a1 b1\n2. Sc1 Sa2\n3. Sb2 Sc2\n"
@@ -494,10 +506,13 @@ static void test_results(void **state) {
     free(back);
     tak_ptn_free(&p);
     expect_error("[Size \"5\"]\n[Result \"won\"]\n", 2, 10, "Result \"won\" is not a result");
-    expect_error("[Size \"5\"]\n[Result \"1-0\"]\n1. a1 e5 0-1\n", 3, 10,
-                 "the result 0-1 disagrees with the Result tag \"1-0\"");
-    expect_error("[Size \"5\"]\n[Result \"R-0\"]\n1. a1 e5\n", 2, 10,
-                 "Result tag: the result R-0 does not match the game (Game in progress)");
+    p = read_ok("[Size \"5\"]\n[Result \"1-0\"]\n1. a1 e5 0-1\n");
+    assert_int_equal(tak_game_result(&p.game).end, TAK_END_RESIGNATION);
+    assert_int_equal(tak_game_result(&p.game).winner, TAK_BLACK);
+    tak_ptn_free(&p);
+    p = read_ok("[Size \"5\"]\n[Result \"R-0\"]\n1. a1 e5\n");
+    assert_int_equal(tak_game_result(&p.game).end, TAK_END_NONE);
+    tak_ptn_free(&p);
 }
 
 /* tak_ptn_from_game then tak_ptn_write reads back to the same game. */

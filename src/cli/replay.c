@@ -58,7 +58,14 @@ int cmd_replay(int argc, char **argv) {
     }
     char tps[TAK_TPS_MAX];
     tak_tps_write(&ptn.game.current, tps, sizeof tps);
-    printf("%s\n%s\n", tps, result_code(&ptn.game));
+    const char *board = result_code(&ptn.game);
+    const char *claimed = ptn.result[0] ? ptn.result : tak_ptn_tag(&ptn, "Result");
+    /* The board decides; a file that claims another road or flat result is
+     * still replayed, but the disagreement is worth a word. */
+    if (claimed && (strchr(claimed, 'R') || strchr(claimed, 'F')) && strcmp(claimed, board) != 0)
+        fprintf(stderr, "tak replay: warning: the file says %s, the board says %s\n", claimed,
+                board);
+    printf("%s\n%s\n", tps, board);
     tak_ptn_free(&ptn);
     return CLI_OK;
 }

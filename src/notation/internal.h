@@ -81,6 +81,6 @@ bool notation_results_agree(const char *a, const char *b);
  * a road or flat result must be the board's; a win or draw by other means
  * ends a game still in progress (resignation, agreement); "0-0" (aborted)
  * and "*" change nothing. Errors have no location. */
-bool notation_result_apply(TakGame *game, const char *code, TakError *err);
+void notation_result_apply(TakGame *game, const char *code);
 
 #endif

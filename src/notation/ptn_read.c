@@ -352,7 +352,7 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
 
 /* The result: the token closing the move text (at line, column), else the
  * Result tag, reconciled with the game replayed. */
-static bool read_result(Reader *r, const char *code, int line, int column) {
+static bool read_result(Reader *r, const char *code) {
     TakPtn *ptn = r->ptn;
     const char *tag_code = NULL;
     NotationSite tag_site = {0, 0};
@@ -369,19 +369,13 @@ static bool read_result(Reader *r, const char *code, int line, int column) {
                                     tag);
         break;
     }
-    if (code && tag_code && !notation_results_agree(code, tag_code))
-        return tak_error_set_at(r->err, line, column,
-                                "the result %s disagrees with the Result tag \"%s\" (line %d)",
-                                code, tag_code, tag_site.line);
+    /* Where the token and the tag disagree, the token (the end of the move
+     * text, written last) is taken; the board decides in the end anyway. */
     if (code) {
-        if (!notation_result_apply(&ptn->game, code, r->err)) {
-            notation_error_relocate(r->err, line, column, NULL);
-            return false;
-        }
+        notation_result_apply(&ptn->game, code);
         snprintf(ptn->result, sizeof ptn->result, "%s", code);
-    } else if (tag_code && !notation_result_apply(&ptn->game, tag_code, r->err)) {
-        notation_error_relocate(r->err, tag_site.line, tag_site.column, "Result tag: ");
-        return false;
+    } else if (tag_code) {
+        notation_result_apply(&ptn->game, tag_code);
     }
     return true;
 }
@@ -401,7 +395,8 @@ static bool read_all(Reader *r) {
     const char *code;
     int line = 0, column = 0;
     if (!read_moves(r, &code, &line, &column)) return false;
-    return read_result(r, code, line, column);
+    (void)line, (void)column; /* where the result token was: nothing to report now */
+    return read_result(r, code);
 }
 
 bool tak_ptn_read(const char *text, size_t len, TakPtn *out, TakError *err) {
