@@ -77,10 +77,9 @@ const char *notation_result_scan(const char *text, size_t len);
  * and agree with every code. */
 bool notation_results_agree(const char *a, const char *b);
 
-/* Makes the game's result agree with a result code read from the file:
- * a road or flat result must be the board's; a win or draw by other means
- * ends a game still in progress (resignation, agreement); "0-0" (aborted)
- * and "*" change nothing. Errors have no location. */
+/* Applies a result code read from the file: a win or draw by other means
+ * ends a game still in progress (resignation, agreement); road and flat
+ * codes, "0-0" (aborted) and "*" change nothing, since the board decides. */
 void notation_result_apply(TakGame *game, const char *code);
 
 #endif
