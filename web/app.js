@@ -1,1 +1,542 @@
+// app.js: the Tak page. It draws what the server sends and sends what the
+// player does; it knows no rules: each state carries the legal moves in long
+// PTN ("c3", "Sd4", "3c3>12"), and a click is allowed when some legal move
+// starts with the text the clicks so far spell. One WebSocket, reopened by
+// itself; seat secrets are kept in localStorage, never in the address bar.
+'use strict';
 
+const $ = (id) => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
+const CELL = 100, MARGIN = 30;
+const DIRS = { '+': [0, 1], '-': [0, -1], '>': [1, 0], '<': [-1, 0] };
+
+const app = {
+  ws: null, connected: false, retry: 500, reqs: 0, pending: new Map(),
+  gameId: null, seat: null, state: null, view: null, // view: a past position shown, or null
+  piece: '', carry: null, wobbly: localStorage.getItem('tak.wobbly') === '1',
+};
+window.takApp = app; // for tests and the curious
+
+// ---- the connection -------------------------------------------------------------
+
+function connect() {
+  const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+  app.ws = ws;
+  ws.onopen = () => {
+    app.connected = true; app.retry = 500;
+    setConn('connected');
+    if (app.gameId) joinGame(app.gameId);
+  };
+  ws.onclose = () => {
+    app.connected = false;
+    setConn('reconnecting…', true);
+    for (const [, p] of app.pending) p.reject(new Error('connection lost'));
+    app.pending.clear();
+    setTimeout(connect, app.retry);
+    app.retry = Math.min(app.retry * 2, 4000);
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch (e) { return; }
+    if (m.req !== undefined && app.pending.has(m.req)) {
+      const p = app.pending.get(m.req);
+      app.pending.delete(m.req);
+      if (m.type === 'error') p.reject(new Error(m.message)); else p.resolve(m);
+    } else if (m.type === 'state') {
+      onState(m);
+    } else if (m.type === 'error') {
+      say(m.message);
+    }
+  };
+}
+
+function setConn(text, down) {
+  const el = $('conn');
+  el.textContent = text;
+  el.classList.toggle('down', !!down);
+}
+
+// Sends a request; resolves with its "ok" reply, rejects with the error's message.
+function request(msg) {
+  if (!app.connected) return Promise.reject(new Error('not connected; retrying'));
+  msg.req = ++app.reqs;
+  return new Promise((resolve, reject) => {
+    app.pending.set(msg.req, { resolve, reject });
+    app.ws.send(JSON.stringify(msg));
+  });
+}
+
+function say(text) { $('message').textContent = text || ''; }
+
+// ---- games and seats ------------------------------------------------------------
+
+function secretKey(id) { return 'tak.seat.' + id; }
+
+async function joinGame(id) {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const msg = { type: 'join', game: id };
+  const token = localStorage.getItem(secretKey(id)) || hash.get('s');
+  if (token) msg.token = token;
+  else if (hash.get('invite')) msg.invite = hash.get('invite');
+  try {
+    const r = await request(msg);
+    app.seat = r.seat;
+    if (r.token) localStorage.setItem(secretKey(id), r.token);
+    if (hash.get('s') || hash.get('invite')) history.replaceState(null, '', '/g/' + id);
+    say('');
+    showLinks();
+  } catch (e) {
+    if (msg.invite || msg.token) { // a used invitation: watch instead
+      history.replaceState(null, '', '/g/' + id);
+      say(e.message + ' — watching');
+      request({ type: 'join', game: id }).then((r) => { app.seat = r.seat; showLinks(); }).catch((e2) => say(e2.message));
+    } else {
+      say(e.message);
+    }
+  }
+}
+
+function showLinks() {
+  const el = $('links');
+  el.textContent = '';
+  const base = location.origin + '/g/' + app.gameId;
+  const add = (label, url) => {
+    const l = document.createElement('label');
+    l.textContent = label;
+    const i = document.createElement('input');
+    i.readOnly = true; i.value = url; i.onfocus = () => i.select();
+    l.appendChild(i);
+    el.appendChild(l);
+  };
+  add('Watch link: ', base);
+  const token = localStorage.getItem(secretKey(app.gameId));
+  if (app.seat && token) add('Your seat (keep it secret): ', base + '#s=' + token);
+  if (app.invite) add('Invite a friend: ', base + '#invite=' + app.invite);
+}
+
+function openGame(id) {
+  app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null;
+  $('new-game').hidden = true; $('play').hidden = false;
+  if (app.connected) joinGame(id);
+}
+
+// ---- the state ----------------------------------------------------------------------
+
+function onState(s) {
+  if (s.game !== app.gameId) return;
+  const moved = !app.state || app.state.ply !== s.ply;
+  app.state = s;
+  if (moved) { app.carry = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
+  if (s.seats[app.seat] !== 'taken') app.invite = app.invite; // nothing: seats shown in turn line
+  if (app.invite && s.seats.white !== 'open' && s.seats.black !== 'open') { app.invite = null; showLinks(); }
+  render();
+}
+
+function shown() { return app.view || app.state; }
+function myTurn() {
+  const s = app.state;
+  return s && !app.view && !s.result && app.seat && s.turn === app.seat;
+}
+function squareName(sq, size) { return String.fromCharCode(97 + (sq % size)) + (Math.floor(sq / size) + 1); }
+function squareAt(file, rank, size) {
+  return file < 0 || rank < 0 || file >= size || rank >= size ? -1 : rank * size + file;
+}
+
+// ---- input: clicks spell a long PTN move, checked against the legal list ------------
+
+function spelled() {
+  const c = app.carry, size = app.state.size;
+  if (!c) return '';
+  return c.count + squareName(c.from, size) + (c.dir || '') + c.drops.join('');
+}
+function someLegalStarts(text) { return app.state.legal.some((m) => m.startsWith(text)); }
+function isLegal(text) { return app.state.legal.includes(text); }
+
+// What clicking `sq` would make of the carry; null when nothing legal follows.
+function carryAfter(sq) {
+  const c = app.carry, size = app.state.size;
+  const n = { ...c, drops: c.drops.slice() };
+  if (!c.dir && sq === c.from) {
+    n.count--;
+    if (n.count === 0) return { cancel: true };
+  } else if (!c.dir) {
+    const d = Object.keys(DIRS).find((k) => squareAt(c.from % size + DIRS[k][0], Math.floor(c.from / size) + DIRS[k][1], size) === sq);
+    if (!d) return null;
+    n.dir = d; n.drops = [1]; n.cur = sq;
+  } else if (sq === c.cur) {
+    n.drops[n.drops.length - 1]++;
+  } else {
+    const [df, dr] = DIRS[c.dir];
+    if (squareAt(c.cur % size + df, Math.floor(c.cur / size) + dr, size) !== sq) return null;
+    n.drops.push(1); n.cur = sq;
+  }
+  const save = app.carry;
+  app.carry = n;
+  const text = spelled();
+  app.carry = save;
+  const total = n.drops.reduce((a, b) => a + b, 0);
+  if (total > n.count) return null;
+  if (total === n.count) return isLegal(text) ? { move: text } : null;
+  return someLegalStarts(text) ? { carry: n } : null;
+}
+
+function placeText(sq) { return app.piece + squareName(sq, app.state.size); }
+
+function clickSquare(sq) {
+  if (!myTurn()) {
+    say(app.view ? 'You are looking at an earlier position: press » to play.' :
+      app.state && app.state.result ? 'The game is over.' : app.seat ? 'Wait for your turn.' : 'You are watching this game.');
+    return;
+  }
+  const s = app.state, size = s.size;
+  say('');
+  if (app.carry) {
+    const r = carryAfter(sq);
+    if (!r) { say('Not a legal drop there.'); return; }
+    if (r.cancel) app.carry = null;
+    else if (r.move) { app.carry = null; sendMove(r.move); }
+    else app.carry = r.carry;
+    render();
+    return;
+  }
+  const stack = s.board[sq];
+  if (stack === '') {
+    const text = placeText(sq);
+    if (isLegal(text)) sendMove(text);
+    else say(s.ply < 2 ? 'On the first turn, place a flat.' : 'You cannot place ' + describePiece() + ' there.');
+    return;
+  }
+  const height = stack.replace(/[SC]/, '').length;
+  const count = Math.min(height, size);
+  const text = count + squareName(sq, size);
+  if (!someLegalStarts(text)) {
+    say(s.ply < 2 ? 'On the first turn, place a flat on an empty square.' : 'You do not control that stack.');
+    return;
+  }
+  app.carry = { from: sq, count, dir: null, drops: [], cur: sq };
+  render();
+}
+
+function describePiece() { return app.piece === 'S' ? 'a wall' : app.piece === 'C' ? 'a capstone' : 'a flat'; }
+
+async function sendMove(text) {
+  const s = app.state;
+  try {
+    await request({ type: 'move', game: app.gameId, move: text, ply: s.ply });
+    if (app.piece === 'S' || app.piece === 'C') app.piece = '';
+    $('ptn-input').value = '';
+    say('');
+  } catch (e) { say(e.message); }
+  render();
+}
+
+function hints() {
+  const s = app.state, out = new Set();
+  if (!myTurn()) return out;
+  const n = s.size * s.size;
+  for (let sq = 0; sq < n; sq++) {
+    if (app.carry) { const r = carryAfter(sq); if (r && !r.cancel) out.add(sq); }
+    else if (s.board[sq] === '' && isLegal(placeText(sq))) out.add(sq);
+  }
+  return out;
+}
+
+// ---- drawing -------------------------------------------------------------------------
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function wobble(sq, level) {
+  if (!app.wobbly) return 0;
+  const x = Math.sin(sq * 12.9898 + level * 78.233) * 43758.5453;
+  return (x - Math.floor(x) - 0.5) * 8;
+}
+
+function drawStack(g, sq, stack, x, y) {
+  const top = stack.endsWith('S') ? 'S' : stack.endsWith('C') ? 'C' : '';
+  const colors = stack.replace(/[SC]/, '');
+  const h = colors.length, shown = Math.min(h, 10), first = h - shown;
+  const cx = x + CELL / 2;
+  let base = y + CELL - 18;
+  for (let i = first; i < h; i++) {
+    const cls = colors[i] === '1' ? 'pw' : 'pb', dx = wobble(sq, i);
+    const isTop = i === h - 1;
+    if (isTop && top === 'S') {
+      el('rect', { x: cx - 9 + dx, y: base - 52, width: 18, height: 56, rx: 3, class: cls, transform: `rotate(-30 ${cx + dx} ${base - 24})` }, g);
+    } else if (isTop && top === 'C') {
+      el('circle', { cx: cx + dx, cy: base - 22, r: 22, class: cls }, g);
+    } else {
+      el('rect', { x: cx - 32 + dx, y: base - 12, width: 64, height: 14, rx: 3, class: cls }, g);
+      base -= 7;
+    }
+  }
+  if (h > 1) {
+    const t = el('text', { x: x + CELL - 8, y: y + 22, 'text-anchor': 'end', class: 'height' }, g);
+    t.textContent = h;
+  }
+}
+
+function drawBoard() {
+  const svg = $('board'), s = shown(), size = app.state.size;
+  const w = size * CELL + MARGIN;
+  svg.setAttribute('viewBox', `0 0 ${w} ${w}`);
+  svg.textContent = '';
+  const hint = hints();
+  for (let rank = size - 1; rank >= 0; rank--) {
+    for (let file = 0; file < size; file++) {
+      const sq = rank * size + file, x = MARGIN + file * CELL, y = (size - 1 - rank) * CELL;
+      const name = squareName(sq, size);
+      const g = el('g', { class: 'sq', tabindex: 0, role: 'gridcell', 'data-square': name, 'aria-label': name + ' ' + describeStack(s.board[sq]) }, svg);
+      el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--sq1)' : 'var(--sq2)' }, g);
+      if (hint.has(sq)) el('rect', { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'hint' }, g);
+      if (app.carry && !app.view && (sq === app.carry.from || sq === app.carry.cur)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
+      drawStack(g, sq, s.board[sq], x, y);
+      g.addEventListener('click', () => clickSquare(sq));
+      g.addEventListener('contextmenu', (e) => { e.preventDefault(); toggleWall(); });
+      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); clickSquare(sq); } });
+      const inspect = () => { $('inspect').textContent = name + ': ' + describeStack(s.board[sq]); };
+      g.addEventListener('mouseenter', inspect);
+      g.addEventListener('focus', inspect);
+    }
+  }
+  for (let i = 0; i < size; i++) {
+    el('text', { x: MARGIN + i * CELL + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
+    el('text', { x: 10, y: (size - 1 - i) * CELL + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
+  }
+}
+
+function describeStack(stack) {
+  if (!stack) return 'empty';
+  const top = stack.endsWith('S') ? ' wall' : stack.endsWith('C') ? ' capstone' : ' flat';
+  const colors = stack.replace(/[SC]/, '').split('').map((c) => (c === '1' ? 'W' : 'B'));
+  return colors.join(' ') + ' (bottom → top; top is a' + top + ')';
+}
+
+function drawStash() {
+  const s = shown();
+  for (const row of document.querySelectorAll('.stash-row')) {
+    const color = row.dataset.color, c = color === 'white' ? 0 : 1;
+    row.textContent = '';
+    const who = document.createElement('span');
+    who.className = 'who'; who.textContent = color === 'white' ? 'White' : 'Black';
+    row.appendChild(who);
+    const mine = myTurn() && app.seat === color && app.state.ply >= 2;
+    const add = (label, count, piece) => {
+      const b = document.createElement('button');
+      b.type = 'button'; b.textContent = `${label} ${count}`;
+      b.dataset.piece = piece;
+      b.disabled = !mine || count === 0;
+      if (mine && app.piece === piece && !app.carry) b.classList.add('selected');
+      b.onclick = () => { app.piece = piece; app.carry = null; render(); };
+      b.oncontextmenu = (e) => { e.preventDefault(); toggleWall(); };
+      row.appendChild(b);
+    };
+    add('Stones', s.stash[c][0], app.piece === 'S' && app.seat === color ? 'S' : '');
+    add('Caps', s.stash[c][1], 'C');
+  }
+  $('rotate').textContent = 'Rotate: ' + (app.piece === 'S' ? 'wall' : app.piece === 'C' ? 'capstone' : 'flat');
+  $('rotate').disabled = !myTurn() || app.state.ply < 2;
+}
+
+function toggleWall() {
+  if (!myTurn() || app.state.ply < 2) return;
+  app.piece = app.piece === 'S' ? '' : 'S';
+  app.carry = null;
+  render();
+}
+
+function drawMoves() {
+  const ol = $('moves'), s = app.state, at = shown().ply;
+  ol.textContent = '';
+  for (let i = 0; i < s.moves.length; i += 2) {
+    const li = document.createElement('li');
+    for (let j = i; j < Math.min(i + 2, s.moves.length); j++) {
+      const span = document.createElement('span');
+      span.textContent = s.moves[j];
+      span.dataset.ply = j + 1;
+      if (j + 1 === at) span.className = 'current';
+      span.onclick = () => showPly(j + 1);
+      li.appendChild(span);
+    }
+    ol.appendChild(li);
+  }
+  const cur = ol.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+}
+
+function render() {
+  const s = app.state;
+  if (!s) return;
+  const v = shown();
+  drawBoard();
+  drawStash();
+  drawMoves();
+  const turn = $('turn');
+  const name = (c) => (c === 'white' ? 'White' : 'Black');
+  const who = (c) => (s.seats[c] === 'engine' ? ` (engine, level ${s.level})` : app.seat === c ? ' (you)' : s.seats[c] === 'open' ? ' (seat open)' : '');
+  turn.className = 'turn ' + v.turn;
+  turn.textContent = app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
+    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play${who(v.turn)}${s.thinking ? ' — thinking…' : ''}`;
+  turn.classList.toggle('viewing', !!app.view);
+  $('flats').textContent = `Flats: White ${v.flats[0]} — Black ${v.flats[1]}` + (s.komi ? ` (+${s.komi} komi)` : '');
+  const threat = ['white', 'black'].filter((c, i) => v.tak[i] && c !== v.turn);
+  $('tak-warning').hidden = threat.length === 0 || (!!s.result && !app.view);
+  $('tak-warning').textContent = threat.length ? `Tak! ${name(threat[0])} threatens a road` : '';
+  const res = $('result');
+  res.hidden = !s.result;
+  res.textContent = s.result ? `${s.result.text} (${s.result.code})` : '';
+  const seated = !!app.seat && !s.result;
+  $('takeback').disabled = !seated || s.ply === 0;
+  $('draw').disabled = !seated || s.seats.white === 'engine' || s.seats.black === 'engine';
+  $('resign').disabled = !seated;
+  $('ptn-input').disabled = !myTurn();
+  $('first').disabled = $('prev').disabled = v.ply === 0;
+  $('next').disabled = $('last').disabled = !app.view;
+  drawOffers();
+}
+
+function drawOffers() {
+  const box = $('offers'), s = app.state;
+  box.textContent = '';
+  if (!app.seat || s.result) return;
+  const other = app.seat === 'white' ? 'black' : 'white';
+  for (const what of ['draw', 'takeback']) {
+    const by = s.offers[what];
+    if (!by) continue;
+    const p = document.createElement('div');
+    if (by === other) {
+      p.textContent = `Your opponent ${what === 'draw' ? 'offers a draw' : 'asks to take back a move'}. `;
+      const yes = document.createElement('button'), no = document.createElement('button');
+      yes.textContent = 'Accept'; no.textContent = 'Decline';
+      yes.id = `accept-${what}`; no.id = `decline-${what}`;
+      yes.onclick = () => act({ type: 'accept', what });
+      no.onclick = () => act({ type: 'decline', what });
+      p.append(yes, ' ', no);
+    } else {
+      p.textContent = what === 'draw' ? 'You offered a draw.' : 'You asked to take back your move.';
+    }
+    box.appendChild(p);
+  }
+}
+
+async function act(msg) {
+  msg.game = app.gameId;
+  try { await request(msg); say(''); } catch (e) { say(e.message); }
+}
+
+// ---- review -------------------------------------------------------------------------
+
+async function showPly(ply) {
+  const s = app.state;
+  if (!s) return;
+  ply = Math.max(0, Math.min(ply, s.ply));
+  app.carry = null;
+  if (ply === s.ply) { app.view = null; render(); return; }
+  try {
+    app.view = await request({ type: 'view', game: app.gameId, ply });
+    render();
+  } catch (e) { say(e.message); }
+}
+
+async function exportPtn() {
+  try {
+    const r = await request({ type: 'export', game: app.gameId });
+    showExport(r.ptn);
+  } catch (e) { say(e.message); }
+}
+
+function showExport(text) {
+  const t = $('export');
+  t.hidden = false; t.value = text; t.focus(); t.select();
+}
+
+// ---- new games ------------------------------------------------------------------------
+
+function showNewGame() {
+  $('play').hidden = true; $('new-game').hidden = false;
+  app.gameId = null; app.state = null;
+  history.pushState(null, '', '/');
+}
+
+async function createGame(ev) {
+  ev.preventDefault();
+  const f = new FormData($('new-form'));
+  const msg = { type: 'create', opponent: f.get('opponent'), color: f.get('color'), size: +f.get('size'),
+    level: +f.get('level'), komi: +f.get('komi') || 0, no_pass: f.get('no_pass') === 'on' };
+  if (f.get('stones')) msg.stones = +f.get('stones');
+  if (f.get('capstones') !== '' && f.get('capstones') !== null) msg.capstones = +f.get('capstones');
+  const imp = (f.get('import') || '').trim();
+  if (imp) {
+    if (imp.startsWith('[') || /^\s*1\.\s/.test(imp)) msg.ptn = imp; else msg.tps = imp;
+    delete msg.size;
+  }
+  try {
+    const r = await request(msg);
+    localStorage.setItem(secretKey(r.game), r.token);
+    app.invite = r.invite || null;
+    history.pushState(null, '', '/g/' + r.game);
+    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null;
+    $('new-game').hidden = true; $('play').hidden = false;
+    showLinks();
+    $('new-message').textContent = '';
+  } catch (e) { $('new-message').textContent = e.message; }
+}
+
+function route() {
+  const m = location.pathname.match(/^\/g\/([a-z2-9]+)/);
+  if (m) openGame(m[1]); else { $('play').hidden = true; $('new-game').hidden = false; }
+}
+
+function init() {
+  for (let l = 1; l <= 10; l++) {
+    const o = document.createElement('option');
+    o.value = l; o.textContent = l === 10 ? '10 (full strength)' : l;
+    if (l === 3) o.selected = true;
+    $('level').appendChild(o);
+  }
+  $('game-type').onchange = () => {
+    const v = $('game-type').value.split(',');
+    const form = $('new-form');
+    if (v.length === 3) { form.size.value = v[0]; form.stones.value = v[1]; form.capstones.value = v[2]; }
+    else { form.stones.value = ''; form.capstones.value = ''; }
+  };
+  $('new-form').onsubmit = createGame;
+  $('new-game-btn').onclick = showNewGame;
+  $('ptn-form').onsubmit = (e) => {
+    e.preventDefault();
+    const t = $('ptn-input').value.trim();
+    if (t) sendMove(t);
+  };
+  $('rotate').onclick = toggleWall;
+  $('takeback').onclick = () => act({ type: 'takeback' });
+  $('draw').onclick = () => act({ type: 'draw' });
+  $('resign').onclick = () => { if (confirm('Resign this game?')) act({ type: 'resign' }); };
+  $('first').onclick = () => showPly(0);
+  $('prev').onclick = () => showPly(shown().ply - 1);
+  $('next').onclick = () => showPly(shown().ply + 1);
+  $('last').onclick = () => showPly(app.state.ply);
+  $('export-ptn').onclick = exportPtn;
+  $('export-tps').onclick = () => showExport(shown().tps);
+  $('wobbly').checked = app.wobbly;
+  $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, textarea, select') || !app.state) return;
+    if (e.key === 'ArrowLeft') showPly(shown().ply - 1);
+    else if (e.key === 'ArrowRight') showPly(shown().ply + 1);
+    else if (e.key === 'Home') showPly(0);
+    else if (e.key === 'End') showPly(app.state.ply);
+    else if (e.key === 'Escape') { app.carry = null; render(); }
+    else if (e.key === 'w' || e.key === 'W') toggleWall();
+    else return;
+    e.preventDefault();
+  });
+  window.addEventListener('popstate', route);
+  route();
+  connect();
+}
+
+init();
