@@ -49,7 +49,8 @@ typedef struct TakMatchConfig {
     uint64_t nodes;
     int64_t movetime_ms;
     int64_t margin_ms;   /* overstepping the clock by this much is forgiven (0: 100) */
-    int64_t timeout_ms;  /* a move under a nodes limit taking longer is a hang (0: 60 s) */
+    int64_t timeout_ms;  /* a move under a nodes limit taking longer is a hang (0: 60 s);
+                            also bounds the wait for tei/isready (else 10 s) */
     int max_plies;       /* a game this long is a draw (0: 1000) */
     const char *const *openings; /* TPS lines; NULL or none: the empty board */
     size_t opening_count;

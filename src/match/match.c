@@ -95,7 +95,9 @@ static bool expect(Player *p, const char *want, int64_t deadline) {
 /* Starts (when needed) and prepares a player for a new game. */
 static bool prepare(Worker *w, int slot, const TakMatchConfig *c, const char **why) {
     const TakPlayerSpec *spec = &c->players[slot];
-    int64_t deadline = player_now_ms() + HANDSHAKE_MS;
+    /* A short --timeout shortens the handshake's wait too. */
+    int64_t wait = c->timeout_ms > 0 && c->timeout_ms < HANDSHAKE_MS ? c->timeout_ms : HANDSHAKE_MS;
+    int64_t deadline = player_now_ms() + wait;
     char line[128];
     if (w->players[slot] == NULL) {
         TakError err;
@@ -167,7 +169,9 @@ static Fault ask_move(Player *p, const TakMatchConfig *c, const TakGame *game, c
     char *end = text;
     while (*end != '\0' && *end != ' ') end++;
     *end = '\0';
-    snprintf(bad, bad_cap, "%s", text);
+    size_t k = strlen(text) < bad_cap - 1 ? strlen(text) : bad_cap - 1;
+    memcpy(bad, text, k);
+    bad[k] = '\0';
     TakError err;
     if (!tak_move_parse(&game->current, text, move, &err)) return FAULT_ILLEGAL;
     return FAULT_NONE;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# test_match.sh: `tak match` on tiny node-limited matches: our engine against
+# itself in process and against `tak tei` run as a program, with every game
+# written as PTN that `tak replay` reads back; and broken engines (one that
+# never answers, one that hangs on go, one that plays nonsense, one that
+# dies) lose their games without stopping the match.
+. "$(dirname "$0")/lib/common.sh"
+book=data/books/5.tps
+
+# plays NAME ARGS...: runs a match; checks exit 0 and the summary.
+plays() {
+    local name=$1
+    shift
+    tak match "$@"
+    expect_rc "$name: exit 0" 0
+    expect_match "$name: score line" "$out" '^Score of .* vs .*: [0-9]+ - [0-9]+ - [0-9]+ '
+    expect_match "$name: Elo line" "$out" '^Elo difference: .*LOS: '
+}
+
+# replayable NAME DIR COUNT: DIR holds COUNT games that tak replay accepts.
+replayable() {
+    local name=$1 dir=$2 count=$3 n=0 f
+    for f in "$dir"/game-*.ptn; do
+        [ -e "$f" ] || continue
+        n=$((n + 1))
+        tak replay "$f"
+        if [ "$rc" -ne 0 ]; then fail "$name: replay $(basename "$f")" "exit $rc" "$err"; fi
+        if ! grep -q '^\[Player1 ' "$f" || ! grep -q '^\[Result ' "$f"; then
+            fail "$name: tags in $(basename "$f")" "$(head -n 12 "$f")"
+        fi
+    done
+    expect_eq "$name: games written" "$n" "$count"
+}
+
+plays "self vs self" --self "Level=10,Hash=8" --self "Hash=8" --nodes 500 --size 5 --games 2 \
+    --book "$book" --pgn-out "$scratch/self" --ptn-out "$scratch/all.ptn"
+expect_match "self vs self: two games" "$out" '\] 2$'
+replayable "self vs self" "$scratch/self" 2
+expect_eq "all games in one file" "$(grep -c '^\[Round ' "$scratch/all.ptn")" "2"
+
+plays "self vs program" --self "Hash=8" --engine "$TAK tei --hash 8" --nodes 500 --size 5 \
+    --games 2 --concurrency 2 --book "$book" --pgn-out "$scratch/ext"
+replayable "self vs program" "$scratch/ext" 2
+# Colours alternate: each side is Player1 once.
+expect_eq "colours alternate" "$(grep -h '^\[Player1 ' "$scratch"/ext/*.ptn | sort -u | wc -l | tr -d ' ')" "2"
+
+plays "clock" --self "Hash=8" --engine "$TAK tei --hash 8" --tc 2+0.05 --size 4 --games 2 \
+    --book data/books/4.tps --sprt elo0=0,elo1=10 --pgn-out "$scratch/tc"
+expect_match "clock: SPRT line" "$out" '^SPRT: elo0=0 elo1=10 .*LLR -?[0-9.]+ \[-2.94, 2.94\]'
+replayable "clock" "$scratch/tc" 2
+if grep -q 'time forfeit' "$scratch"/tc/*.ptn; then fail "clock: no time forfeit" "$(grep -h Termination "$scratch"/tc/*.ptn)"; else pass; fi
+
+# Broken engines lose, quickly, and the match still ends.
+silent="cat >/dev/null"
+hangs="while read -r l; do case \$l in tei) echo teiok;; isready) echo readyok;; esac; done"
+nonsense="while read -r l; do case \$l in tei) echo teiok;; isready) echo readyok;; go*) echo bestmove z9;; esac; done"
+dies="while read -r l; do case \$l in tei) echo teiok;; isready) echo readyok;; go*) exit 3;; esac; done"
+for broken in silent hangs nonsense dies; do
+    start=$(date +%s)
+    plays "$broken" --self "Hash=8" --engine "${!broken}" --nodes 300 --size 5 --games 2 \
+        --timeout 700 --pgn-out "$scratch/$broken"
+    expect_match "$broken loses both" "$out" '^Score of .*: 2 - 0 - 0 '
+    replayable "$broken" "$scratch/$broken" 2
+    if [ $(($(date +%s) - start)) -le 15 ]; then pass; else fail "$broken: quick" "took $(($(date +%s) - start)) s"; fi
+done
+expect_match "illegal move recorded" "$(cat "$scratch"/nonsense/*.ptn)" "Termination \".*illegal move 'z9'"
+
+# Usage errors.
+tak match --self --nodes 10
+expect_rc "one side only" 2
+tak match --self --self
+expect_rc "no time control" 2
+tak match --self --self --nodes 10 --book /nonexistent
+expect_rc "missing book" 1
+
+finish
