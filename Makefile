@@ -198,4 +198,12 @@ $(BUILD)/tak: LDLIBS += $(BUILD)/libtak.a $(SERVER_LIBS)
 $(BUILD)/asan/tak: $(ASAN_SERVER_OBJS)
 $(BUILD)/asan/tak: LDLIBS += $(BUILD)/asan/libtak.a $(SERVER_LIBS)
 
+# ---- tak play: line editing and history with GNU readline -----------------
+# Only play_input.c uses it, and only when the header is installed
+# (libreadline-dev, in scripts/setup.sh); without it input falls back to fgets.
+ifneq ($(wildcard /usr/include/readline/readline.h),)
+$(BUILD)/obj/src/cli/play_input.o $(BUILD)/asan/obj/src/cli/play_input.o: CPPFLAGS += -DTAK_HAVE_READLINE
+$(BUILD)/tak $(BUILD)/asan/tak: LDLIBS += -lreadline
+endif
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
