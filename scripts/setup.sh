@@ -16,6 +16,8 @@ PACKAGES=(
     libsqlite3-dev    # tak serve: the game store
     chromium          # browser end-to-end tests (driven by playwright-core)
     nodejs            # server tests, e2e tests, load benchmark
+    libreadline-dev   # tak play: line editing and history
+    python3           # tak play's terminal tests (tests/cli/lib/pty_drive.py)
 )
 
 export DEBIAN_FRONTEND=noninteractive
