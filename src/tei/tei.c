@@ -174,10 +174,11 @@ TakTeiSession *tak_tei_new(const TakTeiConfig *config, TakTeiWrite write, void *
     s->threads_max = processors();
     s->multipv = 1;
     s->level = TAK_LEVEL_MAX;
-    s->engine = tak_engine_new((size_t)s->hash_mb, 1);
+    /* Without searches (fuzzing) there is no engine at all. */
+    if (!s->no_search) s->engine = tak_engine_new((size_t)s->hash_mb, 1);
     TakRules rules;
     TakPosition start;
-    if (s->engine == NULL || !rules_for(s, DEFAULT_SIZE, &rules, NULL) ||
+    if ((!s->no_search && s->engine == NULL) || !rules_for(s, DEFAULT_SIZE, &rules, NULL) ||
         !tak_position_init(&start, &rules, NULL) || !tak_game_init(&s->game, &start, NULL)) {
         if (s->engine) tak_engine_free(s->engine);
         free(s);
@@ -293,7 +294,7 @@ void tak_tei_free(TakTeiSession *s) {
     stop_search(s);
     free(s->history);
     tak_game_free(&s->game);
-    tak_engine_free(s->engine);
+    if (s->engine) tak_engine_free(s->engine);
     pthread_cond_destroy(&s->changed);
     pthread_mutex_destroy(&s->lock);
     pthread_mutex_destroy(&s->out);
@@ -398,7 +399,7 @@ static void cmd_setoption(TakTeiSession *s, const Tokens *t) {
     switch (which) {
     case 0: s->half_komi = (int)v; break;
     case 1:
-        if (!tak_engine_set_hash(s->engine, (size_t)v)) {
+        if (s->engine && !tak_engine_set_hash(s->engine, (size_t)v)) {
             emit(s, "info string error: cannot allocate %lld MB for the hash; keeping %d MB", v,
                  s->hash_mb);
             return;
@@ -407,15 +408,15 @@ static void cmd_setoption(TakTeiSession *s, const Tokens *t) {
         break;
     case 2:
         s->threads = (int)v;
-        tak_engine_set_threads(s->engine, s->threads);
+        if (s->engine) tak_engine_set_threads(s->engine, s->threads);
         break;
     case 3:
         s->multipv = (int)v;
-        tak_engine_set_multipv(s->engine, s->multipv);
+        if (s->engine) tak_engine_set_multipv(s->engine, s->multipv);
         break;
     case 4:
         s->level = (int)v;
-        tak_engine_set_level(s->engine, s->level);
+        if (s->engine) tak_engine_set_level(s->engine, s->level);
         break;
     }
 }
@@ -458,7 +459,7 @@ static void cmd_newgame(TakTeiSession *s, const Tokens *t) {
         emit(s, "info string error: teinewgame: %s", err.message);
         return;
     }
-    tak_engine_new_game(s->engine);
+    if (s->engine) tak_engine_new_game(s->engine);
 }
 
 /* The board size a TPS describes: its rows. */
