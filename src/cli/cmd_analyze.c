@@ -19,7 +19,7 @@ static const CliCommand analyze_command = {
     "Evaluates a position given as TPS: the search depth by depth, then the best\n"
     "move, the evaluation and the expected line. Scores are in flats from\n"
     "White's view (+ is good for White); '#N' is a road or flat win in N moves\n"
-    "for White, '#-N' for Black.\n"
+    "for White, '#-N' for Black; '1-0' or '0-1' a game already over.\n"
     "\n"
     "With --game, evaluates every position of a PTN game and lists each move\n"
     "with the evaluation before and after it and the engine's choice; a move\n"
@@ -52,7 +52,10 @@ typedef struct AnalyzeArgs {
 /* A score (side to move's view) written from White's view. */
 static const char *format_score(int score, TakColor side, char *buf, size_t cap) {
     int white = side == TAK_WHITE ? score : -score;
-    if (white >= TAK_SCORE_WIN_MIN)
+    /* A finished game: its result. */
+    if (white == TAK_SCORE_WIN || white == -TAK_SCORE_WIN)
+        snprintf(buf, cap, "%s", white > 0 ? "1-0" : "0-1");
+    else if (white >= TAK_SCORE_WIN_MIN)
         snprintf(buf, cap, "#%d", (TAK_SCORE_WIN - white + 1) / 2);
     else if (white <= -TAK_SCORE_WIN_MIN)
         snprintf(buf, cap, "#-%d", (TAK_SCORE_WIN + white + 1) / 2);
@@ -216,7 +219,7 @@ static int analyze_game(const AnalyzeArgs *a, TakEngine *engine) {
         strcat(move, mark);
         printf("%4ld%s %-12s %7s -> %-7s%s%s\n", tak_position_move_number(before),
                mover == TAK_WHITE ? ". " : "...", move, format_score(s_before, mover, e0, sizeof e0),
-               format_score(-s_after, mover, e1, sizeof e1), *best ? "  best " : "", best);
+               format_score(s_after, mover, e1, sizeof e1), *best ? "  best " : "", best);
     }
     char desc[128];
     printf("result: %s (%s)\n", tak_result_code(tak_game_result(g)),
