@@ -474,7 +474,7 @@ static const Handler handlers[] = {
 
 void protocol_handle(Session *ss, const char *text, size_t len) {
     json_error_t jerr;
-    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     ss->server->messages++;
     if (msg == NULL)
         return protocol_error(ss, NULL, "malformed JSON (line %d, column %d): %s", jerr.line,

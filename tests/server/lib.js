@@ -1,0 +1,113 @@
+// lib.js: what the server and browser tests share: start `tak serve` on a
+// free port with a throw-away database (and stop or kill it), and a small
+// WebSocket client that matches replies to requests and waits for states.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const WebSocket = require('ws');
+
+const ROOT = path.resolve(__dirname, '../..');
+const TAK = process.env.TAK_BIN || path.join(ROOT, 'build/tak');
+
+function tempDb() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-serve-'));
+  return path.join(dir, 'games.db');
+}
+
+// Starts the server; resolves { port, url, proc, stop(), kill() }.
+function startServer({ db = tempDb(), port = 0, args = [] } = {}) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(TAK, ['serve', '--port', String(port), '--db', db, '--quiet',
+      '--engine-movetime', '300', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    const timer = setTimeout(() => reject(new Error('server did not start: ' + err)), 10000);
+    proc.stderr.on('data', (d) => { err += d; });
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/open http:\/\/[^:]+:(\d+)\//);
+      if (m) {
+        clearTimeout(timer);
+        const p = +m[1];
+        resolve({
+          port: p, db, proc, url: `http://127.0.0.1:${p}`, stderr: () => err,
+          stop: () => new Promise((res) => { if (proc.exitCode !== null) return res(proc.exitCode); proc.once('exit', (c) => res(c)); proc.kill('SIGTERM'); }),
+          kill: () => new Promise((res) => { if (proc.exitCode !== null) return res(); proc.once('exit', () => res()); proc.kill('SIGKILL'); }),
+        });
+      }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${err}`)); });
+  });
+}
+
+// A client: send(msg) resolves with the reply to msg (ok or error);
+// nextState(pred) resolves with the first state (already seen or coming)
+// that satisfies pred.
+class Client {
+  constructor(port) {
+    this.ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+    this.req = 0;
+    this.waiting = new Map();
+    this.states = [];
+    this.others = [];
+    this.stateWaiters = [];
+    this.ws.on('message', (data) => {
+      const m = JSON.parse(data);
+      if (m.req !== undefined && this.waiting.has(m.req)) {
+        const w = this.waiting.get(m.req);
+        this.waiting.delete(m.req);
+        w(m);
+      } else if (m.type === 'state') {
+        this.states.push(m);
+        this.stateWaiters = this.stateWaiters.filter((w) => !w(m));
+      } else {
+        this.others.push(m);
+      }
+    });
+    this.open = new Promise((res, rej) => { this.ws.once('open', res); this.ws.once('error', rej); });
+    this.closed = new Promise((res) => this.ws.once('close', res));
+  }
+  send(msg) {
+    const m = { ...msg, req: ++this.req };
+    return new Promise((res) => { this.waiting.set(m.req, res); this.ws.send(JSON.stringify(m)); });
+  }
+  // The latest state satisfies pred, or the next one that does.
+  // Sends raw text; resolves with the next message that is not a state.
+  raw(text) {
+    const before = this.others.length;
+    this.ws.send(text);
+    return waitFor(() => this.others.length > before && this.others[before]);
+  }
+  get state() { return this.states[this.states.length - 1]; }
+  nextState(pred = () => true, ms = 10000) {
+    const last = this.state;
+    if (last && pred(last)) return Promise.resolve(last);
+    return new Promise((res, rej) => {
+      const t = setTimeout(() => rej(new Error('no such state came')), ms);
+      this.stateWaiters.push((s) => { if (!pred(s)) return false; clearTimeout(t); res(s); return true; });
+    });
+  }
+  close() { this.ws.close(); return this.closed; }
+}
+
+async function connect(port) {
+  const c = new Client(port);
+  await c.open;
+  return c;
+}
+
+function waitFor(fn, ms = 5000) {
+  return new Promise((res, rej) => {
+    const start = Date.now();
+    const tick = () => {
+      const v = fn();
+      if (v) return res(v);
+      if (Date.now() - start > ms) return rej(new Error('timed out'));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+module.exports = { startServer, connect, waitFor, tempDb, ROOT, TAK };
