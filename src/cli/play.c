@@ -249,7 +249,8 @@ static int wager_opening(Match *m) {
             bids[p] = ask_bid(m, p);
         }
     }
-    for (int p = 0; p < 2; p++) printf("%s bids %d.\n", m->names[p], bids[p]);
+    for (int p = 0; p < 2; p++)
+        printf("%s bid%s %d.\n", m->names[p], strcmp(m->names[p], "You") ? "s" : "", bids[p]);
     int first = tak_wager_bid(&m->wager, bids, (int)play_random(&m->rng, 2));
     printf("%s %s, moves first and pays %d into the pot; the pot is %d.\n", m->names[first],
            bids[0] == bids[1] ? "wins the tied bid by lot" : "bids highest", bids[first],
@@ -315,8 +316,9 @@ static void play_one(Match *m, int game) {
     g.saved_count = SIZE_MAX;
     int size = tak_position_size(&m->start);
     if (m->o->games > 1) printf("\n=== Game %d of %d ===\n", game, m->o->games);
-    printf("Tak on %dx%d: %s plays White, %s plays Black", size, size, g.names[TAK_WHITE],
-           g.names[TAK_BLACK]);
+    printf("Tak on %dx%d: %s play%s White, %s play%s Black", size, size, g.names[TAK_WHITE],
+           strcmp(g.names[TAK_WHITE], "You") ? "s" : "", g.names[TAK_BLACK],
+           strcmp(g.names[TAK_BLACK], "You") ? "s" : "");
     if (m->is_engine[0] || m->is_engine[1]) printf(" (engine level %d)", m->o->level);
     printf(". Type 'help' for help.\n");
     tak_engine_new_game(m->engine.engine);

@@ -56,7 +56,7 @@ expect_match "komi shown" "$out" '\+ 1\.5 komi = 1\.5$'
 tak_in $'c3\nquit\n' play --size 3 --seed 7 --level 1
 expect_rc "engine game exit" 0
 expect_match "engine replies" "$out" '^Black \(Engine\) plays [a-c][1-3]$'
-expect_match "default is you against the engine" "$out" 'You plays White, Engine plays Black \(engine level 1\)'
+expect_match "default is you against the engine" "$out" 'You play White, Engine plays Black \(engine level 1\)'
 tak_in $'quit\n' play --size 4 --color black --seed 7 --level 1
 expect_match "engine moves first as White" "$out" '^White \(Engine\) plays [a-d][1-4]$'
 # Black can complete a road on rank 3 with c3, and must take it.
