@@ -9,7 +9,7 @@ person at a keyboard, from a script read on stdin, one step a line:
 
 Prints the whole session to stdout with ANSI escapes removed (the raw bytes go
 to --raw FILE when given). Exits 0 when every step passed and the program
-ended, 1 when an expect timed out (saying which), with the program's exit
+ended with status 0, else 1 (a timed-out expect says which), with the exit
 status as the last line: "exit N".
 """
 import argparse
@@ -111,7 +111,7 @@ def main():
         print(clean())
     code = os.waitstatus_to_exitcode(status) if status is not None else -9
     print("exit %d" % code)
-    sys.exit(0 if ok else 1)
+    sys.exit(0 if ok and code == 0 else 1)
 
 
 main()
