@@ -12,6 +12,8 @@ PACKAGES=(
     libcmocka-dev   # the test framework
     pkg-config
     libwebsockets-dev # tak serve: HTTP and WebSocket server
+    libwebsockets-evlib-ev # ... on libev's epoll loop (scales to 10k sockets)
+    libev-dev
     libjansson-dev    # tak serve: JSON messages
     libsqlite3-dev    # tak serve: the game store
     chromium          # browser end-to-end tests (driven by playwright-core)
