@@ -175,7 +175,7 @@ clean:
 # which use it.
 
 SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 2>/dev/null),\
-    -lwebsockets -ljansson -lsqlite3)
+    -lwebsockets -ljansson -lsqlite3) -lev
 SERVER_SRCS := $(wildcard src/server/*.c)
 WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
 SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/web_assets.o
