@@ -31,18 +31,24 @@ static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, 
     return maxd + 1;
 }
 
-/* The most ranks or files one chain of `road` spans. */
+/* The most ranks or files one chain of `road` spans. A chain spans at most
+ * as many lines as it has squares, so small chains are not measured. */
 static int longest_span(TakBitboard road, const BbMasks *m, int size) {
     int best = 0;
+    unsigned full = (1u << size) - 1;
     while (road) {
         TakBitboard group = bb_flood(road & -road, road, m, size);
         road &= ~group;
-        int ranks = 0, files = 0;
+        if (__builtin_popcountll(group) <= best) continue;
+        unsigned files = 0;
+        int ranks = 0;
         for (int i = 0; i < size; i++) {
-            ranks += (group & bb_rank(size, i)) != 0;
-            files += (group & (m->west << i)) != 0;
+            unsigned row = (unsigned)(group >> (i * size)) & full;
+            ranks += row != 0;
+            files |= row;
         }
-        int span = ranks > files ? ranks : files;
+        int nf = __builtin_popcount(files);
+        int span = ranks > nf ? ranks : nf;
         if (span > best) best = span;
     }
     return best;

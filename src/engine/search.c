@@ -98,14 +98,20 @@ static int generate(SearchThread *t, int base) {
 typedef struct NodeState {
     int stack_base; /* first free slot of the move stack */
     size_t rep_floor;
+    /* The side to move is known to have no road in one: the parent found no
+     * threat by it and then placed a piece or passed. A placement only takes
+     * an empty square from the opponent (and may block a spread), so it never
+     * gives the opponent a road in one it did not have. */
+    bool no_win;
 } NodeState;
 
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bool threat,
                    NodeState ns);
 
 /* Plays `m` for the child at ply + 1 and returns the child's state. */
-static inline NodeState child_state(SearchThread *t, TakMove m, int ply, NodeState ns, int used) {
-    NodeState c = {ns.stack_base + used, ns.rep_floor};
+static inline NodeState child_state(SearchThread *t, TakMove m, int ply, NodeState ns, int used,
+                                    bool threat) {
+    NodeState c = {ns.stack_base + used, ns.rep_floor, !threat && !tak_move_is_spread(m)};
     tt_prefetch(&t->engine->tt, t->pos.hash ^ t->key_salt);
     t->path[t->path_base + (size_t)ply + 1] = t->pos.hash;
     if (!tak_move_is_spread(m)) c.rep_floor = t->path_base + (size_t)ply + 1;
@@ -131,7 +137,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bo
         TakMove m = moves[i];
         TakUndo undo;
         tak_position_make(pos, m, &undo);
-        NodeState cs = child_state(t, m, ply, ns, n);
+        NodeState cs = child_state(t, m, ply, ns, n, true);
         int score;
         t->pv_length[ply + 1] = 0;
         if (pos->result.end != TAK_END_NONE) {
@@ -186,7 +192,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (node_and_check(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
 
-    TakMove win = engine_road_in_one(pos, pos->side, &t->masks);
+    TakMove win = ns.no_win ? TAK_MOVE_NONE : engine_road_in_one(pos, pos->side, &t->masks);
     if (win != TAK_MOVE_NONE) {
         t->pv[ply][0] = win;
         t->pv_length[ply] = 1;
@@ -214,15 +220,18 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
             return s;
     }
 
-    int eval = engine_evaluate(pos, &t->masks, t->weights);
-    if (!pv_node && !threat && beta < TAK_SCORE_WIN_MIN && beta > -TAK_SCORE_WIN_MIN) {
+    /* The static evaluation only serves the pruning below (and a node too
+     * deep for the move stack): not worked out where neither applies. */
+    bool prunable = !pv_node && !threat && beta < TAK_SCORE_WIN_MIN && beta > -TAK_SCORE_WIN_MIN;
+    int eval = prunable ? engine_evaluate(pos, &t->masks, t->weights) : 0;
+    if (prunable) {
         if (depth <= 3 && eval - 90 * depth >= beta) return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_safe(pos)) {
             int r = 2 + depth / 4;
             pos->side ^= 1;
             pos->ply++;
             pos->hash ^= NULL_KEY;
-            NodeState cs = {ns.stack_base, ns.rep_floor};
+            NodeState cs = {ns.stack_base, ns.rep_floor, true};
             t->path[t->path_base + (size_t)ply + 1] = pos->hash;
             int s = -search(t, -beta, -beta + 1, depth - 1 - r, ply + 1, false, cs);
             pos->hash ^= NULL_KEY;
@@ -234,7 +243,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     }
 
     int n = generate(t, ns.stack_base);
-    if (n <= 0) return n < 0 ? eval : 0;
+    if (n <= 0) return n < 0 ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
     order_score(t, moves, scores, n, tt_move, ply);
@@ -253,7 +262,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
             continue;
         TakUndo undo;
         tak_position_make(pos, m, &undo);
-        NodeState cs = child_state(t, m, ply, ns, n);
+        NodeState cs = child_state(t, m, ply, ns, n, threat);
         int new_depth = depth - 1, score;
         if (tried == 0) {
             score = -search(t, -beta, -alpha, new_depth, ply + 1, true, cs);
@@ -283,7 +292,8 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
             }
         }
     }
-    if (best == -SCORE_INF) return eval; /* everything pruned: cannot happen with tried==0 kept */
+    if (best == -SCORE_INF) /* everything pruned: cannot happen with tried==0 kept */
+        return prunable ? eval : engine_evaluate(pos, &t->masks, t->weights);
     int bound = best >= beta ? TT_LOWER : best > alpha_orig ? TT_EXACT : TT_UPPER;
     tt_store(&t->engine->tt, key, best_move, tt_score_to(best, ply), depth, bound, eval);
     return best;
@@ -325,14 +335,14 @@ static int root_search(SearchThread *t, int alpha, int beta, int depth) {
     struct TakEngine *e = t->engine;
     int first = t->multipv_index, best = -SCORE_INF;
     int margin = e->level_params.margin;
-    NodeState ns = {0, 0};
+    NodeState ns = {0, 0, false};
     t->pv_length[0] = 0;
     for (int i = first; i < t->root_count; i++) {
         RootMove *rm = &t->root_moves[i];
         TakMove m = rm->move;
         TakUndo undo;
         tak_position_make(pos, m, &undo);
-        NodeState cs = child_state(t, m, 0, ns, 0);
+        NodeState cs = child_state(t, m, 0, ns, 0, true); /* the root's threat is not known */
         /* Levels want the score of every move near the best, not just the best. */
         int a = margin && best > -SCORE_INF ? best - margin : alpha;
         int score;
