@@ -22,6 +22,7 @@ static const CliCommand command = {
     "  --engine-threads N    searches the engine runs at once (2)\n"
     "  --engine-movetime MS  the most one engine move may take (2000)\n"
     "  --quiet               no log lines beyond the address\n"
+    "  --help                this help\n"
     "\n"
     "A game's creator gets a secret link to their seat; a friend's invitation link\n"
     "takes the other seat; the game's public link watches. Every acknowledged move\n"
