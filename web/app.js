@@ -115,7 +115,7 @@ function showLinks() {
 }
 
 function openGame(id) {
-  app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null;
+  app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
   $('new-game').hidden = true; $('play').hidden = false;
   if (app.connected) joinGame(id);
 }
@@ -126,7 +126,7 @@ function onState(s) {
   if (s.game !== app.gameId) return;
   const moved = !app.state || app.state.ply !== s.ply;
   app.state = s;
-  if (moved) { app.carry = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
+  if (moved) { app.carry = null; app.analysis = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
   if (s.seats[app.seat] !== 'taken') app.invite = app.invite; // nothing: seats shown in turn line
   if (app.invite && s.seats.white !== 'open' && s.seats.black !== 'open') { app.invite = null; showLinks(); }
   render();
@@ -396,7 +396,10 @@ function render() {
   $('ptn-input').disabled = !myTurn();
   $('first').disabled = $('prev').disabled = v.ply === 0;
   $('next').disabled = $('last').disabled = !app.view;
+  $('analyze').disabled = !s.result;
+  $('analyze').title = s.result ? 'The engine\'s score and best line for the position shown' : 'Analysis opens when the game is over';
   drawOffers();
+  drawAnalysis();
 }
 
 function drawOffers() {
@@ -440,6 +443,38 @@ async function showPly(ply) {
     app.view = await request({ type: 'view', game: app.gameId, ply });
     render();
   } catch (e) { say(e.message); }
+}
+
+// The engine's view of the position shown, asked of the server (which
+// searches a bounded time in a worker); kept per ply until the game changes.
+async function analyze() {
+  const ply = shown().ply;
+  const box = $('analysis');
+  box.hidden = false; box.textContent = 'The engine is looking at move ' + shown().move_number + '…';
+  try {
+    const r = await request({ type: 'analyze', game: app.gameId, ply });
+    app.analysis = r;
+    drawAnalysis();
+  } catch (e) { box.textContent = e.message; }
+}
+
+function drawAnalysis() {
+  const box = $('analysis'), a = app.analysis;
+  if (!a || !app.state || a.ply !== shown().ply) { box.hidden = true; return; }
+  box.hidden = false; box.textContent = '';
+  let verdict;
+  if (a.win_in !== null) verdict = a.win_in === 0 ? 'the game is over' : `${a.win_in > 0 ? 'White' : 'Black'} wins in ${Math.abs(a.win_in)} ${Math.abs(a.win_in) === 1 ? 'ply' : 'plies'}`;
+  else verdict = (a.score > 0 ? '+' : '') + (a.score / 100).toFixed(2) + (a.score > 50 ? ' (White better)' : a.score < -50 ? ' (Black better)' : ' (about even)');
+  const head = document.createElement('div');
+  head.className = 'score';
+  head.textContent = `Engine, depth ${a.depth}: ${verdict}`;
+  box.appendChild(head);
+  if (a.best) {
+    const line = document.createElement('div');
+    line.className = 'pv';
+    line.textContent = 'Best: ' + a.best + (a.pv.length > 1 ? ' — line: ' + a.pv.join(' ') : '');
+    box.appendChild(line);
+  }
 }
 
 async function exportPtn() {
@@ -520,6 +555,7 @@ function init() {
   $('next').onclick = () => showPly(shown().ply + 1);
   $('last').onclick = () => showPly(app.state.ply);
   $('export-ptn').onclick = exportPtn;
+  $('analyze').onclick = analyze;
   $('export-tps').onclick = () => showExport(shown().tps);
   $('wobbly').checked = app.wobbly;
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };

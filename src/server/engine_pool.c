@@ -32,10 +32,17 @@ static void *work(void *arg) {
         TakSearchLimits limits;
         memset(&limits, 0, sizeof limits);
         limits.movetime_ms = pool->movetime_ms;
-        tak_engine_set_level(engine, job->level);
-        TakSearchInfo info;
+        if (job->kind == JOB_ANALYZE) {
+            /* Full strength, but bounded: review must not hold a worker long. */
+            limits.movetime_ms = pool->analyze_ms;
+            limits.depth = ANALYZE_DEPTH_MAX;
+            tak_engine_set_level(engine, TAK_LEVEL_MAX);
+        } else {
+            tak_engine_set_level(engine, job->level);
+        }
+        memset(&job->info, 0, sizeof job->info);
         job->best = tak_engine_search(engine, &job->pos, job->history, job->history_len, &limits,
-                                      NULL, NULL, &info);
+                                      NULL, NULL, &job->info);
 
         pthread_mutex_lock(&pool->mutex);
         /* Newest first here; take_done reverses. */
@@ -52,6 +59,7 @@ bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lw
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     pool->movetime_ms = movetime_ms;
+    pool->analyze_ms = movetime_ms < ANALYZE_MS_MAX ? movetime_ms : ANALYZE_MS_MAX;
     pool->context = ctx;
     pool->threads = calloc((size_t)threads, sizeof *pool->threads);
     pool->engines = calloc((size_t)threads, sizeof *pool->engines);
@@ -77,6 +85,7 @@ bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lw
 }
 
 void engine_job_free(EngineJob *job) {
+    if (job->req) json_decref(job->req);
     free(job->history);
     free(job);
 }

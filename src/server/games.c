@@ -246,6 +246,47 @@ void games_engine_done(Server *s, EngineJob *job) {
     games_unload_if_idle(s, g);
 }
 
+/* The asker of an analysis, if it still follows the game. */
+static Session *asker(LiveGame *g, uint64_t id) {
+    for (Session *ss = g ? g->subs : NULL; ss; ss = ss->next)
+        if (ss->id == id) return ss;
+    return NULL;
+}
+
+void games_analysis_done(Server *s, EngineJob *job) {
+    Session *ss = asker(lookup(s, job->game_id), job->session_id);
+    if (ss == NULL) return; /* gone, or following another game: nobody to tell */
+    if (ss->analyses > 0) ss->analyses--;
+    const TakSearchInfo *info = &job->info;
+    int size = tak_position_size(&job->pos);
+    /* The line in PTN, each move written in the position it is played in. */
+    json_t *pv = json_array();
+    TakPosition pos = job->pos;
+    for (int i = 0; i < info->pv_length && !tak_position_is_over(&pos); i++) {
+        char text[TAK_MOVE_TEXT_MAX];
+        TakUndo undo;
+        tak_move_write(info->pv[i], size, &pos, text);
+        json_array_append_new(pv, json_string(text));
+        tak_position_make(&pos, info->pv[i], &undo);
+    }
+    /* Scores go out from White's view, as the page shows them. */
+    int sign = tak_position_side(&job->pos) == TAK_WHITE ? 1 : -1, score = info->score * sign;
+    json_t *win_in = json_null();
+    if (info->score >= TAK_SCORE_WIN_MIN || info->score <= -TAK_SCORE_WIN_MIN) {
+        int plies = TAK_SCORE_WIN - (info->score < 0 ? -info->score : info->score);
+        win_in = json_integer(score > 0 ? plies : -plies);
+    }
+    json_t *reply = json_pack("{s:s, s:s, s:I, s:i, s:o, s:i, s:I, s:I, s:o, s:o}", "type", "ok",
+                              "for", "analyze", "ply", (json_int_t)job->ply, "score", score,
+                              "win_in", win_in, "depth", info->depth, "nodes",
+                              (json_int_t)info->nodes, "time_ms", (json_int_t)info->time_ms,
+                              "best", json_array_size(pv) ? json_incref(json_array_get(pv, 0))
+                                                          : json_null(),
+                              "pv", pv);
+    if (job->req) json_object_set(reply, "req", job->req);
+    session_send_json(ss, reply);
+}
+
 /* ---- messages ---------------------------------------------------------------- */
 
 static const char *color_name(int c) { return c == TAK_WHITE ? "white" : "black"; }

@@ -22,6 +22,8 @@
 
 #define MESSAGE_MAX 65536 /* the largest WebSocket message accepted (a PTN import) */
 #define QUEUE_MAX 64      /* messages waiting for a slow reader before it is dropped */
+#define ANALYZE_MS_MAX 1000   /* an analysis searches at most this long (less if --engine-movetime is less) */
+#define ANALYZE_DEPTH_MAX 12  /* ... and at most this deep */
 
 /* A message written once and queued to many connections; LWS_PRE bytes of
  * room before the text, as lws_write needs. */
@@ -56,6 +58,8 @@ typedef struct Session {
     char *rx;
     size_t rx_len;
     bool rx_too_big, rx_binary;
+    uint64_t id;     /* unique for the server's life: analysis answers find their asker by it */
+    int analyses;    /* analyze requests of this connection still searching */
 } Session;
 
 typedef struct LiveGame {
@@ -75,8 +79,17 @@ enum { OFFER_DRAW = 0, OFFER_TAKEBACK = 1 };
 
 /* ---- engine pool (engine_pool.c) ---------------------------------------- */
 
+/* A job is a move for an engine opponent (JOB_PLAY) or an analysis asked
+ * for in review (JOB_ANALYZE: a bounded search whose score and line go back
+ * to the asking connection, found by its id, with the request's req). */
+enum { JOB_PLAY = 0, JOB_ANALYZE = 1 };
+
 typedef struct EngineJob {
+    int kind;
     char game_id[STORE_ID_LEN + 1];
+    uint64_t session_id; /* JOB_ANALYZE: who asked */
+    json_t *req;         /* JOB_ANALYZE: the request's req (a reference), or NULL */
+    TakSearchInfo info;  /* JOB_ANALYZE: the last completed depth */
     uint32_t generation;
     size_t ply;
     TakPosition pos;
@@ -96,6 +109,7 @@ typedef struct EnginePool {
     pthread_t *threads;
     TakEngine **engines;
     int movetime_ms;
+    int analyze_ms;                    /* the bound of an analysis search */
     struct lws_context *context; /* woken with lws_cancel_service when a job is done */
 } EnginePool;
 
@@ -117,6 +131,7 @@ typedef struct Server {
     LiveGame **buckets;
     size_t bucket_count, game_count;
     uint64_t messages, moves; /* counters for the log */
+    uint64_t next_session_id;
 } Server;
 
 /* games.c */
@@ -129,6 +144,7 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
 void games_changed(Server *s, LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
 void games_engine_done(Server *s, EngineJob *job);
+void games_analysis_done(Server *s, EngineJob *job); /* answers the asker, if still there */
 json_t *games_board_json(const TakPosition *pos, size_t ply);
 Outbuf *games_state(LiveGame *g);
 void random_token(char *out, size_t len);

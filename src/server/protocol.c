@@ -446,6 +446,43 @@ static void on_view(const Request *r) {
     ok(r, games_board_json(&pos, (size_t)ply));
 }
 
+/* The engine's view of a past position: answered from a worker when its
+ * bounded search ends. Only once the game is over, so it cannot coach a
+ * player; one at a time per connection. */
+static void on_analyze(const Request *r) {
+    LiveGame *g = followed(r);
+    long ply;
+    if (g == NULL || !int_field(r, "ply", 0, 100000000, -1, &ply)) return;
+    if (ply < 0 || (size_t)ply > g->game.count)
+        return fail(r, "'ply' must be from 0 to %zu", g->game.count);
+    if (tak_game_result(&g->game).end == TAK_END_NONE)
+        return fail(r, "analysis opens when the game is over");
+    if (r->ss->analyses > 0) return fail(r, "one analysis at a time: wait for the last one");
+    EngineJob *job = calloc(1, sizeof *job);
+    if (job == NULL) return fail(r, "out of memory");
+    job->kind = JOB_ANALYZE;
+    memcpy(job->game_id, g->info.id, sizeof job->game_id);
+    job->session_id = r->ss->id;
+    job->req = r->req ? json_incref(r->req) : NULL;
+    job->ply = (size_t)ply;
+    job->pos = g->game.start;
+    for (long i = 0; i < ply; i++) {
+        TakUndo undo;
+        tak_position_make(&job->pos, g->game.moves[i], &undo);
+    }
+    job->history_len = (size_t)ply;
+    if (ply > 0) {
+        job->history = malloc((size_t)ply * sizeof *job->history);
+        if (job->history == NULL) {
+            engine_job_free(job);
+            return fail(r, "out of memory");
+        }
+        memcpy(job->history, g->game.hashes, (size_t)ply * sizeof *job->history);
+    }
+    r->ss->analyses++;
+    engine_pool_submit(&r->ss->server->pool, job);
+}
+
 static void on_export(const Request *r) {
     LiveGame *g = followed(r);
     if (g == NULL) return;
@@ -470,6 +507,7 @@ static const Handler handlers[] = {
     {"leave", on_leave},       {"move", on_move},     {"takeback", on_takeback},
     {"draw", on_draw},         {"accept", on_accept}, {"decline", on_decline},
     {"resign", on_resign},     {"view", on_view},     {"export", on_export},
+    {"analyze", on_analyze},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

@@ -90,6 +90,7 @@ void session_attach(Session *ss, LiveGame *g, int seat) {
         g->sub_count++; /* first, so detaching from g itself cannot unload it */
         session_detach(ss);
         ss->game = g;
+        ss->analyses = 0; /* answers for the game left behind are dropped */
         ss->next = g->subs;
         if (g->subs) g->subs->prev = ss;
         g->subs = ss;
@@ -227,6 +228,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         ss->server = server;
         ss->is_ws = true;
         ss->seat = -1;
+        ss->id = ++server->next_session_id;
         return 0;
     case LWS_CALLBACK_RECEIVE:
         receive(ss, in, len);
@@ -241,7 +243,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             EngineJob *job = engine_pool_take_done(&server->pool);
             while (job) {
                 EngineJob *next = job->next;
-                games_engine_done(server, job);
+                if (job->kind == JOB_ANALYZE)
+                    games_analysis_done(server, job);
+                else
+                    games_engine_done(server, job);
                 engine_job_free(job);
                 job = next;
             }

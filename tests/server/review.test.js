@@ -1,0 +1,100 @@
+// review.test.js: the messages added for review and new games: `analyze` (the
+// engine's score and line for a past position of a finished game, from a
+// worker), with its bad input answered by errors. Run: node --test tests/server/
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { startServer, connect } = require('./lib.js');
+
+let srv;
+test.before(async () => { srv = await startServer(); });
+test.after(async () => {
+  if (!srv) return;
+  const code = await srv.stop();
+  assert.equal(code, 0, srv.stderr());
+  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error/);
+});
+
+async function friendGame(opts = {}) {
+  const a = await connect(srv.port);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, ...opts });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  await a.nextState((s) => s.game === r.game);
+  const b = await connect(srv.port);
+  const j = await b.send({ type: 'join', game: r.game, invite: r.invite });
+  assert.equal(j.type, 'ok', JSON.stringify(j));
+  await b.nextState();
+  return { a, b, game: r.game };
+}
+
+async function play(a, b, moves) {
+  for (const [i, m] of moves.entries()) {
+    const r = await (i % 2 === 0 ? a : b).send({ type: 'move', move: m });
+    assert.equal(r.type, 'ok', `${m}: ${JSON.stringify(r)}`);
+  }
+}
+
+test('analyze: score and best line of a past position, once the game is over', async () => {
+  const { a, b, game } = await friendGame();
+  await play(a, b, ['c3', 'a3', 'a2', 'c2']);
+  let r = await a.send({ type: 'analyze', ply: 2 });
+  assert.match(r.message, /when the game is over/, 'no coaching during the game');
+  await play(a, b, ['b3', 'b1', 'a1']); // White misses nothing: a1-a2-a3
+  await a.nextState((s) => s.result);
+
+  // A watcher may ask too. After c3 a3 a2 c2, White wins at once with a1.
+  const w = await connect(srv.port);
+  await w.send({ type: 'join', game });
+  r = await w.send({ type: 'analyze', ply: 4 });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.equal(r.for, 'analyze');
+  assert.equal(r.ply, 4);
+  assert.equal(r.best, 'a1');
+  assert.deepEqual(r.pv.slice(0, 1), ['a1']);
+  assert.equal(r.win_in, 1, 'White wins in one ply');
+  assert.ok(r.score > 0 && r.depth >= 1 && r.nodes >= 1, JSON.stringify(r));
+
+  // The start: some line, a finite score; the final position: nothing to play.
+  r = await a.send({ type: 'analyze', ply: 0, game });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.ok(r.pv.length >= 1 && /^[a-c][1-3]$/.test(r.best), JSON.stringify(r));
+  r = await a.send({ type: 'analyze', ply: 7 });
+  assert.deepEqual([r.type, r.best, r.pv], ['ok', null, []]);
+
+  // One at a time per connection: the second is refused, the first answered.
+  const first = b.send({ type: 'analyze', ply: 1 });
+  const second = await b.send({ type: 'analyze', ply: 2 });
+  assert.match(second.message, /one analysis at a time/);
+  assert.equal((await first).type, 'ok');
+  for (const c of [a, b, w]) await c.close();
+});
+
+test('analyze: bad input is refused and the connection stays usable', async () => {
+  const c = await connect(srv.port);
+  assert.match((await c.send({ type: 'analyze', ply: 0 })).message, /join a game first/);
+  const { a, b, game } = await friendGame();
+  await play(a, b, ['a1', 'c3']);
+  assert.equal((await a.send({ type: 'resign' })).type, 'ok');
+  await c.send({ type: 'join', game });
+  for (const [msg, why] of [
+    [{}, /'ply' must be from 0 to 2/],
+    [{ ply: 3 }, /'ply' must be from 0 to 2/],
+    [{ ply: -1 }, /'ply'/],
+    [{ ply: 'one' }, /'ply' must be a whole number/],
+    [{ ply: 1.5 }, /'ply' must be a whole number/],
+    [{ ply: 1, game: 'zzzzzzzzzz' }, /follows game/],
+    [{ ply: 1, game: 7 }, /'game' must be a string/],
+  ]) {
+    const r = await c.send({ type: 'analyze', ...msg });
+    assert.equal(r.type, 'error', JSON.stringify(msg));
+    assert.equal(r.for, 'analyze');
+    assert.match(r.message, why, JSON.stringify(msg));
+  }
+  assert.equal((await c.send({ type: 'analyze', ply: 2 })).type, 'ok');
+  // Leaving drops an answer still on its way; the connection goes on.
+  const pending = c.send({ type: 'analyze', ply: 1 });
+  await c.send({ type: 'leave' });
+  assert.equal((await c.send({ type: 'ping' })).type, 'ok');
+  void pending;
+  for (const x of [a, b, c]) await x.close();
+});
