@@ -360,6 +360,7 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "komi", json_real(g->info.rules.half_komi / 2.0));
     json_object_set_new(msg, "stones", json_integer(g->info.rules.stones));
     json_object_set_new(msg, "capstones", json_integer(g->info.rules.capstones));
+    json_object_set_new(msg, "no_pass", json_boolean(g->info.rules.no_pass));
     json_object_set_new(msg, "start", json_string(g->info.start_tps));
     json_object_set_new(msg, "seats", json_pack("{s:o, s:o}", "white", seat_json(g, 0), "black",
                                                 seat_json(g, 1)));

@@ -483,6 +483,83 @@ static void on_analyze(const Request *r) {
     engine_pool_submit(&r->ss->server->pool, job);
 }
 
+/* One square of a setup board, as the state's board writes it: colours
+ * bottom to top ('1' White, '2' Black), then 'S' or 'C' for the top stone.
+ * Appends its TPS form ("12S", or "x") to tps. */
+static bool setup_square(const Request *r, json_t *v, int sq, int size, char *tps, size_t cap) {
+    const char *text = json_is_string(v) ? json_string_value(v) : NULL;
+    char name[3];
+    tak_square_name(sq, size, name);
+    size_t n = text ? strlen(text) : 0;
+    bool ok = text && n == json_string_length(v) && n <= 2 * TAK_MAX_RESERVE + 1;
+    for (size_t i = 0; ok && i < n; i++) {
+        bool last = i + 1 == n;
+        ok = text[i] == '1' || text[i] == '2' || (last && i > 0 && (text[i] == 'S' || text[i] == 'C'));
+    }
+    if (!ok) {
+        fail(r, "square %s: a stack is written as colours bottom to top (1 White, 2 Black), "
+                "then S or C for a wall or capstone on top",
+             name);
+        return false;
+    }
+    size_t len = strlen(tps);
+    if (len + n + 2 >= cap) return fail(r, "the board holds too many stones"), false;
+    strcat(tps, n ? text : "x");
+    return true;
+}
+
+/* Rule enforcement off: the page edits a board freely and the server checks
+ * each edit by building the TPS and reading it with the game's rules
+ * (reserves, one stack per square, capstones only on top). Nothing is
+ * stored; `create` with the TPS continues from it as a game. */
+static void on_setup(const Request *r) {
+    static const char *const colors[] = {"white", "black", NULL};
+    long size, move_number;
+    int turn;
+    json_t *board = json_object_get(r->msg, "board");
+    if (!int_field(r, "size", TAK_MIN_SIZE, TAK_MAX_SIZE, 5, &size) ||
+        !choice_field(r, "turn", colors, 0, &turn) ||
+        !int_field(r, "move_number", 1, 10000, 0, &move_number))
+        return;
+    if (!json_is_array(board) || json_array_size(board) != (size_t)(size * size))
+        return fail(r, "'board' must be an array of %ld squares (a1 first, along ranks)",
+                    size * size);
+    TakRules rules;
+    if (!new_rules(r, (int)size, &rules)) return;
+    char tps[TAK_TPS_MAX * 2] = "";
+    bool empty = true;
+    for (int rank = (int)size - 1; rank >= 0; rank--) {
+        for (int file = 0; file < size; file++) {
+            int sq = rank * (int)size + file;
+            json_t *v = json_array_get(board, (size_t)sq);
+            if (file) strcat(tps, ",");
+            if (!setup_square(r, v, sq, (int)size, tps, sizeof tps - 16)) return;
+            if (json_string_length(v)) empty = false;
+        }
+        if (rank) strcat(tps, "/");
+    }
+    /* The opening (each side places the other's flat) only on an empty board. */
+    if (move_number == 0) move_number = empty ? 1 : 2;
+    size_t len = strlen(tps);
+    snprintf(tps + len, sizeof tps - len, " %d %ld", turn + 1, move_number);
+    TakPosition pos;
+    TakError err;
+    if (!tak_tps_read(tps, &rules, &pos, &err)) return fail(r, "%s", err.message);
+    json_t *reply = games_board_json(&pos, 0);
+    json_object_set_new(reply, "size", json_integer(size));
+    TakResult res = pos.result;
+    if (res.end != TAK_END_NONE) {
+        char text[100];
+        json_object_set_new(reply, "result",
+                            json_pack("{s:s, s:s, s:i}", "code", tak_result_code(res), "text",
+                                      tak_result_describe(res, text, sizeof text), "winner",
+                                      res.winner));
+    } else {
+        json_object_set_new(reply, "result", json_null());
+    }
+    ok(r, reply);
+}
+
 static void on_export(const Request *r) {
     LiveGame *g = followed(r);
     if (g == NULL) return;
@@ -507,7 +584,7 @@ static const Handler handlers[] = {
     {"leave", on_leave},       {"move", on_move},     {"takeback", on_takeback},
     {"draw", on_draw},         {"accept", on_accept}, {"decline", on_decline},
     {"resign", on_resign},     {"view", on_view},     {"export", on_export},
-    {"analyze", on_analyze},
+    {"analyze", on_analyze},   {"setup", on_setup},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

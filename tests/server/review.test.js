@@ -98,3 +98,52 @@ test('analyze: bad input is refused and the connection stays usable', async () =
   void pending;
   for (const x of [a, b, c]) await x.close();
 });
+
+test('setup (rule enforcement off): the server checks each edited board as a TPS', async () => {
+  const c = await connect(srv.port);
+  const empty = Array(9).fill('');
+  let r = await c.send({ type: 'setup', size: 3, board: empty });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.equal(r.tps, 'x3/x3/x3 1 1', 'an empty board starts at move 1');
+  assert.deepEqual(r.stash, [[10, 0], [10, 0]]);
+  // Anything goes: stacks of both colours, walls, Black to move, a move number.
+  const board = ['12', '', '2S', '', '1', '', '', '', '21'];
+  r = await c.send({ type: 'setup', size: 3, board, turn: 'black', move_number: 7 });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.equal(r.tps, 'x2,21/x,1,x/12,x,2S 2 7');
+  assert.deepEqual([r.turn, r.move_number, r.result], ['black', 7, null]);
+  assert.deepEqual(r.stash, [[7, 0], [7, 0]]);
+  // Custom reserves and capstones count too; a road shows as a result.
+  r = await c.send({ type: 'setup', size: 4, stones: 12, capstones: 1, board: ['1C', '1', '1', '1', ...Array(12).fill('')] });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.deepEqual(r.stash[0], [9, 0]);
+  assert.match(r.result.code, /R-0/);
+  // The TPS continues as a game.
+  r = await c.send({ type: 'create', opponent: 'engine', level: 1, color: 'white', tps: 'x2,21/x,1,x/12,x,2S 1 7' });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  const s = await c.nextState((s) => s.game === r.game);
+  assert.deepEqual([s.ply, s.move_number, s.turn, s.start], [0, 7, 'white', 'x2,21/x,1,x/12,x,2S 1 7']);
+  assert.equal(s.no_pass, true);
+  for (const [msg, why] of [
+    [{ size: 3 }, /'board' must be an array of 9/],
+    [{ size: 3, board: Array(8).fill('') }, /'board' must be an array of 9/],
+    [{ size: 9, board: [] }, /'size'/],
+    [{ size: 3, board: ['3', ...Array(8).fill('')] }, /square a1/],
+    [{ size: 3, board: ['S', ...Array(8).fill('')] }, /square a1/],
+    [{ size: 3, board: ['1S1', ...Array(8).fill('')] }, /square a1/],
+    [{ size: 3, board: [7, ...Array(8).fill('')] }, /square a1/],
+    [{ size: 3, board: ['1'.repeat(11), ...Array(8).fill('')] }, /./],
+    [{ size: 3, board: ['1C', ...Array(8).fill('')] }, /./], // no capstones on 3x3
+    [{ size: 3, board: empty, turn: 'red' }, /'turn'/],
+    [{ size: 3, board: empty, move_number: 0 }, /'move_number'/],
+    [{ size: 3, board: empty, komi: 'lots' }, /komi/],
+    [{ size: 3, board: empty, stones: 0 }, /'stones'/],
+  ]) {
+    const e = await c.send({ type: 'setup', ...msg });
+    assert.equal(e.type, 'error', JSON.stringify(msg));
+    assert.equal(e.for, 'setup');
+    assert.match(e.message, why, JSON.stringify(msg));
+  }
+  assert.equal((await c.send({ type: 'ping' })).type, 'ok');
+  await c.close();
+});
