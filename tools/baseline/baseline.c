@@ -1,0 +1,125 @@
+/*
+ * baseline.c: a TEI engine of ordinary strength to measure ours against:
+ * plain fixed-depth alpha-beta (negamax, moves in generator order, no table,
+ * no pruning, no extensions) over a material-only evaluation: flats on top
+ * minus the opponent's, less komi, from the side to move's view. A finished
+ * game scores +-WIN (nearer wins first). Go limits are ignored: every search
+ * goes to the fixed depth (option Depth, 3 unless set).
+ * Usage: baseline   (then TEI on stdin/stdout, as `tak tei`)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tak/notation.h"
+#include "tak/tak.h"
+
+#define WIN 30000
+
+typedef struct Baseline {
+    int depth, half_komi, size;
+    TakPosition pos;
+    TakMoveList lists[16]; /* one per ply of the search */
+} Baseline;
+
+static int material(const TakPosition *pos, int half_komi) {
+    int flats[2];
+    tak_position_flat_counts(pos, flats);
+    int white = 100 * (flats[0] - flats[1]) - 50 * half_komi;
+    return pos->side == TAK_WHITE ? white : -white;
+}
+
+static int negamax(Baseline *b, int depth, int ply, int alpha, int beta) {
+    TakPosition *pos = &b->pos;
+    if (pos->result.end != TAK_END_NONE) {
+        if (pos->result.winner < 0) return 0;
+        return pos->result.winner == (int)pos->side ? WIN - ply : -(WIN - ply);
+    }
+    if (depth == 0) return material(pos, b->half_komi);
+    TakMoveList *list = &b->lists[ply];
+    int n = tak_moves_generate(pos, list);
+    int best = -WIN - 1;
+    for (int i = 0; i < n; i++) {
+        TakUndo undo;
+        tak_position_make(pos, list->moves[i], &undo);
+        int score = -negamax(b, depth - 1, ply + 1, -beta, -alpha);
+        tak_position_unmake(pos, list->moves[i], &undo);
+        if (score > best) best = score;
+        if (score > alpha) alpha = score;
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+static TakMove search_root(Baseline *b) {
+    TakMoveList *list = &b->lists[0];
+    int n = tak_moves_generate(&b->pos, list);
+    TakMove best_move = n > 0 ? list->moves[0] : TAK_MOVE_NONE;
+    int alpha = -WIN - 1;
+    for (int i = 0; i < n; i++) {
+        TakMove m = list->moves[i];
+        TakUndo undo;
+        tak_position_make(&b->pos, m, &undo);
+        int score = -negamax(b, b->depth - 1, 1, -WIN - 1, -alpha);
+        tak_position_unmake(&b->pos, m, &undo);
+        if (score > alpha) {
+            alpha = score;
+            best_move = m;
+        }
+    }
+    return best_move;
+}
+
+/* "position startpos|tps B S N [moves m...]": false on a bad position. */
+static bool set_position(Baseline *b, char *args) {
+    TakRules rules;
+    TakError err;
+    if (!tak_rules_standard(&rules, b->size, &err)) return false;
+    rules.half_komi = b->half_komi;
+    char *moves = strstr(args, " moves");
+    if (moves) *moves = '\0';
+    if (strncmp(args, "tps ", 4) == 0) {
+        if (!tak_tps_read(args + 4, &rules, &b->pos, &err)) return false;
+    } else if (!tak_position_init(&b->pos, &rules, &err)) {
+        return false;
+    }
+    if (moves == NULL) return true;
+    for (char *tok = strtok(moves + 6, " \n"); tok; tok = strtok(NULL, " \n")) {
+        TakMove m;
+        if (!tak_move_parse(&b->pos, tok, &m, &err)) return false;
+        tak_position_make(&b->pos, m, &(TakUndo){0});
+    }
+    return true;
+}
+
+int main(void) {
+    static Baseline b = {.depth = 3, .half_komi = 0, .size = 6};
+    char line[65536];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strcmp(line, "tei") == 0) {
+            printf("id name baseline-ab\nid author tak\n");
+            printf("option name Depth type spin default 3 min 1 max 8\nteiok\n");
+        } else if (strcmp(line, "isready") == 0) {
+            printf("readyok\n");
+        } else if (strncmp(line, "setoption name HalfKomi value ", 30) == 0) {
+            b.half_komi = atoi(line + 30);
+        } else if (strncmp(line, "setoption name Depth value ", 27) == 0) {
+            int d = atoi(line + 27);
+            b.depth = d < 1 ? 1 : d > 8 ? 8 : d;
+        } else if (strncmp(line, "teinewgame", 10) == 0) {
+            if (line[10] == ' ') b.size = atoi(line + 11);
+        } else if (strncmp(line, "position ", 9) == 0) {
+            if (!set_position(&b, line + 9)) fprintf(stderr, "bad position: %s\n", line);
+        } else if (strncmp(line, "go", 2) == 0) {
+            char text[TAK_MOVE_TEXT_MAX];
+            TakMove m = search_root(&b);
+            tak_move_write(m, b.pos.rules.size, &b.pos, text);
+            printf("bestmove %s\n", text);
+        } else if (strcmp(line, "quit") == 0) {
+            break;
+        }
+    }
+    return 0;
+}
