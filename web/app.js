@@ -115,6 +115,7 @@ function showLinks() {
 }
 
 function openGame(id) {
+  app.sandbox = null;
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
   $('new-game').hidden = true; $('play').hidden = false;
   if (app.connected) joinGame(id);
@@ -183,6 +184,7 @@ function carryAfter(sq) {
 function placeText(sq) { return app.piece + squareName(sq, app.state.size); }
 
 function clickSquare(sq) {
+  if (app.sandbox) { sandboxClick(sq); return; }
   if (!myTurn()) {
     say(app.view ? 'You are looking at an earlier position: press » to play.' :
       app.state && app.state.result ? 'The game is over.' : app.seat ? 'Wait for your turn.' : 'You are watching this game.');
@@ -293,6 +295,7 @@ function drawBoard() {
       const g = el('g', { class: 'sq', tabindex: 0, role: 'gridcell', 'data-square': name, 'aria-label': name + ' ' + describeStack(s.board[sq]) }, svg);
       el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--sq1)' : 'var(--sq2)' }, g);
       if (hint.has(sq)) el('rect', { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'hint' }, g);
+      if (app.sandbox && app.sandbox.lifted === sq) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
       if (app.carry && !app.view && (sq === app.carry.from || sq === app.carry.cur)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
       drawStack(g, sq, s.board[sq], x, y);
       g.addEventListener('click', () => clickSquare(sq));
@@ -382,12 +385,21 @@ function render() {
   turn.textContent = app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
     s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play${who(v.turn)}${s.thinking ? ' — thinking…' : ''}`;
   turn.classList.toggle('viewing', !!app.view);
+  turn.classList.toggle('sandboxed', !!app.sandbox);
+  if (app.sandbox) turn.textContent = `Rules off — setting up: ${name(v.turn)} to move (move ${v.move_number})`;
+  $('sandbox').hidden = !app.sandbox;
+  $('rotate').hidden = $('ptn-form').hidden = $('offers').hidden = !!app.sandbox;
+  $('enforce').checked = !app.sandbox;
+  $('enforce').disabled = !app.sandbox && !!app.view;
+  if (app.sandbox) drawSandbox();
   $('flats').textContent = `Flats: White ${v.flats[0]} — Black ${v.flats[1]}` + (s.komi ? ` (+${s.komi} komi)` : '');
+  $('rules-line').textContent = `${s.size}×${s.size}, ${s.stones} stones + ${s.capstones} cap${s.capstones === 1 ? '' : 's'} each` +
+    (s.komi ? `, komi ${s.komi}` : '') + (s.no_pass === false ? ', passing allowed' : ', no-pass rule');
   const threat = ['white', 'black'].filter((c, i) => v.tak[i] && c !== v.turn);
   $('tak-warning').hidden = threat.length === 0 || (!!s.result && !app.view);
   $('tak-warning').textContent = threat.length ? `Tak! ${name(threat[0])} threatens a road` : '';
   const res = $('result');
-  res.hidden = !s.result;
+  res.hidden = !s.result || !!app.sandbox;
   res.textContent = s.result ? `${s.result.text} (${s.result.code})` : '';
   const seated = !!app.seat && !s.result;
   $('takeback').disabled = !seated || s.ply === 0;
@@ -396,7 +408,7 @@ function render() {
   $('ptn-input').disabled = !myTurn();
   $('first').disabled = $('prev').disabled = v.ply === 0;
   $('next').disabled = $('last').disabled = !app.view;
-  $('analyze').disabled = !s.result;
+  $('analyze').disabled = !s.result || !!app.sandbox;
   $('analyze').title = s.result ? 'The engine\'s score and best line for the position shown' : 'Analysis opens when the game is over';
   drawOffers();
   drawAnalysis();
@@ -435,7 +447,7 @@ async function act(msg) {
 
 async function showPly(ply) {
   const s = app.state;
-  if (!s) return;
+  if (!s || app.sandbox) return;
   ply = Math.max(0, Math.min(ply, s.ply));
   app.carry = null;
   if (ply === s.ply) { app.view = null; render(); return; }
@@ -489,11 +501,100 @@ function showExport(text) {
   t.hidden = false; t.value = text; t.focus(); t.select();
 }
 
+
+// ---- rule enforcement off: the sandbox -------------------------------------------------
+// A local board edited freely; each edit goes to the server as `setup`, which
+// reads it as a TPS with the game's rules and answers the position (or says
+// what is wrong). Turning enforcement back on creates a game from that TPS.
+
+function sandboxState(p) {
+  const sb = app.sandbox;
+  return { ...p, game: null, size: sb.rules.size, komi: sb.rules.komi, ply: 0, moves: [], legal: [],
+    seats: { white: 'open', black: 'open' }, level: sb.then.level, thinking: false,
+    offers: { draw: null, takeback: null }, start: p.tps };
+}
+
+// Starts the sandbox on `board` (stacks as the state writes them).
+async function startSandbox(rules, then, board, turn, moveNumber) {
+  // userMove: the move number the player chose (the server picks otherwise: 1 on an empty board, else 2)
+  app.sandbox = { rules, then, board, turn, moveNumber, userMove: moveNumber || 0, piece: '1', lifted: null };
+  app.gameId = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
+  $('new-game').hidden = true; $('play').hidden = false; $('links').textContent = '';
+  say('');
+  if (!(await sandboxSend(board, turn, moveNumber))) { app.sandbox = null; showNewGame(); }
+}
+
+// Sends a board to the server; adopts it when the server accepts it.
+async function sandboxSend(board, turn, moveNumber) {
+  const sb = app.sandbox, r = sb.rules;
+  const msg = { type: 'setup', size: r.size, board, turn, stones: r.stones, capstones: r.capstones,
+    komi: r.komi, no_pass: r.no_pass };
+  if (moveNumber) msg.move_number = moveNumber;
+  try {
+    const p = await request(msg);
+    if (app.sandbox !== sb) return false;
+    sb.board = p.board; sb.turn = p.turn; sb.moveNumber = p.move_number; sb.tps = p.tps;
+    app.state = sandboxState(p);
+    say(p.result ? 'This position is over: ' + p.result.text : '');
+    render();
+    return true;
+  } catch (e) { say(e.message); render(); return false; }
+}
+
+function colorsOf(stack) { return stack.replace(/[SC]$/, ''); }
+
+function sandboxClick(sq) {
+  const sb = app.sandbox, board = sb.board.slice();
+  const tool = document.querySelector('input[name=tool]:checked').value;
+  if (tool === 'place') {
+    board[sq] = colorsOf(board[sq]) + sb.piece;
+  } else if (tool === 'remove') {
+    if (!board[sq]) return say('That square is empty.');
+    board[sq] = colorsOf(board[sq]).slice(0, -1);
+  } else if (sb.lifted === null) {
+    if (!board[sq]) return say('Pick a square with a stone on it.');
+    sb.lifted = sq; say('Now click where it goes.'); render(); return;
+  } else {
+    const from = sb.lifted, stack = board[from], top = stack.match(/[12][SC]?$/)[0];
+    sb.lifted = null;
+    if (from === sq) { render(); return; }
+    board[from] = colorsOf(stack).slice(0, -1);
+    board[sq] = colorsOf(board[sq]) + top;
+  }
+  sandboxSend(board, sb.turn, sb.userMove);
+}
+
+function drawSandbox() {
+  const sb = app.sandbox;
+  for (const b of document.querySelectorAll('.palette button')) b.classList.toggle('selected', b.dataset.piece === sb.piece);
+  $('sandbox-turn').value = sb.turn;
+  if (document.activeElement !== $('sandbox-move')) $('sandbox-move').value = sb.moveNumber;
+  const t = sb.then;
+  $('sandbox-then').textContent = 'Then: ' + (t.opponent === 'engine' ? `against the engine (level ${t.level}), you as ${t.color}` : `against a friend by link, you as ${t.color}`);
+}
+
+// Rule enforcement back on: a new game from the position built.
+async function sandboxPlay() {
+  const sb = app.sandbox, r = sb.rules, t = sb.then;
+  const ok = await startGame({ type: 'create', opponent: t.opponent, level: t.level, color: t.color, tps: sb.tps,
+    stones: r.stones, capstones: r.capstones, komi: r.komi, no_pass: r.no_pass }, (m) => say(m));
+  if (ok) app.sandbox = null;
+}
+
+// Rule enforcement off in a game: a sandbox from the position shown.
+function leaveRules() {
+  const s = app.state, v = shown();
+  const opponent = s.seats.white === 'engine' || s.seats.black === 'engine' ? 'engine' : 'friend';
+  if (app.gameId && app.connected) request({ type: 'leave' }).catch(() => {});
+  startSandbox({ size: s.size, stones: s.stones, capstones: s.capstones, komi: s.komi, no_pass: s.no_pass !== false },
+    { opponent, level: s.level, color: app.seat || 'white' }, v.board.slice(), v.turn, v.move_number);
+}
+
 // ---- new games ------------------------------------------------------------------------
 
 function showNewGame() {
   $('play').hidden = true; $('new-game').hidden = false;
-  app.gameId = null; app.state = null;
+  app.gameId = null; app.state = null; app.sandbox = null;
   history.pushState(null, '', '/');
 }
 
@@ -509,16 +610,30 @@ async function createGame(ev) {
     if (imp.startsWith('[') || /^\s*1\.\s/.test(imp)) msg.ptn = imp; else msg.tps = imp;
     delete msg.size;
   }
+  if (f.get('enforce') !== 'on') {
+    const rules = { size: msg.size, stones: msg.stones, capstones: msg.capstones, komi: msg.komi, no_pass: msg.no_pass };
+    const then = { opponent: msg.opponent, level: msg.level, color: msg.color };
+    startSandbox(rules, then, Array(msg.size * msg.size).fill(''), 'white', 0);
+    return;
+  }
+  await startGame(msg, (m) => { $('new-message').textContent = m; });
+}
+
+// Creates a game and opens it; false (after telling `onError`) when refused.
+async function startGame(msg, onError) {
   try {
     const r = await request(msg);
     localStorage.setItem(secretKey(r.game), r.token);
     app.invite = r.invite || null;
     history.pushState(null, '', '/g/' + r.game);
-    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null;
+    app.sandbox = null;
+    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
     $('new-game').hidden = true; $('play').hidden = false;
     showLinks();
     $('new-message').textContent = '';
-  } catch (e) { $('new-message').textContent = e.message; }
+    say('');
+    return true;
+  } catch (e) { onError(e.message); return false; }
 }
 
 function route() {
@@ -556,6 +671,14 @@ function init() {
   $('last').onclick = () => showPly(app.state.ply);
   $('export-ptn').onclick = exportPtn;
   $('analyze').onclick = analyze;
+  $('enforce').onchange = () => {
+    if (!$('enforce').checked && !app.sandbox && app.state) leaveRules();
+    else if ($('enforce').checked && app.sandbox) { $('enforce').checked = false; sandboxPlay(); }
+  };
+  $('sandbox-play').onclick = sandboxPlay;
+  for (const b of document.querySelectorAll('.palette button')) b.onclick = () => { app.sandbox.piece = b.dataset.piece; render(); };
+  $('sandbox-turn').onchange = () => sandboxSend(app.sandbox.board, $('sandbox-turn').value, app.sandbox.userMove);
+  $('sandbox-move').onchange = () => { app.sandbox.userMove = +$('sandbox-move').value || 0; sandboxSend(app.sandbox.board, app.sandbox.turn, app.sandbox.userMove); };
   $('export-tps').onclick = () => showExport(shown().tps);
   $('wobbly').checked = app.wobbly;
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };

@@ -1,6 +1,8 @@
 // features.test.js: the page's later features in a real browser (Debian's
 // chromium, driven by playwright-core): the engine's analysis of a position
-// in review. Screenshots: build/e2e-artifacts/.
+// in review; rule enforcement off (a sandbox set up by clicks, checked by the
+// server, then played on against the engine), from the new-game form and from
+// a game. Screenshots: build/e2e-artifacts/.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -63,5 +65,83 @@ test('review: the engine analyses the position shown, once the game is over', as
   await p.click('#analyze');
   await p.waitForFunction(() => window.takApp.analysis && window.takApp.analysis.ply === 0);
   assert.match(await p.textContent('#analysis'), /Best: [a-d][1-4]/);
+  await p.context().close();
+});
+
+test('rule enforcement off: a sandbox setup, checked by the server, continues as a game', async () => {
+  const p = await newPage();
+  await p.goto(srv.url + '/');
+  await p.check('input[name=opponent][value=engine]');
+  await p.selectOption('#size', '4');
+  await p.selectOption('#level', '1');
+  await p.uncheck('#new-enforce');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('#sandbox:not([hidden])');
+  await p.waitForFunction(() => window.takApp.sandbox && window.takApp.state);
+  assert.match(await p.textContent('#turn'), /Rules off/);
+  const board = () => p.evaluate(() => window.takApp.sandbox.board.join(','));
+  const edit = async (sq) => { const before = await board(); await click(p, sq); await p.waitForFunction((b) => window.takApp.sandbox.board.join(',') !== b, before); };
+  // White flats on a1, b1, c1; Black flats on a4 and b4 (turns do not advance).
+  for (const sq of ['a1', 'b1', 'c1']) await edit(sq);
+  await p.click('.palette button[data-piece="2"]');
+  for (const sq of ['a4', 'b4']) await edit(sq);
+  assert.equal(await p.evaluate(() => window.takApp.state.ply), 0);
+  assert.equal(await p.$$eval('.hint', (h) => h.length), 0, 'no hints with the rules off');
+  // The 4x4 game has no capstones: the server refuses, the board stays.
+  const before = await board();
+  await p.click('.palette button[data-piece="2C"]');
+  await click(p, 'c4');
+  await p.waitForFunction(() => /capstone/i.test(document.getElementById('message').textContent));
+  assert.equal(await board(), before);
+  // Move a4's stone to c4, stack a Black wall on it... then take the wall off again.
+  await p.check('input[name=tool][value=move]');
+  await click(p, 'a4');
+  await edit('c4');
+  await p.check('input[name=tool][value=place]');
+  await p.click('.palette button[data-piece="2S"]');
+  await edit('c4');
+  await p.check('input[name=tool][value=remove]');
+  await edit('c4');
+  assert.equal(await board(), '1,1,1,,,,,,,,,,,2,2,');
+  assert.match(await p.textContent('#stash'), /White\s*Stones 12/);
+  await shot(p, 'sandbox-setup');
+  // Rules back on, White to move: a game against the engine from here.
+  await p.selectOption('#sandbox-turn', 'white');
+  await p.click('#sandbox-play');
+  await p.waitForFunction(() => window.takApp.gameId && window.takApp.state && window.takApp.state.game === window.takApp.gameId);
+  assert.ok(await p.isHidden('#sandbox'), await p.evaluate(() => JSON.stringify([!!window.takApp.sandbox, document.getElementById('sandbox').hidden, document.getElementById('message').textContent])));
+  assert.equal(await p.evaluate(() => window.takApp.state.start), 'x,2,2,x/x4/x4/1,1,1,x 1 2');
+  await click(p, 'd1'); // a1-b1-c1-d1
+  await p.waitForSelector('#result:not([hidden])');
+  assert.match(await p.textContent('#result'), /White wins by road/);
+  await shot(p, 'sandbox-continued');
+  await p.context().close();
+});
+
+test('rule enforcement off in a game: the sandbox starts from the position shown', async () => {
+  const p = await newPage();
+  await p.goto(srv.url + '/');
+  await p.check('input[name=opponent][value=engine]');
+  await p.selectOption('#size', '5');
+  await p.selectOption('#level', '1');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-square=a1]');
+  await click(p, 'a1');
+  await atPly(p, 2);
+  const played = await p.evaluate(() => window.takApp.state.board.join(','));
+  await p.uncheck('#enforce');
+  await p.waitForFunction(() => window.takApp.sandbox && window.takApp.state && window.takApp.state.ply === 0);
+  assert.equal(await p.evaluate(() => window.takApp.sandbox.board.join(',')), played);
+  assert.ok(await p.isHidden('#ptn-form'));
+  await p.click('.palette button[data-piece="1S"]');
+  await click(p, 'e5');
+  await p.waitForFunction(() => window.takApp.sandbox.board[24] === '1S');
+  await p.selectOption('#sandbox-turn', 'black');
+  await p.waitForFunction(() => window.takApp.sandbox.turn === 'black');
+  await p.click('#enforce'); // rules back on: a new game, Black (the engine) to move
+  await p.waitForFunction(() => window.takApp.gameId && window.takApp.state && window.takApp.state.game === window.takApp.gameId);
+  assert.match(await p.evaluate(() => window.takApp.state.start), /^x4,1S\/.* 2 2$/);
+  await atPly(p, 1); // the engine moved
+  assert.equal(await p.evaluate(() => window.takApp.state.turn), 'white');
   await p.context().close();
 });
