@@ -3,9 +3,15 @@
  * of four 16-byte entries; each entry is two relaxed atomic words, the first
  * holding key ^ data so that a torn read (words from two writes) is rejected
  * rather than trusted. No locks: Lazy SMP threads read and write freely.
+ * The entries are 2 MB aligned and advised as huge pages where the system
+ * has them (Linux THP in "madvise" mode): fewer TLB misses on random probes.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "internal.h"
 
@@ -28,9 +34,13 @@ bool tt_resize(TTable *tt, size_t megabytes) {
     if (megabytes < 1) megabytes = 1;
     size_t bytes = megabytes * 1024 * 1024, count = TT_BUCKET;
     while (count * 2 * sizeof(TTEntry) <= bytes) count *= 2;
-    TTEntry *e = malloc(count * sizeof *e);
+    size_t size = count * sizeof(TTEntry), huge = (size_t)2 << 20;
+    TTEntry *e = size >= huge ? aligned_alloc(huge, size) : malloc(size);
     if (e == NULL) return false;
-    memset(e, 0, count * sizeof *e); /* touch every page now, not in the search */
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (size >= huge) madvise(e, size, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#endif
+    memset(e, 0, size); /* touch every page now, not in the search */
     free(tt->entries);
     tt->entries = e;
     tt->count = count;
