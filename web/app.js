@@ -44,6 +44,8 @@ function connect() {
       if (m.type === 'error') p.reject(new Error(m.message)); else p.resolve(m);
     } else if (m.type === 'state') {
       onState(m);
+    } else if (m.type === 'next') {
+      if (m.from === app.gameId) nextGame(m.number, m.of);
     } else if (m.type === 'error') {
       say(m.message);
     }
@@ -115,7 +117,7 @@ function showLinks() {
 }
 
 function openGame(id) {
-  app.sandbox = null;
+  app.sandbox = null; app.matchRows = null;
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
   $('new-game').hidden = true; $('play').hidden = false;
   if (app.connected) joinGame(id);
@@ -126,7 +128,9 @@ function openGame(id) {
 function onState(s) {
   if (s.game !== app.gameId) return;
   const moved = !app.state || app.state.ply !== s.ply;
+  const first = !app.state, ended = !!s.result !== !!(app.state && app.state.result);
   app.state = s;
+  if (first || ended) refreshMatch();
   if (moved) { app.carry = null; app.analysis = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
   if (s.seats[app.seat] !== 'taken') app.invite = app.invite; // nothing: seats shown in turn line
   if (app.invite && s.seats.white !== 'open' && s.seats.black !== 'open') { app.invite = null; showLinks(); }
@@ -412,6 +416,7 @@ function render() {
   $('analyze').title = s.result ? 'The engine\'s score and best line for the position shown' : 'Analysis opens when the game is over';
   drawOffers();
   drawAnalysis();
+  drawMatch();
 }
 
 function drawOffers() {
@@ -590,6 +595,82 @@ function leaveRules() {
     { opponent, level: s.level, color: app.seat || 'white' }, v.board.slice(), v.turn, v.move_number);
 }
 
+
+// ---- matches ---------------------------------------------------------------------------
+// A match is kept in localStorage: its length and its games with the colour
+// this player held in each. The server makes the next game (colours swapped)
+// and scores each finished one (the rule book's points); this page only adds.
+
+function matchKey(id) { return localStorage.getItem('tak.in-match.' + id); }
+function matchOf(id) {
+  const k = id && matchKey(id);
+  return k ? JSON.parse(localStorage.getItem('tak.match.' + k)) : null;
+}
+function saveMatch(rec) {
+  localStorage.setItem('tak.match.' + rec.games[0].id, JSON.stringify(rec));
+  for (const g of rec.games) localStorage.setItem('tak.in-match.' + g.id, rec.games[0].id);
+}
+
+async function refreshMatch() {
+  const rec = matchOf(app.gameId);
+  if (!rec) { $('match').hidden = true; return; }
+  try {
+    const r = await request({ type: 'score', games: rec.games.map((g) => g.id) });
+    app.matchRows = r.rows;
+    drawMatch();
+  } catch (e) { say(e.message); }
+}
+
+function drawMatch() {
+  const rec = matchOf(app.gameId), rows = app.matchRows;
+  const box = $('match');
+  box.hidden = !rec || !rows || app.sandbox;
+  if (box.hidden) return;
+  const body = $('match-table').tBodies[0], foot = $('match-table').tFoot;
+  body.textContent = ''; foot.textContent = '';
+  const total = [0, 0];
+  const row = (parent, cells, cls) => {
+    const tr = document.createElement('tr');
+    if (cls) tr.className = cls;
+    for (const c of cells) { const td = document.createElement('td'); td.textContent = c; tr.appendChild(td); }
+    parent.appendChild(tr);
+  };
+  rec.games.forEach((g, i) => {
+    const r = rows.find((x) => x.game === g.id) || {};
+    let mine = '', theirs = '';
+    if (r.result) {
+      mine = r.winner === g.color ? r.points : 0;
+      theirs = r.winner && r.winner !== g.color ? r.points : 0;
+      total[0] += mine; total[1] += theirs;
+    }
+    row(body, [i + 1, g.color === 'white' ? 'White' : 'Black', r.result || 'playing', mine, theirs], g.id === app.gameId ? 'current' : '');
+  });
+  const done = rows.every((r) => r.result) && rec.games.length >= rec.of;
+  row(foot, ['Total', '', '', total[0], total[1]]);
+  $('match-caption').textContent = `Match of ${rec.of} games` + (done ? total[0] === total[1] ? ': level' : total[0] > total[1] ? ': you win' : ': you lose' : '');
+  const last = rec.games[rec.games.length - 1].id === app.gameId;
+  $('next-game').hidden = !(last && app.state && app.state.result && rec.games.length < rec.of && app.seat);
+}
+
+// The next game of the match (made by the server, or joined if the other player made it).
+async function nextGame(number, of) {
+  const from = app.gameId;
+  let rec = matchOf(from);
+  if (!rec) rec = { of, games: [{ id: from, color: app.seat }] };
+  number = number || rec.games.length + 1;
+  try {
+    const r = await request({ type: 'rematch', game: from, number, of: rec.of });
+    localStorage.setItem(secretKey(r.game), r.token);
+    if (!rec.games.some((g) => g.id === r.game)) rec.games.push({ id: r.game, color: r.seat });
+    saveMatch(rec);
+    app.invite = r.invite || null;
+    history.pushState(null, '', '/g/' + r.game);
+    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
+    showLinks();
+    say(`Game ${number} of ${rec.of}: you play ${r.seat === 'white' ? 'White' : 'Black'}.`);
+  } catch (e) { say(e.message); }
+}
+
 // ---- new games ------------------------------------------------------------------------
 
 function showNewGame() {
@@ -616,7 +697,9 @@ async function createGame(ev) {
     startSandbox(rules, then, Array(msg.size * msg.size).fill(''), 'white', 0);
     return;
   }
-  await startGame(msg, (m) => { $('new-message').textContent = m; });
+  const ok = await startGame(msg, (m) => { $('new-message').textContent = m; });
+  const games = +f.get('match');
+  if (ok && games > 1) { saveMatch({ of: games, games: [{ id: app.gameId, color: app.seat }] }); refreshMatch(); }
 }
 
 // Creates a game and opens it; false (after telling `onError`) when refused.
@@ -676,6 +759,7 @@ function init() {
     else if ($('enforce').checked && app.sandbox) { $('enforce').checked = false; sandboxPlay(); }
   };
   $('sandbox-play').onclick = sandboxPlay;
+  $('next-game').onclick = () => nextGame();
   for (const b of document.querySelectorAll('.palette button')) b.onclick = () => { app.sandbox.piece = b.dataset.piece; render(); };
   $('sandbox-turn').onchange = () => sandboxSend(app.sandbox.board, $('sandbox-turn').value, app.sandbox.userMove);
   $('sandbox-move').onchange = () => { app.sandbox.userMove = +$('sandbox-move').value || 0; sandboxSend(app.sandbox.board, app.sandbox.turn, app.sandbox.userMove); };

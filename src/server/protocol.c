@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tak/score.h"
 
 typedef struct Request {
     Session *ss;
@@ -560,6 +561,124 @@ static void on_setup(const Request *r) {
     ok(r, reply);
 }
 
+/* ---- matches: games in a row, first player alternating, the rule book's
+ * scoring (tak/score.h). Nothing is stored beyond the games: the next game
+ * of a match has an id derived from the previous one's, so either player
+ * (and a page reloaded after a restart) finds it again. */
+
+#define MATCH_GAMES_MAX 25
+
+/* The id of the game after `id` in a match (ids are public anyway). */
+static void next_game_id(const char *id, char out[STORE_ID_LEN + 1]) {
+    static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over "next:" and the id */
+    for (const char *p = "next:"; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    for (const char *p = id; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    for (int i = 0; i < STORE_ID_LEN; i++) {
+        h ^= h >> 29;
+        h *= 0xbf58476d1ce4e5b9ull;
+        out[i] = alphabet[(h >> 59) & 31];
+    }
+    out[STORE_ID_LEN] = '\0';
+}
+
+/* Whether `next` is the rematch of `g`: the same players, colours swapped. */
+static bool is_rematch(const LiveGame *g, const LiveGame *next) {
+    for (int c = 0; c < 2; c++)
+        if (strcmp(g->info.token[c], next->info.token[!c]) != 0) return false;
+    return next->info.engine_color == (g->info.engine_color < 0 ? -1 : !g->info.engine_color);
+}
+
+/* The next game of a match, after the followed one ends: the same rules and
+ * opponent, colours swapped (so the first player alternates). Created by
+ * whichever player asks first; the other joins it by asking too. The other
+ * followers of the finished game are told with a "next" message. */
+static void on_rematch(const Request *r) {
+    long number, of;
+    LiveGame *g = followed(r);
+    if (g == NULL || !int_field(r, "number", 2, MATCH_GAMES_MAX, 2, &number) ||
+        !int_field(r, "of", 2, MATCH_GAMES_MAX, 2, &of))
+        return;
+    if (number > of) return fail(r, "'number' is past the match's %ld games", of);
+    int seat = r->ss->seat;
+    if (seat < 0) return fail(r, "only a player can do that (this connection watches)");
+    if (tak_game_result(&g->game).end == TAK_END_NONE)
+        return fail(r, "the game is not over yet");
+    Server *s = r->ss->server;
+    char id[STORE_ID_LEN + 1];
+    next_game_id(g->info.id, id);
+    TakError err;
+    bool created = false;
+    LiveGame *next = games_find(s, id, &err);
+    if (next && !is_rematch(g, next)) {
+        games_unload_if_idle(s, next);
+        return fail(r, "cannot continue this match (game %s is another one)", id);
+    }
+    if (next == NULL) {
+        StoredGame info;
+        memset(&info, 0, sizeof info);
+        memcpy(info.id, id, sizeof info.id);
+        info.rules = g->info.rules;
+        memcpy(info.start_tps, g->info.start_tps, sizeof info.start_tps);
+        for (int c = 0; c < 2; c++) memcpy(info.token[c], g->info.token[!c], sizeof info.token[c]);
+        memcpy(info.invite, g->info.invite, sizeof info.invite);
+        info.engine_color = g->info.engine_color < 0 ? -1 : !g->info.engine_color;
+        info.engine_level = g->info.engine_level;
+        info.winner = -1;
+        next = games_create(s, &info, NULL, &err);
+        if (next == NULL) return fail(r, "cannot create the next game: %s", err.message);
+        created = true;
+    }
+    int new_seat = !seat;
+    json_t *reply = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}", "game", next->info.id, "from",
+                              g->info.id, "seat", color_name(new_seat), "token",
+                              next->info.token[new_seat], "number", (int)number, "of", (int)of);
+    if (next->info.invite[0]) json_object_set_new(reply, "invite", json_string(next->info.invite));
+    if (created)
+        for (Session *o = g->subs; o; o = o->next)
+            if (o != r->ss)
+                session_send_json(o, json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "next", "game",
+                                               next->info.id, "from", g->info.id, "number",
+                                               (int)number, "of", (int)of));
+    ok(r, reply);
+    session_attach(r->ss, next, new_seat);
+}
+
+/* The match table's rows: for each game, its result and the points its
+ * winner scores (the board's squares plus the winner's reserve). */
+static void on_score(const Request *r) {
+    json_t *ids = json_object_get(r->msg, "games");
+    if (!json_is_array(ids) || json_array_size(ids) < 1 || json_array_size(ids) > MATCH_GAMES_MAX)
+        return fail(r, "'games' must be a list of 1 to %d game ids", MATCH_GAMES_MAX);
+    Server *s = r->ss->server;
+    json_t *rows = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(ids, i, v) {
+        const char *id = json_is_string(v) ? json_string_value(v) : "";
+        TakError err;
+        LiveGame *g = is_code(id, STORE_ID_LEN) ? games_find(s, id, &err) : NULL;
+        if (g == NULL) {
+            json_decref(rows);
+            return fail(r, "no game %.20s", id);
+        }
+        TakResult res = tak_game_result(&g->game);
+        json_t *row = json_pack("{s:s, s:I}", "game", g->info.id, "plies", (json_int_t)g->game.count);
+        if (res.end == TAK_END_NONE) {
+            json_object_set_new(row, "result", json_null());
+        } else {
+            json_object_set_new(row, "result", json_string(tak_result_code(res)));
+            json_object_set_new(row, "winner", res.winner < 0 ? json_null()
+                                                               : json_string(color_name(res.winner)));
+            json_object_set_new(row, "points",
+                                json_integer(tak_score_points(&g->game.current, res)));
+        }
+        json_array_append_new(rows, row);
+        games_unload_if_idle(s, g);
+    }
+    ok(r, json_pack("{s:o}", "rows", rows));
+}
+
 static void on_export(const Request *r) {
     LiveGame *g = followed(r);
     if (g == NULL) return;
@@ -584,7 +703,8 @@ static const Handler handlers[] = {
     {"leave", on_leave},       {"move", on_move},     {"takeback", on_takeback},
     {"draw", on_draw},         {"accept", on_accept}, {"decline", on_decline},
     {"resign", on_resign},     {"view", on_view},     {"export", on_export},
-    {"analyze", on_analyze},   {"setup", on_setup},
+    {"analyze", on_analyze},   {"setup", on_setup},     {"rematch", on_rematch},
+    {"score", on_score},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

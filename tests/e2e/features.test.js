@@ -145,3 +145,41 @@ test('rule enforcement off in a game: the sandbox starts from the position shown
   assert.equal(await p.evaluate(() => window.takApp.state.turn), 'white');
   await p.context().close();
 });
+
+test('a match against the engine: colours alternate, the table keeps the rule book score', async () => {
+  const p = await newPage();
+  await p.goto(srv.url + '/');
+  await p.check('input[name=opponent][value=engine]');
+  await p.selectOption('#size', '3');
+  await p.selectOption('#level', '1');
+  await p.selectOption('#match-length', '2');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-square=a1]');
+  await atPly(p, 0);
+  await p.waitForSelector('#match:not([hidden])');
+  assert.match(await p.textContent('#match'), /Match of 2 games.*1\s*White\s*playing/s);
+  // Game 1, as White: a1, then walk into a loss by resigning.
+  await click(p, 'a1');
+  await atPly(p, 2);
+  await p.click('#resign');
+  await p.waitForSelector('#next-game:not([hidden])');
+  assert.match(await p.textContent('#match tbody'), /1White0-10\d+/);
+  const first = await p.evaluate(() => window.takApp.gameId);
+  // Game 2: Black now; the engine opens.
+  await p.click('#next-game');
+  await p.waitForFunction((g) => window.takApp.gameId !== g && window.takApp.state && window.takApp.state.ply === 1, first);
+  assert.equal(await p.evaluate(() => window.takApp.seat), 'black');
+  assert.match(await p.textContent('#match tbody'), /2Blackplaying/);
+  await p.click('#resign');
+  await p.waitForFunction(() => /you lose/.test(document.getElementById('match-caption').textContent));
+  assert.ok(await p.isHidden('#next-game'), 'the match is over');
+  // Both games lost by resignation: the engine scores 9 squares + its reserve each time.
+  const them = await p.$eval('#match tfoot', (t) => +t.rows[0].cells[4].textContent);
+  assert.ok(them >= 2 * (9 + 10 - 2) && them <= 2 * 19, `their total ${them}`);
+  await shot(p, 'match-table');
+  // Reloading finds the match again (kept in the page's storage).
+  await p.reload();
+  await p.waitForSelector('#match:not([hidden])');
+  assert.match(await p.textContent('#match-caption'), /you lose/);
+  await p.context().close();
+});

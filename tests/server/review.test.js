@@ -147,3 +147,56 @@ test('setup (rule enforcement off): the server checks each edited board as a TPS
   assert.equal((await c.send({ type: 'ping' })).type, 'ok');
   await c.close();
 });
+
+test('matches: rematch swaps colours (same players, same rules), score rows carry the rule book points', async () => {
+  const { a, b, game } = await friendGame({ komi: 1 });
+  assert.match((await a.send({ type: 'rematch', number: 2, of: 3 })).message, /not over/);
+  await play(a, b, ['c3', 'a3', 'a2', 'c2', 'b3', 'b1', 'a1']); // White (a) wins by road
+  await a.nextState((s) => s.result);
+  const w = await connect(srv.port);
+  await w.send({ type: 'join', game });
+  assert.match((await w.send({ type: 'rematch', number: 2, of: 3 })).message, /only a player/);
+  for (const [msg, why] of [
+    [{ number: 1, of: 3 }, /'number'/],
+    [{ number: 4, of: 3 }, /past the match/],
+    [{ number: 2, of: 99 }, /'of'/],
+    [{ number: 'two', of: 3 }, /'number'/],
+  ]) assert.match((await a.send({ type: 'rematch', ...msg })).message, why, JSON.stringify(msg));
+
+  // b asks first: the next game is made, a hears of it, a asking too joins it.
+  const r = await b.send({ type: 'rematch', number: 2, of: 3 });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.deepEqual([r.seat, r.from, r.number, r.of], ['white', game, 2, 3]);
+  const pushed = await (async () => { for (let i = 0; i < 200; i++) { const m = a.others.find((o) => o.type === 'next'); if (m) return m; await new Promise((res) => setTimeout(res, 10)); } })();
+  assert.deepEqual([pushed.game, pushed.from, pushed.number, pushed.of], [r.game, game, 2, 3]);
+  const r2 = await a.send({ type: 'rematch', number: 2, of: 3 });
+  assert.deepEqual([r2.type, r2.game, r2.seat], ['ok', r.game, 'black']);
+  const s = await b.nextState((s) => s.game === r.game);
+  assert.deepEqual([s.komi, s.size, s.ply, s.seats.white, s.seats.black], [1, 3, 0, 'taken', 'taken']);
+  // The seat secrets carry over: b plays White now, a Black.
+  assert.equal((await b.send({ type: 'move', move: 'a1' })).type, 'ok');
+  assert.match((await b.send({ type: 'move', move: 'a2' })).message, /not your turn/);
+  assert.equal((await a.send({ type: 'move', move: 'c3' })).type, 'ok');
+  assert.equal((await a.send({ type: 'resign' })).type, 'ok'); // Black resigns: b wins game 2
+
+  // Each winner scores the 9 squares plus the stones left in their reserve.
+  const sc = await w.send({ type: 'score', games: [game, r.game] });
+  assert.equal(sc.type, 'ok', JSON.stringify(sc));
+  assert.deepEqual(sc.rows.map((x) => [x.result, x.winner]), [['R-0', 'white'], ['1-0', 'white']]);
+  assert.equal(sc.rows[0].points, 9 + 10 - 4, 'White\'s a3 (placed by Black), a2, b3, a1 are on the board');
+  assert.equal(sc.rows[1].points, 9 + 10 - 1, 'one White flat (c3, placed by Black) is on the board');
+  for (const [msg, why] of [
+    [{}, /'games'/], [{ games: [] }, /'games'/], [{ games: 'abc' }, /'games'/],
+    [{ games: Array(26).fill(game) }, /'games'/], [{ games: [5] }, /no game/], [{ games: ['zzzzzzzzzz'] }, /no game/],
+  ]) assert.match((await w.send({ type: 'score', ...msg })).message, why, JSON.stringify(msg));
+  // Against the engine: the engine's colour swaps too.
+  const e = await connect(srv.port);
+  const ce = await e.send({ type: 'create', opponent: 'engine', level: 1, size: 3, color: 'white' });
+  await e.nextState((s) => s.game === ce.game);
+  await e.send({ type: 'resign' });
+  const re = await e.send({ type: 'rematch', number: 2, of: 2 });
+  assert.deepEqual([re.type, re.seat], ['ok', 'black']);
+  const se = await e.nextState((s) => s.game === re.game && s.ply === 1); // the engine opens as White
+  assert.equal(se.seats.white, 'engine');
+  for (const c of [a, b, w, e]) await c.close();
+});
