@@ -16,6 +16,8 @@ PACKAGES=(
     libev-dev
     libjansson-dev    # tak serve: JSON messages
     libsqlite3-dev    # tak serve: the game store
+    libpq-dev         # tak serve --db postgresql://: the shared game store
+    postgresql        # ... and its tests (a throw-away cluster: scripts/with-postgres.sh)
     chromium          # browser end-to-end tests (driven by playwright-core)
     nodejs            # server tests, e2e tests, load benchmark
     libreadline-dev   # tak play: line editing and history

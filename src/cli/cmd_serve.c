@@ -11,7 +11,7 @@
 
 static const CliCommand command = {
     "serve",
-    "[--port N] [--host ADDR] [--db FILE] [--engine-threads N] [--engine-movetime MS] [--quiet]",
+    "[--port N] [--host ADDR] [--db FILE|URI] [--engine-threads N] [--engine-movetime MS] [--quiet]",
     "Serves the web app: play Tak in the browser against the engine or a friend, watch\n"
     "and review games. Prints the address to open, then serves until interrupted.\n"
     "\n"
@@ -19,6 +19,8 @@ static const CliCommand command = {
     "  --host ADDR           interface to listen on (all)\n"
     "  --db FILE             the SQLite file games are kept in, created when missing\n"
     "                        (tak.db in the current directory)\n"
+    "  --db postgresql://... a PostgreSQL database instead (libpq URI); several\n"
+    "                        servers sharing it share their games\n"
     "  --engine-threads N    searches the engine runs at once (2)\n"
     "  --engine-movetime MS  the most one engine move may take (2000)\n"
     "  --quiet               no log lines beyond the address\n"
@@ -52,7 +54,7 @@ int cmd_serve(int argc, char **argv) {
             if (!v || !*v) return cli_usage_error(&command, "--host needs an address");
             config.host = v;
         } else if (cli_option(argc, argv, &i, "--db", &v)) {
-            if (!v || !*v) return cli_usage_error(&command, "--db needs a file name");
+            if (!v || !*v) return cli_usage_error(&command, "--db needs a file name or a URI");
             config.db_path = v;
         } else if (cli_option(argc, argv, &i, "--engine-threads", &v)) {
             if (!v || !cli_parse_int(v, 1, 64, &n))

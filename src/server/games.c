@@ -144,6 +144,12 @@ void games_free_all(Server *s) {
 
 /* ---- changes ------------------------------------------------------------- */
 
+/* A write the store refused may mean another process changed the game
+ * first: take the stored game, so the next try starts from it. */
+static void catch_up(Server *s, LiveGame *g) {
+    if (s->cluster) games_refresh(s, g->info.id, g->game.count, g->offer, g->thinking_elsewhere);
+}
+
 bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
     char text[TAK_MOVE_TEXT_MAX];
     tak_move_write(move, g->info.rules.size, &g->game.current, text);
@@ -151,6 +157,7 @@ bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
     size_t ply = g->game.count - 1;
     if (!s->store->ops->append_move(s->store, g->info.id, ply, text, err)) {
         tak_game_undo(&g->game);
+        catch_up(s, g);
         return false;
     }
     if (g->info.move_count == g->moves_cap) {
@@ -170,7 +177,10 @@ bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
 bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
     if (count == 0 || count > g->game.count) return tak_error_set(err, "nothing to take back");
     size_t keep = g->game.count - count;
-    if (!s->store->ops->truncate_moves(s->store, g->info.id, keep, err)) return false;
+    if (!s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, keep, err)) {
+        catch_up(s, g);
+        return false;
+    }
     while (g->game.count > keep) tak_game_undo(&g->game);
     g->info.move_count = keep;
     g->generation++;
@@ -182,7 +192,10 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
     if (tak_position_is_over(&g->game.current) || g->game.ended.end != TAK_END_NONE)
         return tak_error_set(err, "the game is over");
-    if (!s->store->ops->set_ending(s->store, g->info.id, (int)end, winner, err)) return false;
+    if (!s->store->ops->set_ending(s->store, g->info.id, (int)end, winner, err)) {
+        catch_up(s, g);
+        return false;
+    }
     tak_game_end(&g->game, end, winner);
     g->info.end = (int)end;
     g->info.winner = winner;
@@ -191,15 +204,72 @@ bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
     return true;
 }
 
-void games_changed(Server *s, LiveGame *g) {
-    if (g->state) outbuf_release(g->state);
-    g->state = NULL;
-    engine_kick(s, g); /* first, so the state says the engine is thinking */
+static void broadcast(LiveGame *g) {
     if (g->subs) {
         Outbuf *b = games_state(g);
         for (Session *ss = g->subs; ss; ss = ss->next) session_send(ss, b);
         if (b) outbuf_release(b);
     }
+}
+
+void games_changed(Server *s, LiveGame *g) {
+    if (g->state) outbuf_release(g->state);
+    g->state = NULL;
+    g->thinking_elsewhere = false; /* a change made here: this process's engine answers it */
+    engine_kick(s, g); /* first, so the state says the engine is thinking */
+    cluster_announce(s->cluster, g);
+    broadcast(g);
+}
+
+/* ---- other processes sharing the store (cluster.c) -------------------------- */
+
+static bool same_record(const LiveGame *a, const LiveGame *b) {
+    return a->info.move_count == b->info.move_count && a->info.end == b->info.end &&
+           a->info.winner == b->info.winner &&
+           (a->info.move_count == 0 ||
+            memcmp(a->info.moves, b->info.moves, a->info.move_count * sizeof *a->info.moves) == 0);
+}
+
+void games_refresh(Server *s, const char *id, size_t plies, const int offer[2], bool thinking) {
+    LiveGame *g = lookup(s, id);
+    if (g == NULL) return; /* not followed here: it is loaded fresh when asked for */
+    StoredGame info;
+    bool found = false;
+    TakError err;
+    LiveGame *fresh = NULL;
+    if (s->store->ops->load_game(s->store, id, &info, &found, &err) && found) {
+        fresh = from_stored(&info, &err);
+        stored_game_free(&info);
+    } else if (!found) {
+        tak_error_set(&err, "it is gone from the store");
+    }
+    if (fresh == NULL) {
+        if (!s->config->quiet) fprintf(stderr, "tak serve: refreshing %s: %s\n", id, err.message);
+        return;
+    }
+    /* The stored record replaces ours; followers and this process's engine
+     * search stay (a search of a changed position is dropped when done). */
+    if (!same_record(g, fresh)) g->generation++;
+    tak_game_free(&g->game);
+    stored_game_free(&g->info);
+    g->game = fresh->game;
+    g->info = fresh->info;
+    g->moves_cap = fresh->moves_cap;
+    free(fresh);
+    /* Offers and a search belong to the plies they were announced at. */
+    bool current = plies == g->game.count;
+    g->offer[OFFER_DRAW] = current ? offer[OFFER_DRAW] : -1;
+    g->offer[OFFER_TAKEBACK] = current ? offer[OFFER_TAKEBACK] : -1;
+    g->thinking_elsewhere = current && thinking;
+    if (g->state) outbuf_release(g->state);
+    g->state = NULL;
+    broadcast(g);
+}
+
+void games_refresh_all(Server *s) {
+    for (size_t b = 0; b < s->bucket_count; b++)
+        for (LiveGame *g = s->buckets[b]; g; g = g->hnext)
+            games_refresh(s, g->info.id, g->game.count, g->offer, g->thinking_elsewhere);
 }
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -210,6 +280,7 @@ static bool is_over(const LiveGame *g) {
 
 static void engine_kick(Server *s, LiveGame *g) {
     if (g->info.engine_color < 0 || g->engine_busy || is_over(g)) return;
+    if (g->thinking_elsewhere) return; /* another process searches this very position */
     if ((int)tak_position_side(&g->game.current) != g->info.engine_color) return;
     EngineJob *job = calloc(1, sizeof *job);
     if (job == NULL) return;
@@ -228,6 +299,7 @@ static void engine_kick(Server *s, LiveGame *g) {
         memcpy(job->history, g->game.hashes, job->history_len * sizeof *job->history);
     }
     g->engine_busy = true;
+    g->busy_generation = g->generation;
     engine_pool_submit(&s->pool, job);
 }
 
@@ -365,7 +437,9 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "seats", json_pack("{s:o, s:o}", "white", seat_json(g, 0), "black",
                                                 seat_json(g, 1)));
     json_object_set_new(msg, "level", json_integer(g->info.engine_level));
-    json_object_set_new(msg, "thinking", json_boolean(g->engine_busy));
+    /* A search of a position since changed (by another process) is not thinking. */
+    bool thinking = (g->engine_busy && g->busy_generation == g->generation) || g->thinking_elsewhere;
+    json_object_set_new(msg, "thinking", json_boolean(thinking));
     json_object_set_new(msg, "offers",
                         json_pack("{s:o, s:o}", "draw", offer_json(g->offer[OFFER_DRAW]),
                                   "takeback", offer_json(g->offer[OFFER_TAKEBACK])));

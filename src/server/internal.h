@@ -68,6 +68,8 @@ typedef struct LiveGame {
     TakGame game;
     int offer[2];      /* offer[0] draw, offer[1] takeback: the colour offering, or -1 */
     bool engine_busy;  /* a search for this game is queued or running */
+    uint32_t busy_generation; /* the generation the engine's search started at */
+    bool thinking_elsewhere; /* another process's engine searches for it (cluster.c) */
     uint32_t generation; /* bumped by takebacks, so a stale engine answer is dropped */
     Session *subs;
     int sub_count;
@@ -131,6 +133,7 @@ typedef struct Server {
     LiveGame **buckets;
     size_t bucket_count, game_count;
     uint64_t messages, moves; /* counters for the log */
+    struct Cluster *cluster; /* the other processes of a shared store (cluster.c), or NULL */
     uint64_t next_session_id;
 } Server;
 
@@ -148,6 +151,25 @@ void games_analysis_done(Server *s, EngineJob *job); /* answers the asker, if st
 json_t *games_board_json(const TakPosition *pos, size_t ply);
 Outbuf *games_state(LiveGame *g);
 void random_token(char *out, size_t len);
+
+/* Another process changed game `id` (to `plies` plies): reload it if it is
+ * followed here, take its offers and whether an engine thinks for it (unless
+ * the store has moved on since, when a newer word is coming), push it to the
+ * followers (games.c). games_refresh_all does so for every loaded game. */
+void games_refresh(Server *s, const char *id, size_t plies, const int offer[2], bool thinking);
+void games_refresh_all(Server *s);
+
+/* ---- processes sharing a PostgreSQL store (cluster.c) ------------------- */
+
+struct ev_loop;
+typedef struct Cluster Cluster;
+/* Listens for the other processes' changes on a connection of its own,
+ * watched by `loop`. */
+Cluster *cluster_start(Server *s, struct ev_loop *loop, const char *conninfo, TakError *err);
+void cluster_stop(Cluster *c); /* NULL is fine */
+/* Tells the other processes that g changed (after the store committed it);
+ * nothing when c is NULL. */
+void cluster_announce(Cluster *c, const LiveGame *g);
 
 /* session helpers (server.c) */
 void session_send(Session *ss, Outbuf *b); /* queues b (takes a reference) */

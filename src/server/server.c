@@ -303,7 +303,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     server.bucket_count = 1 << 14;
     server.buckets = calloc(server.bucket_count, sizeof *server.buckets);
     if (server.buckets == NULL) return tak_error_set(err, "out of memory");
-    server.store = store_sqlite_open(config->db_path, err);
+    server.store = store_open(config->db_path, err);
     if (server.store == NULL) {
         free(server.buckets);
         return false;
@@ -359,6 +359,19 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
         return tak_error_set(err, "cannot start the engine threads");
     }
 
+    /* Processes sharing a PostgreSQL store tell each other of changes. */
+    if (store_is_postgres(config->db_path)) {
+        server.cluster = cluster_start(&server, loop, config->db_path, err);
+        if (server.cluster == NULL) {
+            engine_pool_stop(&server.pool);
+            lws_context_destroy(ctx);
+            ev_loop_destroy(loop);
+            server.store->ops->close(server.store);
+            free(server.buckets);
+            return false;
+        }
+    }
+
     struct lws_vhost *vh = lws_get_vhost_by_name(ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : config->port;
     printf("tak serve: open http://%s:%d/\n", config->host ? config->host : "localhost", port);
@@ -382,6 +395,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
         fprintf(stderr, "tak serve: stopping (%llu messages, %llu moves served)\n",
                 (unsigned long long)server.messages, (unsigned long long)server.moves);
     engine_pool_stop(&server.pool);
+    cluster_stop(server.cluster);
     lws_context_destroy(ctx);
     ev_loop_destroy(loop);
     games_free_all(&server);

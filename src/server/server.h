@@ -16,7 +16,8 @@
 typedef struct TakServerConfig {
     const char *host;     /* interface to listen on; NULL for all */
     int port;             /* 0: any free port (printed) */
-    const char *db_path;  /* the SQLite file, created when missing */
+    const char *db_path;  /* the SQLite file, created when missing, or a
+                           * postgresql:// URI (a store shared by processes) */
     int engine_threads;   /* worker threads for engine opponents (>= 1) */
     int engine_movetime_ms; /* the most an engine move may take */
     bool quiet;           /* no log lines beyond the address */

@@ -2,9 +2,11 @@
  * store.h: where games live between restarts. The server keeps games in
  * memory while they are in use and writes every change through one of these
  * before it acknowledges it, so a crash loses nothing that was acknowledged.
- * An interface (a table of functions) so that SQLite (store_sqlite.c) and a
- * database server (PostgreSQL, later) are interchangeable; every call is
- * made from the event loop's thread only.
+ * An interface (a table of functions) so that SQLite (store_sqlite.c) and
+ * PostgreSQL (store_postgres.c, shared by several server processes) are
+ * interchangeable; every call is made from the event loop's thread only.
+ * Writes are guarded: one that finds the game not as the caller last saw it
+ * (another process changed it) fails and changes nothing.
  */
 #ifndef TAK_SERVER_STORE_H
 #define TAK_SERVER_STORE_H
@@ -41,13 +43,17 @@ typedef struct StoreOps {
     bool (*create_game)(Store *s, const StoredGame *g, TakError *err);
     /* Loads a game; *found false (and true returned) when there is none. */
     bool (*load_game)(Store *s, const char *id, StoredGame *out, bool *found, TakError *err);
-    /* Records ply number `ply` (0-based) of a game. */
+    /* Records ply number `ply` (0-based) of a game; fails when the game does
+     * not have exactly `ply` plies (PostgreSQL; SQLite is one process's). */
     bool (*append_move)(Store *s, const char *id, size_t ply, const char *ptn, TakError *err);
-    /* Forgets every ply from `count` on (a takeback). */
-    bool (*truncate_moves)(Store *s, const char *id, size_t count, TakError *err);
-    /* Gives a seat its secret and retires the invitation. */
+    /* Forgets every ply from `count` on (a takeback) of a game at `from`
+     * plies; fails when it is not (PostgreSQL). */
+    bool (*truncate_moves)(Store *s, const char *id, size_t from, size_t count, TakError *err);
+    /* Gives a free seat its secret and retires the invitation; fails when the
+     * invitation is spent or the seat taken. */
     bool (*take_seat)(Store *s, const char *id, int color, const char *token, TakError *err);
-    /* Records an ending off the board (resignation, agreement). */
+    /* Records an ending off the board (resignation, agreement); fails when
+     * one is recorded already. */
     bool (*set_ending)(Store *s, const char *id, int end, int winner, TakError *err);
 } StoreOps;
 
@@ -57,5 +63,16 @@ struct Store {
 
 /* The SQLite store in file `path` (created when missing), in WAL mode. */
 Store *store_sqlite_open(const char *path, TakError *err);
+
+/* The PostgreSQL store at `conninfo` (a libpq URI or key=value string); its
+ * tables are created when missing. */
+Store *store_postgres_open(const char *conninfo, TakError *err);
+
+/* Whether `where` (the --db argument) names a PostgreSQL database:
+ * "postgresql://..." or "postgres://...". */
+bool store_is_postgres(const char *where);
+
+/* The store `where` names: PostgreSQL for a URI, else an SQLite file. */
+Store *store_open(const char *where, TakError *err);
 
 #endif

@@ -27,8 +27,9 @@ static const char *const queries[Q_COUNT] = {
     [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
                " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = ''"
-               " WHERE id = ?1",
-    [Q_ENDING] = "UPDATE games SET end_kind = ?2, winner = ?3 WHERE id = ?1",
+               " WHERE id = ?1 AND invite <> ''"
+               " AND (CASE WHEN ?2 = 0 THEN white_token ELSE black_token END) = ''",
+    [Q_ENDING] = "UPDATE games SET end_kind = ?2, winner = ?3 WHERE id = ?1 AND end_kind = 0",
 };
 
 static const char schema[] =
@@ -167,8 +168,11 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     return true;
 }
 
-static bool sq_truncate_moves(Store *base, const char *id, size_t count, TakError *err) {
+/* One process owns an SQLite store, so `from` is what it says it is. */
+static bool sq_truncate_moves(Store *base, const char *id, size_t from, size_t count,
+                              TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
+    (void)from;
     sqlite3_stmt *st = s->q[Q_TRUNCATE];
     bind_text(st, 1, id);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)count);
@@ -182,7 +186,9 @@ static bool sq_take_seat(Store *base, const char *id, int color, const char *tok
     bind_text(st, 1, id);
     sqlite3_bind_int(st, 2, color);
     bind_text(st, 3, token);
-    return run(s, st, err, "saving a seat");
+    if (!run(s, st, err, "saving a seat")) return false;
+    return sqlite3_changes(s->db) == 1 ? true
+                                       : tak_error_set(err, "the invitation has been used already");
 }
 
 static bool sq_set_ending(Store *base, const char *id, int end, int winner, TakError *err) {
@@ -191,7 +197,8 @@ static bool sq_set_ending(Store *base, const char *id, int end, int winner, TakE
     bind_text(st, 1, id);
     sqlite3_bind_int(st, 2, end);
     sqlite3_bind_int(st, 3, winner);
-    return run(s, st, err, "saving a result");
+    if (!run(s, st, err, "saving a result")) return false;
+    return sqlite3_changes(s->db) == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
 static const StoreOps sqlite_ops = {

@@ -11,7 +11,10 @@ const WebSocket = require('ws');
 const ROOT = path.resolve(__dirname, '../..');
 const TAK = process.env.TAK_BIN || path.join(ROOT, 'build/tak');
 
+// Under scripts/with-postgres.sh every server shares its throw-away
+// PostgreSQL database (games have random ids, so tests do not meet).
 function tempDb() {
+  if (process.env.TAK_TEST_PG) return process.env.TAK_TEST_PG;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-serve-'));
   return path.join(dir, 'games.db');
 }

@@ -1,0 +1,162 @@
+/*
+ * cluster.c: the other `tak serve` processes sharing a PostgreSQL store.
+ * After every local change to a game (already committed to the store) this
+ * process sends NOTIFY on channel tak_games with the game's id, its plies,
+ * its offers and whether its engine thinks; a connection of its own LISTENs, its socket
+ * watched by the event loop (no polling), and each notification from
+ * another process makes games_refresh reload that game, if followed here,
+ * and push it to its followers. A lost connection is retried every second,
+ * then every loaded game is refreshed (notifications may have been missed).
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ev.h>
+#include <libpq-fe.h>
+
+#include "internal.h"
+
+#define CHANNEL "tak_games"
+
+struct Cluster {
+    Server *server;
+    struct ev_loop *loop;
+    char *conninfo;
+    PGconn *conn; /* NULL while reconnecting */
+    ev_io io;
+    ev_timer retry;
+};
+
+static void quiet_log(const Cluster *c, const char *what, const char *message) {
+    if (c->server->config->quiet) return;
+    size_t n = strcspn(message, "\n");
+    fprintf(stderr, "tak serve: shared store: %s: %.*s\n", what, (int)n, message);
+}
+
+/* A notification's payload: "ID PLIES DRAW TAKEBACK THINKING", offers as
+ * colours or -1. Anything else (another program on the channel) is ignored. */
+static void on_notification(Cluster *c, const char *payload) {
+    char id[STORE_ID_LEN + 2];
+    long plies;
+    int offer[2], thinking, end = 0;
+    if (sscanf(payload, "%11s %ld %d %d %d%n", id, &plies, &offer[0], &offer[1], &thinking,
+               &end) != 5 ||
+        payload[end] != '\0' || strlen(id) != STORE_ID_LEN || plies < 0)
+        return;
+    for (int i = 0; i < 2; i++)
+        if (offer[i] < -1 || offer[i] > 1) return;
+    games_refresh(c->server, id, (size_t)plies, offer, thinking != 0);
+}
+
+static void lost(Cluster *c);
+
+/* Hands over every notification libpq has read, but this process's own. */
+static void drain(Cluster *c) {
+    PGnotify *n;
+    int self = PQbackendPID(c->conn);
+    while ((n = PQnotifies(c->conn)) != NULL) {
+        if (n->be_pid != self) on_notification(c, n->extra);
+        PQfreemem(n);
+    }
+}
+
+static void on_readable(struct ev_loop *loop, ev_io *w, int revents) {
+    (void)loop, (void)revents;
+    Cluster *c = w->data;
+    if (c->conn == NULL) return;
+    if (!PQconsumeInput(c->conn)) { /* the socket is non-blocking: this never waits */
+        quiet_log(c, "connection lost", PQerrorMessage(c->conn));
+        lost(c);
+        return;
+    }
+    drain(c);
+}
+
+static bool listen_now(Cluster *c, TakError *err) {
+    PGconn *conn = PQconnectdb(c->conninfo);
+    PGresult *r = NULL;
+    if (conn && PQstatus(conn) == CONNECTION_OK) r = PQexec(conn, "LISTEN " CHANNEL);
+    if (r == NULL || PQresultStatus(r) != PGRES_COMMAND_OK) {
+        const char *m = r ? PQresultErrorMessage(r) : conn ? PQerrorMessage(conn) : "out of memory";
+        tak_error_set(err, "cannot listen for other servers: %.*s", (int)strcspn(m, "\n"), m);
+        PQclear(r);
+        PQfinish(conn);
+        return false;
+    }
+    PQclear(r);
+    c->conn = conn;
+    ev_io_init(&c->io, on_readable, PQsocket(conn), EV_READ);
+    c->io.data = c;
+    ev_io_start(c->loop, &c->io);
+    return true;
+}
+
+static void lost(Cluster *c) {
+    ev_io_stop(c->loop, &c->io);
+    PQfinish(c->conn);
+    c->conn = NULL;
+    ev_timer_again(c->loop, &c->retry);
+}
+
+static void on_retry(struct ev_loop *loop, ev_timer *w, int revents) {
+    (void)revents;
+    Cluster *c = w->data;
+    TakError err;
+    if (!listen_now(c, &err)) return; /* the timer repeats */
+    ev_timer_stop(loop, w);
+    quiet_log(c, "listening again", "refreshing every game followed here");
+    games_refresh_all(c->server);
+}
+
+Cluster *cluster_start(Server *s, struct ev_loop *loop, const char *conninfo, TakError *err) {
+    Cluster *c = calloc(1, sizeof *c);
+    if (c == NULL || (c->conninfo = strdup(conninfo)) == NULL) {
+        free(c);
+        tak_error_set(err, "out of memory");
+        return NULL;
+    }
+    c->server = s;
+    c->loop = loop;
+    ev_init(&c->retry, on_retry);
+    c->retry.repeat = 1.0;
+    c->retry.data = c;
+    if (!listen_now(c, err)) {
+        free(c->conninfo);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void cluster_stop(Cluster *c) {
+    if (c == NULL) return;
+    ev_timer_stop(c->loop, &c->retry);
+    if (c->conn) {
+        ev_io_stop(c->loop, &c->io);
+        PQfinish(c->conn);
+    }
+    free(c->conninfo);
+    free(c);
+}
+
+void cluster_announce(Cluster *c, const LiveGame *g) {
+    if (c == NULL || c->conn == NULL) return;
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s %zu %d %d %d", g->info.id, g->game.count,
+             g->offer[OFFER_DRAW],
+             g->offer[OFFER_TAKEBACK], g->engine_busy ? 1 : 0);
+    const char *params[1] = {payload};
+    PGresult *r = PQexecParams(c->conn, "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL, params,
+                               NULL, NULL, 0);
+    if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
+        quiet_log(c, "cannot tell the other servers",
+                  r ? PQresultErrorMessage(r) : PQerrorMessage(c->conn));
+        if (PQstatus(c->conn) != CONNECTION_OK) lost(c);
+    }
+    PQclear(r);
+    /* The round trip may have read notifications into libpq's buffer, where
+     * the socket watcher cannot see them: look on the loop's next turn. */
+    if (c->conn) ev_feed_event(c->loop, &c->io, EV_READ);
+}

@@ -1,0 +1,282 @@
+/*
+ * store_postgres.c: the game store in a PostgreSQL database (libpq), for
+ * several `tak serve` processes sharing their games. Same tables as the
+ * SQLite store plus games.plies, the number of plies recorded: every write
+ * is one statement (one transaction, committed before the call returns)
+ * that compares and sets plies under the game's row lock, so two processes
+ * cannot both record ply N, nor take back over a move they have not seen.
+ * Calls block the event loop for one round trip, as SQLite's commits do.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store.h"
+
+/* Serialises schema creation when several processes start at once. */
+#define SCHEMA_LOCK "7461"
+
+static const char schema[] =
+    "BEGIN;"
+    "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ");"
+    "CREATE TABLE IF NOT EXISTS games("
+    " id TEXT PRIMARY KEY, created BIGINT NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
+    " white_token TEXT NOT NULL, black_token TEXT NOT NULL, invite TEXT NOT NULL,"
+    " size INTEGER NOT NULL, stones INTEGER NOT NULL, caps INTEGER NOT NULL,"
+    " half_komi INTEGER NOT NULL, no_pass INTEGER NOT NULL, start_tps TEXT NOT NULL,"
+    " engine_color INTEGER NOT NULL, engine_level INTEGER NOT NULL,"
+    " end_kind INTEGER NOT NULL, winner INTEGER NOT NULL,"
+    " plies INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS moves("
+    " game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
+    " PRIMARY KEY(game, ply));"
+    "COMMIT;";
+
+static const char q_insert_game[] =
+    "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps, half_komi,"
+    " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies)"
+    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)";
+static const char q_insert_move[] = "INSERT INTO moves(game, ply, ptn) VALUES($1,$2,$3)";
+/* One statement, so one snapshot: the game and exactly its plies. */
+static const char q_load[] =
+    "SELECT g.white_token, g.black_token, g.invite, g.size, g.stones, g.caps, g.half_komi,"
+    " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn"
+    " FROM games g LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
+    " WHERE g.id = $1 ORDER BY m.ply";
+/* The UPDATE claims ply $2 under the row lock; a process that lost the race
+ * finds plies moved on (re-checked after the wait) and inserts nothing. */
+static const char q_append[] =
+    "WITH claim AS (UPDATE games SET plies = plies + 1"
+    "  WHERE id = $1 AND plies = $2::int AND end_kind = 0 RETURNING id)"
+    " INSERT INTO moves(game, ply, ptn) SELECT id, $2::int, $3 FROM claim";
+/* Takes back from exactly $2 plies to $3. When plies is not $2 (another
+ * process moved meanwhile, or waited for the lock and lost), nothing is cut;
+ * when it is, no change can have committed between the snapshot and the lock,
+ * so the DELETE sees every ply. */
+static const char q_truncate[] =
+    "WITH cut AS (UPDATE games SET plies = $3::int"
+    "  WHERE id = $1 AND plies = $2::int AND $3::int <= $2::int RETURNING id)"
+    " , gone AS (DELETE FROM moves WHERE game IN (SELECT id FROM cut) AND ply >= $3::int)"
+    " SELECT count(*) FROM cut";
+static const char q_seat[] =
+    "UPDATE games SET white_token = CASE WHEN $2::int = 0 THEN $3 ELSE white_token END,"
+    " black_token = CASE WHEN $2::int = 1 THEN $3 ELSE black_token END, invite = ''"
+    " WHERE id = $1 AND invite <> ''"
+    " AND (CASE WHEN $2::int = 0 THEN white_token ELSE black_token END) = ''";
+static const char q_ending[] =
+    "UPDATE games SET end_kind = $2::int, winner = $3::int WHERE id = $1 AND end_kind = 0";
+
+typedef struct PgStore {
+    Store base;
+    PGconn *conn;
+} PgStore;
+
+/* The first line of libpq's message (they end in a newline, some run on). */
+static bool pg_error(TakError *err, const char *what, const char *message) {
+    size_t n = strcspn(message, "\n");
+    return tak_error_set(err, "store: %s: %.*s", what, (int)n, message);
+}
+
+/* Runs one statement with text parameters; returns its result when its
+ * status is `want` (the caller clears it), else NULL with err filled. A
+ * connection found broken is reset first (a statement that failed is never
+ * retried: it may have committed). */
+static PGresult *exec(PgStore *s, const char *sql, int n, const char *const *params,
+                      ExecStatusType want, TakError *err, const char *what) {
+    if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
+    PGresult *r = PQexecParams(s->conn, sql, n, NULL, params, NULL, NULL, 0);
+    if (r != NULL && PQresultStatus(r) == want) return r;
+    pg_error(err, what, r ? PQresultErrorMessage(r) : PQerrorMessage(s->conn));
+    PQclear(r);
+    return NULL;
+}
+
+/* Runs a statement that changes rows; *changed is how many (NULL: any). */
+static bool change(PgStore *s, const char *sql, int n, const char *const *params,
+                   long *changed, TakError *err, const char *what) {
+    PGresult *r = exec(s, sql, n, params, PGRES_COMMAND_OK, err, what);
+    if (r == NULL) return false;
+    if (changed) *changed = strtol(PQcmdTuples(r), NULL, 10);
+    PQclear(r);
+    return true;
+}
+
+static bool simple(PgStore *s, const char *sql, TakError *err, const char *what) {
+    PGresult *r = PQexec(s->conn, sql);
+    ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    bool ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+    if (!ok) pg_error(err, what, r ? PQresultErrorMessage(r) : PQerrorMessage(s->conn));
+    PQclear(r);
+    return ok;
+}
+
+static void pg_close(Store *base) {
+    PgStore *s = (PgStore *)base;
+    PQfinish(s->conn);
+    free(s);
+}
+
+static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    int v[10] = {g->rules.size,   g->rules.stones, g->rules.capstones, g->rules.half_komi,
+                 g->rules.no_pass, g->engine_color, g->engine_level,    g->end,
+                 g->winner,        (int)g->move_count};
+    char num[10][24];
+    for (int i = 0; i < 10; i++) snprintf(num[i], sizeof num[i], "%d", v[i]);
+    const char *params[15] = {g->id,  g->token[0], g->token[1], g->invite, num[0],
+                              num[1], num[2],      num[3],      num[4],    g->start_tps,
+                              num[5], num[6],      num[7],      num[8],    num[9]};
+    /* One transaction, so an imported game appears whole or not at all. */
+    if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
+    if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
+    bool ok = change(s, q_insert_game, 15, params, NULL, err, "saving a new game");
+    for (size_t i = 0; ok && i < g->move_count; i++) {
+        char ply[24];
+        snprintf(ply, sizeof ply, "%zu", i);
+        const char *mp[3] = {g->id, ply, g->moves[i]};
+        ok = change(s, q_insert_move, 3, mp, NULL, err, "saving a move");
+    }
+    if (!ok) {
+        simple(s, "ROLLBACK", NULL, "");
+        return false;
+    }
+    return simple(s, "COMMIT", err, "committing a new game");
+}
+
+static void copy_field(const PGresult *r, int row, int col, char *out, size_t cap) {
+    snprintf(out, cap, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
+}
+
+static int int_field(const PGresult *r, int col) { return atoi(PQgetvalue(r, 0, col)); }
+
+static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found,
+                         TakError *err) {
+    PgStore *s = (PgStore *)base;
+    const char *params[1] = {id};
+    PGresult *r = exec(s, q_load, 1, params, PGRES_TUPLES_OK, err, "loading a game");
+    if (r == NULL) return false;
+    int rows = PQntuples(r);
+    *found = rows > 0;
+    if (rows == 0) {
+        PQclear(r);
+        return true;
+    }
+    StoredGame g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.id, sizeof g.id, "%s", id);
+    copy_field(r, 0, 0, g.token[0], sizeof g.token[0]);
+    copy_field(r, 0, 1, g.token[1], sizeof g.token[1]);
+    copy_field(r, 0, 2, g.invite, sizeof g.invite);
+    g.rules.size = int_field(r, 3);
+    g.rules.stones = int_field(r, 4);
+    g.rules.capstones = int_field(r, 5);
+    g.rules.half_komi = int_field(r, 6);
+    g.rules.no_pass = int_field(r, 7) != 0;
+    copy_field(r, 0, 8, g.start_tps, sizeof g.start_tps);
+    g.engine_color = int_field(r, 9);
+    g.engine_level = int_field(r, 10);
+    g.end = int_field(r, 11);
+    g.winner = int_field(r, 12);
+    /* A game without moves is one row whose ptn is NULL (the outer join). */
+    size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
+    if (count) {
+        g.moves = malloc(count * sizeof *g.moves);
+        if (g.moves == NULL) {
+            PQclear(r);
+            return tak_error_set(err, "store: out of memory");
+        }
+        for (size_t i = 0; i < count; i++)
+            copy_field(r, (int)i, 13, g.moves[i], sizeof g.moves[0]);
+        g.move_count = count;
+    }
+    PQclear(r);
+    *out = g;
+    return true;
+}
+
+static bool pg_append_move(Store *base, const char *id, size_t ply, const char *ptn,
+                           TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char n[24];
+    snprintf(n, sizeof n, "%zu", ply);
+    const char *params[3] = {id, n, ptn};
+    long changed = 0;
+    if (!change(s, q_append, 3, params, &changed, err, "saving a move")) return false;
+    if (changed != 1)
+        return tak_error_set(err, "the game has changed meanwhile (ply %zu is taken or the game "
+                                  "is over): look again",
+                             ply + 1);
+    return true;
+}
+
+static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t count,
+                              TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char f[24], c[24];
+    snprintf(f, sizeof f, "%zu", from);
+    snprintf(c, sizeof c, "%zu", count);
+    const char *params[3] = {id, f, c};
+    PGresult *r = exec(s, q_truncate, 3, params, PGRES_TUPLES_OK, err, "taking back moves");
+    if (r == NULL) return false;
+    bool done = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+    PQclear(r);
+    return done ? true : tak_error_set(err, "the game has changed meanwhile: look again");
+}
+
+static bool pg_take_seat(Store *base, const char *id, int color, const char *token,
+                         TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char c[8];
+    snprintf(c, sizeof c, "%d", color);
+    const char *params[3] = {id, c, token};
+    long changed = 0;
+    if (!change(s, q_seat, 3, params, &changed, err, "saving a seat")) return false;
+    return changed == 1 ? true : tak_error_set(err, "the invitation has been used already");
+}
+
+static bool pg_set_ending(Store *base, const char *id, int end, int winner, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char e[16], w[16];
+    snprintf(e, sizeof e, "%d", end);
+    snprintf(w, sizeof w, "%d", winner);
+    const char *params[3] = {id, e, w};
+    long changed = 0;
+    if (!change(s, q_ending, 3, params, &changed, err, "saving a result")) return false;
+    return changed == 1 ? true : tak_error_set(err, "the game is over already");
+}
+
+static const StoreOps postgres_ops = {
+    .close = pg_close,
+    .create_game = pg_create_game,
+    .load_game = pg_load_game,
+    .append_move = pg_append_move,
+    .truncate_moves = pg_truncate_moves,
+    .take_seat = pg_take_seat,
+    .set_ending = pg_set_ending,
+};
+
+static void no_notice(void *arg, const char *message) { (void)arg, (void)message; }
+
+Store *store_postgres_open(const char *conninfo, TakError *err) {
+    PgStore *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        tak_error_set(err, "store: out of memory");
+        return NULL;
+    }
+    s->base.ops = &postgres_ops;
+    s->conn = PQconnectdb(conninfo);
+    if (s->conn == NULL || PQstatus(s->conn) != CONNECTION_OK) {
+        pg_error(err, "cannot connect to PostgreSQL",
+                 s->conn ? PQerrorMessage(s->conn) : "out of memory");
+        pg_close(&s->base);
+        return NULL;
+    }
+    PQsetNoticeProcessor(s->conn, no_notice, NULL); /* "relation exists, skipping" is no news */
+    if (!simple(s, schema, err, "creating the tables")) {
+        pg_close(&s->base);
+        return NULL;
+    }
+    return &s->base;
+}
