@@ -3,13 +3,18 @@
  * plain fixed-depth alpha-beta (negamax, moves in generator order, no table,
  * no pruning, no extensions) over a material-only evaluation: flats on top
  * minus the opponent's, less komi, from the side to move's view. A finished
- * game scores +-WIN (nearer wins first). Go limits are ignored: every search
- * goes to the fixed depth (option Depth, 3 unless set).
+ * game scores +-WIN (nearer wins first). Without a time limit every search
+ * goes to the fixed depth (option Depth, 3 unless set); with one ("go
+ * movetime MS", or a clock "go wtime .. btime .. winc .. binc ..") it deepens
+ * iteratively from depth 1 and plays the best move of the last depth it
+ * finished, so it can be matched against our engine at equal time. Nothing
+ * carries between iterations (no table, no reordering): still plain alpha-beta.
  * Usage: baseline   (then TEI on stdin/stdout, as `tak tei`)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tak/notation.h"
 #include "tak/tak.h"
@@ -18,9 +23,18 @@
 
 typedef struct Baseline {
     int depth, half_komi, size;
+    int64_t deadline_ms; /* 0: no time limit */
+    uint64_t nodes;
+    bool aborted;        /* the deadline passed mid-iteration */
     TakPosition pos;
     TakMoveList lists[16]; /* one per ply of the search */
 } Baseline;
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static int material(const TakPosition *pos, int half_komi) {
     int flats[2];
@@ -36,6 +50,8 @@ static int negamax(Baseline *b, int depth, int ply, int alpha, int beta) {
         return pos->result.winner == (int)pos->side ? WIN - ply : -(WIN - ply);
     }
     if (depth == 0) return material(pos, b->half_komi);
+    if ((++b->nodes & 1023) == 0 && b->deadline_ms && now_ms() >= b->deadline_ms) b->aborted = true;
+    if (b->aborted) return 0;
     TakMoveList *list = &b->lists[ply];
     int n = tak_moves_generate(pos, list);
     int best = -WIN - 1;
@@ -51,7 +67,8 @@ static int negamax(Baseline *b, int depth, int ply, int alpha, int beta) {
     return best;
 }
 
-static TakMove search_root(Baseline *b) {
+/* One full-width search of the root to `depth`; TAK_MOVE_NONE if aborted. */
+static TakMove search_depth(Baseline *b, int depth) {
     TakMoveList *list = &b->lists[0];
     int n = tak_moves_generate(&b->pos, list);
     TakMove best_move = n > 0 ? list->moves[0] : TAK_MOVE_NONE;
@@ -60,14 +77,47 @@ static TakMove search_root(Baseline *b) {
         TakMove m = list->moves[i];
         TakUndo undo;
         tak_position_make(&b->pos, m, &undo);
-        int score = -negamax(b, b->depth - 1, 1, -WIN - 1, -alpha);
+        int score = -negamax(b, depth - 1, 1, -WIN - 1, -alpha);
         tak_position_unmake(&b->pos, m, &undo);
+        if (b->aborted) return TAK_MOVE_NONE;
         if (score > alpha) {
             alpha = score;
             best_move = m;
         }
+        if (alpha >= WIN - 16) break; /* a forced win: nothing scores higher */
     }
     return best_move;
+}
+
+static TakMove search_root(Baseline *b) {
+    b->aborted = false;
+    b->nodes = 0;
+    if (b->deadline_ms == 0) return search_depth(b, b->depth);
+    TakMove best = search_depth(b, 1); /* depth 1 always finishes */
+    for (int d = 2; d <= 15 && !b->aborted; d++) {
+        TakMove m = search_depth(b, d);
+        if (m != TAK_MOVE_NONE) best = m;
+    }
+    return best;
+}
+
+/* Sets the deadline from a go command's limits; none for fixed depth. */
+static void set_deadline(Baseline *b, const char *go) {
+    int64_t movetime = 0, left = 0, inc = 0;
+    const char *p;
+    bool white = b->pos.side == TAK_WHITE;
+    if ((p = strstr(go, "movetime "))) movetime = atoll(p + 9);
+    if ((p = strstr(go, white ? "wtime " : "btime "))) left = atoll(p + 6);
+    if ((p = strstr(go, white ? "winc " : "binc "))) inc = atoll(p + 5);
+    int64_t budget = 0;
+    if (movetime > 0) {
+        budget = movetime - (movetime / 10 < 50 ? movetime / 10 : 50);
+    } else if (left > 0 || inc > 0) {
+        budget = left / 20 + inc * 4 / 5; /* about twenty moves to go */
+        int64_t cap = left / 3 + inc;
+        if (budget > cap) budget = cap;
+    }
+    b->deadline_ms = budget > 0 ? now_ms() + budget : 0;
 }
 
 /* "position startpos|tps B S N [moves m...]": false on a bad position. */
@@ -114,6 +164,7 @@ int main(void) {
             if (!set_position(&b, line + 9)) fprintf(stderr, "bad position: %s\n", line);
         } else if (strncmp(line, "go", 2) == 0) {
             char text[TAK_MOVE_TEXT_MAX];
+            set_deadline(&b, line);
             TakMove m = search_root(&b);
             tak_move_write(m, b.pos.rules.size, &b.pos, text);
             printf("bestmove %s\n", text);
