@@ -43,14 +43,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# fsync off: the tests kill servers, never the machine.
+# fsync off (TAK_PG_FSYNC=on for benchmarks): the tests kill servers, never the machine.
 if ! "${as_owner[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U tak -E UTF8 --locale=C \
     --no-sync >"$dir/initdb.log" 2>&1; then
     cat "$dir/initdb.log" >&2
     skip "initdb failed"
 fi
 if ! "${as_owner[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses='' -k $dir -p $port -c fsync=off -c max_connections=200" \
+    -o "-c listen_addresses='' -k $dir -p $port -c fsync=${TAK_PG_FSYNC:-off} -c max_connections=200" \
     start >/dev/null; then
     cat "$dir/server.log" >&2
     skip "the server did not start"
@@ -61,6 +61,13 @@ if ! "$bindir/psql" -q -h "$dir" -p "$port" -U tak -d postgres -c "CREATE DATABA
     skip "cannot create the database"
 fi
 
+# Tests restart the database with this (pg_ctl restart keeps the options).
+cat >"$dir/restart.sh" <<END
+#!/bin/sh
+exec ${as_owner[*]} "$bindir/pg_ctl" -D "$dir/data" -m fast -w -t 30 restart >/dev/null
+END
+chmod +x "$dir/restart.sh"
+export TAK_TEST_PG_RESTART="$dir/restart.sh"
 export TAK_TEST_PG="postgresql://tak@/tak?host=$dir&port=$port"
 echo "with-postgres.sh: $TAK_TEST_PG (PostgreSQL $("$bindir/postgres" --version | awk '{print $3}'))"
 "$@"

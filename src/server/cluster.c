@@ -41,8 +41,8 @@ static void on_notification(Cluster *c, const char *payload) {
     char id[STORE_ID_LEN + 2];
     long plies;
     int offer[2], thinking, end = 0;
-    if (sscanf(payload, "%11s %ld %d %d %d%n", id, &plies, &offer[0], &offer[1], &thinking,
-               &end) != 5 ||
+    if (sscanf(payload, "%11s %ld %d %d %d%n", id, &plies, &offer[0], &offer[1], &thinking, &end) !=
+            5 ||
         payload[end] != '\0' || strlen(id) != STORE_ID_LEN || plies < 0)
         return;
     for (int i = 0; i < 2; i++)
@@ -104,7 +104,7 @@ static void on_retry(struct ev_loop *loop, ev_timer *w, int revents) {
     (void)revents;
     Cluster *c = w->data;
     TakError err;
-    if (!listen_now(c, &err)) return; /* the timer repeats */
+    if (c->conn == NULL && !listen_now(c, &err)) return; /* the timer repeats */
     ev_timer_stop(loop, w);
     quiet_log(c, "listening again", "refreshing every game followed here");
     games_refresh_all(c->server);
@@ -142,11 +142,17 @@ void cluster_stop(Cluster *c) {
 }
 
 void cluster_announce(Cluster *c, const LiveGame *g) {
-    if (c == NULL || c->conn == NULL) return;
+    if (c == NULL) return;
+    /* Not listening since the connection broke: connect now rather than
+     * lose this word; the retry timer, still due, refreshes every game. */
+    TakError err;
+    if (c->conn == NULL && !listen_now(c, &err)) {
+        quiet_log(c, "cannot tell the other servers", err.message);
+        return;
+    }
     char payload[64];
     snprintf(payload, sizeof payload, "%s %zu %d %d %d", g->info.id, g->game.count,
-             g->offer[OFFER_DRAW],
-             g->offer[OFFER_TAKEBACK], g->engine_busy ? 1 : 0);
+             g->offer[OFFER_DRAW], g->offer[OFFER_TAKEBACK], g->engine_busy ? 1 : 0);
     const char *params[1] = {payload};
     PGresult *r = PQexecParams(c->conn, "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL, params,
                                NULL, NULL, 0);

@@ -94,8 +94,8 @@ static PGresult *exec(PgStore *s, const char *sql, int n, const char *const *par
 }
 
 /* Runs a statement that changes rows; *changed is how many (NULL: any). */
-static bool change(PgStore *s, const char *sql, int n, const char *const *params,
-                   long *changed, TakError *err, const char *what) {
+static bool change(PgStore *s, const char *sql, int n, const char *const *params, long *changed,
+                   TakError *err, const char *what) {
     PGresult *r = exec(s, sql, n, params, PGRES_COMMAND_OK, err, what);
     if (r == NULL) return false;
     if (changed) *changed = strtol(PQcmdTuples(r), NULL, 10);
@@ -120,8 +120,8 @@ static void pg_close(Store *base) {
 
 static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     PgStore *s = (PgStore *)base;
-    int v[10] = {g->rules.size,   g->rules.stones, g->rules.capstones, g->rules.half_komi,
-                 g->rules.no_pass, g->engine_color, g->engine_level,    g->end,
+    int v[10] = {g->rules.size,    g->rules.stones,   g->rules.capstones, g->rules.half_komi,
+                 g->rules.no_pass, g->engine_color,   g->engine_level,    g->end,
                  g->winner,        (int)g->move_count};
     char num[10][24];
     for (int i = 0; i < 10; i++) snprintf(num[i], sizeof num[i], "%d", v[i]);
@@ -151,11 +151,13 @@ static void copy_field(const PGresult *r, int row, int col, char *out, size_t ca
 
 static int int_field(const PGresult *r, int col) { return atoi(PQgetvalue(r, 0, col)); }
 
-static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found,
-                         TakError *err) {
+static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found, TakError *err) {
     PgStore *s = (PgStore *)base;
     const char *params[1] = {id};
     PGresult *r = exec(s, q_load, 1, params, PGRES_TUPLES_OK, err, "loading a game");
+    /* A read is safe to try again on a connection that broke under it. */
+    if (r == NULL && PQstatus(s->conn) != CONNECTION_OK)
+        r = exec(s, q_load, 1, params, PGRES_TUPLES_OK, err, "loading a game");
     if (r == NULL) return false;
     int rows = PQntuples(r);
     *found = rows > 0;
@@ -187,8 +189,7 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
             PQclear(r);
             return tak_error_set(err, "store: out of memory");
         }
-        for (size_t i = 0; i < count; i++)
-            copy_field(r, (int)i, 13, g.moves[i], sizeof g.moves[0]);
+        for (size_t i = 0; i < count; i++) copy_field(r, (int)i, 13, g.moves[i], sizeof g.moves[0]);
         g.move_count = count;
     }
     PQclear(r);
@@ -205,8 +206,9 @@ static bool pg_append_move(Store *base, const char *id, size_t ply, const char *
     long changed = 0;
     if (!change(s, q_append, 3, params, &changed, err, "saving a move")) return false;
     if (changed != 1)
-        return tak_error_set(err, "the game has changed meanwhile (ply %zu is taken or the game "
-                                  "is over): look again",
+        return tak_error_set(err,
+                             "the game has changed meanwhile (ply %zu is taken or the game "
+                             "is over): look again",
                              ply + 1);
     return true;
 }
@@ -225,8 +227,7 @@ static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t c
     return done ? true : tak_error_set(err, "the game has changed meanwhile: look again");
 }
 
-static bool pg_take_seat(Store *base, const char *id, int color, const char *token,
-                         TakError *err) {
+static bool pg_take_seat(Store *base, const char *id, int color, const char *token, TakError *err) {
     PgStore *s = (PgStore *)base;
     char c[8];
     snprintf(c, sizeof c, "%d", color);
