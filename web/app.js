@@ -26,6 +26,7 @@ function connect() {
     app.connected = true; app.retry = 500;
     setConn('connected');
     if (app.gameId) joinGame(app.gameId);
+    else if (window.takatApp && takatApp.id) takatJoin(takatApp.id);
   };
   ws.onclose = () => {
     app.connected = false;
@@ -44,6 +45,8 @@ function connect() {
       if (m.type === 'error') p.reject(new Error(m.message)); else p.resolve(m);
     } else if (m.type === 'state') {
       onState(m);
+    } else if (m.type === 'takat_state') {
+      onTakatState(m);
     } else if (m.type === 'next') {
       if (m.from === app.gameId) nextGame(m.number, m.of);
     } else if (m.type === 'error') {
@@ -119,7 +122,8 @@ function showLinks() {
 function openGame(id) {
   app.sandbox = null; app.matchRows = null;
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
-  $('new-game').hidden = true; $('play').hidden = false;
+  $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
+  takatApp.id = null;
   if (app.connected) joinGame(id);
 }
 
@@ -674,7 +678,8 @@ async function nextGame(number, of) {
 // ---- new games ------------------------------------------------------------------------
 
 function showNewGame() {
-  $('play').hidden = true; $('new-game').hidden = false;
+  $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false;
+  takatApp.id = null;
   app.gameId = null; app.state = null; app.sandbox = null;
   history.pushState(null, '', '/');
 }
@@ -686,6 +691,7 @@ async function createGame(ev) {
     level: +f.get('level'), komi: +f.get('komi') || 0, no_pass: f.get('no_pass') === 'on' };
   if (f.get('stones')) msg.stones = +f.get('stones');
   if (f.get('capstones') !== '' && f.get('capstones') !== null) msg.capstones = +f.get('capstones');
+  if (f.get('kind') === 'takat') { takatCreate(msg); return; }
   const imp = (f.get('import') || '').trim();
   if (imp) {
     if (imp.startsWith('[') || /^\s*1\.\s/.test(imp)) msg.ptn = imp; else msg.tps = imp;
@@ -711,7 +717,8 @@ async function startGame(msg, onError) {
     history.pushState(null, '', '/g/' + r.game);
     app.sandbox = null;
     app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
-    $('new-game').hidden = true; $('play').hidden = false;
+    $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
+    takatApp.id = null;
     showLinks();
     $('new-message').textContent = '';
     say('');
@@ -720,8 +727,10 @@ async function startGame(msg, onError) {
 }
 
 function route() {
-  const m = location.pathname.match(/^\/g\/([a-z2-9]+)/);
-  if (m) openGame(m[1]); else { $('play').hidden = true; $('new-game').hidden = false; }
+  const m = location.pathname.match(/^\/g\/([a-z2-9]+)/), t = location.pathname.match(/^\/t\/([a-z2-9]+)/);
+  if (m) openGame(m[1]);
+  else if (t) openTakat(t[1]);
+  else { $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false; }
 }
 
 function init() {
@@ -782,4 +791,5 @@ function init() {
   connect();
 }
 
-init();
+// After every script (takat.js too) has run.
+window.addEventListener('DOMContentLoaded', init);

@@ -29,6 +29,14 @@ static void *work(void *arg) {
         if (pool->todo == NULL) pool->todo_tail = NULL;
         pthread_mutex_unlock(&pool->mutex);
 
+        if (job->kind == JOB_TAKAT) {
+            job->takat_turn = takat_ai_choose(&job->takat, job->level, NULL, &job->seed);
+            pthread_mutex_lock(&pool->mutex);
+            job->next = pool->done;
+            pool->done = job;
+            lws_cancel_service(pool->context);
+            continue;
+        }
         TakSearchLimits limits;
         memset(&limits, 0, sizeof limits);
         limits.movetime_ms = pool->movetime_ms;

@@ -19,6 +19,7 @@
 #include "store.h"
 #include "tak/engine.h"
 #include "tak/tak.h"
+#include "tak/takat.h"
 
 #define MESSAGE_MAX 65536 /* the largest WebSocket message accepted (a PTN import) */
 #define QUEUE_MAX 64      /* messages waiting for a slow reader before it is dropped */
@@ -59,6 +60,8 @@ typedef struct Session {
     size_t rx_len;
     bool rx_too_big, rx_binary;
     uint64_t id;     /* unique for the server's life: analysis answers find their asker by it */
+    struct TakatLive *takat;            /* the TAKAT game this connection follows, or NULL */
+    struct Session *tprev, *tnext;      /* in takat->subs */
     int analyses;    /* analyze requests of this connection still searching */
 } Session;
 
@@ -84,7 +87,7 @@ enum { OFFER_DRAW = 0, OFFER_TAKEBACK = 1 };
 /* A job is a move for an engine opponent (JOB_PLAY) or an analysis asked
  * for in review (JOB_ANALYZE: a bounded search whose score and line go back
  * to the asking connection, found by its id, with the request's req). */
-enum { JOB_PLAY = 0, JOB_ANALYZE = 1 };
+enum { JOB_PLAY = 0, JOB_ANALYZE = 1, JOB_TAKAT = 2 };
 
 typedef struct EngineJob {
     int kind;
@@ -92,6 +95,9 @@ typedef struct EngineJob {
     uint64_t session_id; /* JOB_ANALYZE: who asked */
     json_t *req;         /* JOB_ANALYZE: the request's req (a reference), or NULL */
     TakSearchInfo info;  /* JOB_ANALYZE: the last completed depth */
+    TakatPosition takat; /* JOB_TAKAT: the position; the AI's turn comes back in takat_turn */
+    TakatTurn takat_turn;
+    uint64_t seed;
     uint32_t generation;
     size_t ply;
     TakPosition pos;
@@ -135,6 +141,8 @@ typedef struct Server {
     uint64_t messages, moves; /* counters for the log */
     struct Cluster *cluster; /* the other processes of a shared store (cluster.c), or NULL */
     uint64_t next_session_id;
+    struct TakatLive *takat_games; /* TAKAT games, in memory only (takat_games.c) */
+    size_t takat_count;
 } Server;
 
 /* games.c */
@@ -170,6 +178,33 @@ void cluster_stop(Cluster *c); /* NULL is fine */
 /* Tells the other processes that g changed (after the store committed it);
  * nothing when c is NULL. */
 void cluster_announce(Cluster *c, const LiveGame *g);
+
+/* ---- TAKAT games (takat_games.c) ------------------------------------------ */
+
+/* A TAKAT game: players by seat secret or invitation, or the AI at a level.
+ * Kept in memory only (not in the store): a restart ends them. */
+typedef struct TakatLive {
+    char id[STORE_ID_LEN + 1];
+    char token[2][STORE_TOKEN_LEN + 1];
+    char invite[STORE_TOKEN_LEN + 1];
+    int ai_color, level; /* the AI's colour, or -1 */
+    int resigned;        /* the colour that resigned, or -1 */
+    bool ai_busy;
+    uint64_t seed;
+    TakatGame *game;     /* 50 KB: its own allocation */
+    Session *subs;
+    struct TakatLive *next;
+} TakatLive;
+
+TakatLive *takat_games_create(Server *s, int ai_color, int level, TakError *err);
+TakatLive *takat_games_find(Server *s, const char *id);
+void takat_games_attach(Session *ss, TakatLive *t, int seat);
+void takat_games_detach(Session *ss);
+bool takat_games_play(Server *s, TakatLive *t, TakatTurn turn, TakError *err);
+void takat_games_resign(Server *s, TakatLive *t, int color);
+int takat_games_result(const TakatLive *t); /* TakatResult, resignation counted */
+void takat_games_ai_done(Server *s, EngineJob *job);
+void takat_games_free_all(Server *s);
 
 /* session helpers (server.c) */
 void session_send(Session *ss, Outbuf *b); /* queues b (takes a reference) */

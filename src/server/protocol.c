@@ -679,6 +679,108 @@ static void on_score(const Request *r) {
     ok(r, json_pack("{s:o}", "rows", rows));
 }
 
+/* ---- TAKAT (the second game): its own messages, its own games ---------------- */
+
+/* The TAKAT game the connection follows, checking a "game" field names it. */
+static TakatLive *takat_followed(const Request *r) {
+    const char *id;
+    if (!str_field(r, "game", false, 64, &id)) return NULL;
+    TakatLive *t = r->ss->takat;
+    if (t == NULL) return fail(r, "join a TAKAT game first"), NULL;
+    if (id && strcmp(id, t->id) != 0) return fail(r, "this connection follows game %s, not %s", t->id, id), NULL;
+    return t;
+}
+
+static TakatLive *takat_seated(const Request *r) {
+    TakatLive *t = takat_followed(r);
+    if (t == NULL) return NULL;
+    if (r->ss->seat < 0) return fail(r, "only a player can do that (this connection watches)"), NULL;
+    if (takat_games_result(t) != TAKAT_ONGOING) return fail(r, "the game is over"), NULL;
+    return t;
+}
+
+static void on_takat_create(const Request *r) {
+    static const char *const opponents[] = {"friend", "engine", NULL};
+    static const char *const colors[] = {"white", "black", "random", NULL};
+    long level;
+    int opponent, color;
+    if (!int_field(r, "level", 1, 10, 3, &level) ||
+        !choice_field(r, "opponent", opponents, 0, &opponent) ||
+        !choice_field(r, "color", colors, 0, &color))
+        return;
+    if (color == 2) {
+        char c[2];
+        random_token(c, 1);
+        color = (c[0] - 'a') & 1;
+    }
+    TakError err;
+    TakatLive *t = takat_games_create(r->ss->server, opponent == 1 ? !color : -1, (int)level, &err);
+    if (t == NULL) return fail(r, "%s", err.message);
+    random_token(t->token[color], STORE_TOKEN_LEN);
+    if (opponent == 0) random_token(t->invite, STORE_TOKEN_LEN);
+    json_t *reply = json_pack("{s:s, s:s, s:s}", "game", t->id, "seat", color_name(color), "token",
+                              t->token[color]);
+    if (t->invite[0]) json_object_set_new(reply, "invite", json_string(t->invite));
+    ok(r, reply);
+    takat_games_attach(r->ss, t, color);
+}
+
+static void on_takat_join(const Request *r) {
+    const char *id, *token, *invite;
+    if (!str_field(r, "game", true, 64, &id) || !str_field(r, "token", false, 64, &token) ||
+        !str_field(r, "invite", false, 64, &invite))
+        return;
+    TakatLive *t = is_code(id, STORE_ID_LEN) ? takat_games_find(r->ss->server, id) : NULL;
+    if (t == NULL) return fail(r, "no TAKAT game %s (they last until the server restarts)", id);
+    int seat = -1;
+    bool issued = false;
+    if (token) {
+        for (int c = 0; c < 2; c++)
+            if (same_secret(token, t->token[c])) seat = c;
+        if (seat < 0) return fail(r, "that seat secret does not belong to game %s", id);
+    } else if (invite) {
+        if (!same_secret(invite, t->invite))
+            return fail(r, "that invitation has been used already, or is not for game %s", id);
+        for (int c = 0; c < 2; c++)
+            if (t->token[c][0] == '\0' && t->ai_color != c) seat = c;
+        if (seat < 0) return fail(r, "cannot take the seat: none is free");
+        random_token(t->token[seat], STORE_TOKEN_LEN);
+        t->invite[0] = '\0';
+        issued = true;
+    }
+    json_t *reply = json_pack("{s:s, s:o}", "game", t->id, "seat",
+                              seat < 0 ? json_null() : json_string(color_name(seat)));
+    if (issued) json_object_set_new(reply, "token", json_string(t->token[seat]));
+    ok(r, reply);
+    takat_games_attach(r->ss, t, seat);
+}
+
+static void on_takat_turn(const Request *r) {
+    TakatLive *t = takat_seated(r);
+    const char *text;
+    long ply;
+    if (t == NULL || !str_field(r, "turn", true, 16, &text) ||
+        !int_field(r, "ply", 0, TAKAT_GAME_MAX_TURNS, -1, &ply))
+        return;
+    if ((int)t->game->pos.side != r->ss->seat)
+        return fail(r, "it is not your turn (%s is to move)", color_name(t->game->pos.side));
+    if (ply >= 0 && ply != t->game->count)
+        return fail(r, "the game has moved on: it is at turn %d, not %ld", t->game->count, ply);
+    TakatTurn turn;
+    TakError err;
+    if (!takat_turn_parse(text, &turn, &err)) return fail(r, "bad turn '%s': %s", text, err.message);
+    if (!takat_games_play(r->ss->server, t, turn, &err))
+        return fail(r, "illegal turn '%s': %s", text, err.message);
+    ok(r, json_pack("{s:i}", "ply", t->game->count));
+}
+
+static void on_takat_resign(const Request *r) {
+    TakatLive *t = takat_seated(r);
+    if (t == NULL) return;
+    takat_games_resign(r->ss->server, t, r->ss->seat);
+    ok(r, NULL);
+}
+
 static void on_export(const Request *r) {
     LiveGame *g = followed(r);
     if (g == NULL) return;
@@ -704,7 +806,9 @@ static const Handler handlers[] = {
     {"draw", on_draw},         {"accept", on_accept}, {"decline", on_decline},
     {"resign", on_resign},     {"view", on_view},     {"export", on_export},
     {"analyze", on_analyze},   {"setup", on_setup},     {"rematch", on_rematch},
-    {"score", on_score},
+    {"score", on_score},       {"takat_create", on_takat_create},
+    {"takat_join", on_takat_join},                    {"takat_turn", on_takat_turn},
+    {"takat_resign", on_takat_resign},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

@@ -86,6 +86,7 @@ void session_detach(Session *ss) {
 }
 
 void session_attach(Session *ss, LiveGame *g, int seat) {
+    takat_games_detach(ss); /* a connection follows one game of either kind */
     if (ss->game != g) {
         g->sub_count++; /* first, so detaching from g itself cannot unload it */
         session_detach(ss);
@@ -103,6 +104,7 @@ void session_attach(Session *ss, LiveGame *g, int seat) {
 
 static void session_close(Session *ss) {
     session_detach(ss);
+    takat_games_detach(ss);
     while (ss->qlen) {
         outbuf_release(ss->queue[ss->qhead]);
         ss->qhead = (ss->qhead + 1) % QUEUE_MAX;
@@ -163,7 +165,8 @@ static int write_next(Session *ss) {
 /* ---- the page --------------------------------------------------------------------- */
 
 static const Asset *find_asset(const char *uri) {
-    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0) uri = "/index.html";
+    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0 || strncmp(uri, "/t/", 3) == 0)
+        uri = "/index.html";
     for (unsigned i = 0; i < web_asset_count; i++)
         if (strcmp(uri + 1, web_assets[i].path) == 0) return &web_assets[i];
     return NULL;
@@ -245,6 +248,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 EngineJob *next = job->next;
                 if (job->kind == JOB_ANALYZE)
                     games_analysis_done(server, job);
+                else if (job->kind == JOB_TAKAT)
+                    takat_games_ai_done(server, job);
                 else
                     games_engine_done(server, job);
                 engine_job_free(job);
@@ -399,6 +404,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     lws_context_destroy(ctx);
     ev_loop_destroy(loop);
     games_free_all(&server);
+    takat_games_free_all(&server);
     server.store->ops->close(server.store);
     free(server.buckets);
     return true;

@@ -183,3 +183,49 @@ test('a match against the engine: colours alternate, the table keeps the rule bo
   assert.match(await p.textContent('#match-caption'), /you lose/);
   await p.context().close();
 });
+
+test('TAKAT against the AI, by clicks, to the end; the rules one click away', async () => {
+  const p = await newPage();
+  await p.goto(srv.url + '/');
+  await p.check('input[name=kind][value=takat]');
+  await p.check('input[name=opponent][value=engine]');
+  await p.selectOption('#level', '1');
+  await p.check('input[name=color][value=white]');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-cell=b2]');
+  assert.match(p.url(), /\/t\/[a-z2-9]{10}$/);
+  await p.waitForFunction(() => window.takatApp.state && window.takatApp.state.legal.length === 6);
+  assert.equal(await p.$$eval('.hex.red', (h) => h.length), 3, 'three red cells');
+  assert.equal(await p.$$eval('.hex.target', (h) => h.length), 6, 'the six drops are shown');
+  await p.click('[data-cell=b2]'); // the centre: never a drop
+  await p.waitForFunction(() => /cannot drop/.test(document.getElementById('takat-message').textContent));
+  let sawKo = false, sawMove = false;
+  for (let i = 0; i < 300; i++) {
+    const s = await p.evaluate(() => { const s = window.takatApp.state; return s && { result: s.result, mine: s.turn === 'white' && !s.thinking, legal: s.legal, ply: s.ply, ko: s.ko }; });
+    if (s.result) break;
+    if (!s.mine) { await p.waitForFunction((n) => { const t = window.takatApp.state; return t.result || t.ply > n; }, s.ply); continue; }
+    if (s.ko) sawKo = sawKo || (await p.$$eval('.kolabel', (k) => k.length)) === 1;
+    const turn = s.legal[s.legal.length - 1]; // moves come after drops
+    const [a, b] = turn.split('-');
+    await p.click(`[data-cell=${a}]`);
+    if (b) {
+      await p.waitForSelector(`.hex.chosen`);
+      if (!sawMove) await shot(p, 'takat-moving');
+      sawMove = true;
+      await p.click(`[data-cell=${b}]`);
+    }
+    await p.waitForFunction((n) => { const t = window.takatApp.state; return t.result || t.ply > n; }, s.ply);
+  }
+  const end = await p.evaluate(() => window.takatApp.state.result);
+  assert.ok(end, 'the game ended');
+  await p.waitForSelector('#takat-result:not([hidden])');
+  assert.match(await p.textContent('#takat-result'), /wins|Draw/);
+  assert.ok(sawKo, 'the ko cell was marked');
+  assert.ok(sawMove, 'a stone was moved by two clicks');
+  await shot(p, 'takat-end');
+  await p.click('#takat-rules summary');
+  assert.match(await p.textContent('#takat-rules'), /Forced drop.*Ko/s);
+  assert.ok(await p.isVisible('#takat-rules li'));
+  await shot(p, 'takat-rules');
+  await p.context().close();
+});
