@@ -30,6 +30,14 @@ function takatState(c, pred = () => true, ms = 10000) {
   });
 }
 
+test('HTTP: /t/ID is the page, takat.js is served', async () => {
+  for (const [path, type] of [['/t/abcdefghij', 'text/html'], ['/takat.js', 'text/javascript']]) {
+    const res = await fetch(srv.url + path);
+    assert.equal(res.status, 200, path);
+    assert.ok(res.headers.get('content-type').startsWith(type), path);
+  }
+});
+
 test('TAKAT against the AI, to the end: legal turns from the server, the AI answers', async () => {
   const c = await connect(srv.port);
   const r = await c.send({ type: 'takat_create', opponent: 'engine', level: 1, color: 'white' });
