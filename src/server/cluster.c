@@ -2,11 +2,12 @@
  * cluster.c: the other `tak serve` processes sharing a PostgreSQL store.
  * After every local change to a game (already committed to the store) this
  * process sends NOTIFY on channel tak_games with the game's id, its plies,
- * its offers and whether its engine thinks; a connection of its own LISTENs, its socket
- * watched by the event loop (no polling), and each notification from
- * another process makes games_refresh reload that game, if followed here,
- * and push it to its followers. A lost connection is retried every second,
- * then every loaded game is refreshed (notifications may have been missed).
+ * its offers and whether its engine thinks, pipelined (the loop does not wait
+ * for the answer); a connection of its own LISTENs, its socket watched by the
+ * event loop (no polling), and each notification from another process makes
+ * games_refresh reload that game, if followed here, and push it to its
+ * followers. A lost connection is retried every second, then every loaded
+ * game is refreshed (notifications may have been missed).
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <stdio.h>
@@ -25,6 +26,7 @@ struct Cluster {
     struct ev_loop *loop;
     char *conninfo;
     PGconn *conn; /* NULL while reconnecting */
+    int pending;  /* NOTIFYs sent whose SYNC has not come back */
     ev_io io;
     ev_timer retry;
 };
@@ -62,15 +64,49 @@ static void drain(Cluster *c) {
     }
 }
 
-static void on_readable(struct ev_loop *loop, ev_io *w, int revents) {
-    (void)loop, (void)revents;
+/* Takes the answers to the NOTIFYs sent, as far as they have come: each
+ * query's result, a NULL, then the SYNC that ends it. */
+static void take_results(Cluster *c) {
+    while (c->pending > 0 && !PQisBusy(c->conn)) {
+        PGresult *r = PQgetResult(c->conn);
+        if (r == NULL) continue; /* the end of one query's results */
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC)
+            c->pending--;
+        else if (st != PGRES_TUPLES_OK && st != PGRES_PIPELINE_ABORTED)
+            quiet_log(c, "cannot tell the other servers", PQresultErrorMessage(r));
+        PQclear(r);
+    }
+}
+
+/* Watches for reading, and for writing while libpq has unsent bytes. */
+static void watch(Cluster *c, bool want_write) {
+    int events = EV_READ | (want_write ? EV_WRITE : 0);
+    if ((c->io.events & (EV_READ | EV_WRITE)) == events) return;
+    ev_io_stop(c->loop, &c->io);
+    ev_io_set(&c->io, PQsocket(c->conn), events);
+    ev_io_start(c->loop, &c->io);
+}
+
+static void on_io(struct ev_loop *loop, ev_io *w, int revents) {
+    (void)loop;
     Cluster *c = w->data;
     if (c->conn == NULL) return;
+    if (revents & EV_WRITE) {
+        int left = PQflush(c->conn);
+        if (left < 0) {
+            quiet_log(c, "connection lost", PQerrorMessage(c->conn));
+            lost(c);
+            return;
+        }
+        watch(c, left == 1);
+    }
     if (!PQconsumeInput(c->conn)) { /* the socket is non-blocking: this never waits */
         quiet_log(c, "connection lost", PQerrorMessage(c->conn));
         lost(c);
         return;
     }
+    take_results(c);
     drain(c);
 }
 
@@ -86,8 +122,16 @@ static bool listen_now(Cluster *c, TakError *err) {
         return false;
     }
     PQclear(r);
+    /* From here NOTIFYs are sent without waiting for their answers, which
+     * on_io takes as they come: no round trip holds up the loop. */
+    if (PQsetnonblocking(conn, 1) != 0 || PQenterPipelineMode(conn) != 1) {
+        tak_error_set(err, "cannot listen for other servers: no pipeline mode");
+        PQfinish(conn);
+        return false;
+    }
     c->conn = conn;
-    ev_io_init(&c->io, on_readable, PQsocket(conn), EV_READ);
+    c->pending = 0;
+    ev_io_init(&c->io, on_io, PQsocket(conn), EV_READ);
     c->io.data = c;
     ev_io_start(c->loop, &c->io);
     return true;
@@ -154,15 +198,19 @@ void cluster_announce(Cluster *c, const LiveGame *g) {
     snprintf(payload, sizeof payload, "%s %zu %d %d %d", g->info.id, g->game.count,
              g->offer[OFFER_DRAW], g->offer[OFFER_TAKEBACK], g->engine_busy ? 1 : 0);
     const char *params[1] = {payload};
-    PGresult *r = PQexecParams(c->conn, "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL, params,
-                               NULL, NULL, 0);
-    if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK) {
-        quiet_log(c, "cannot tell the other servers",
-                  r ? PQresultErrorMessage(r) : PQerrorMessage(c->conn));
+    if (!PQsendQueryParams(c->conn, "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL, params, NULL,
+                           NULL, 0) ||
+        !PQpipelineSync(c->conn)) {
+        quiet_log(c, "cannot tell the other servers", PQerrorMessage(c->conn));
         if (PQstatus(c->conn) != CONNECTION_OK) lost(c);
+        return;
     }
-    PQclear(r);
-    /* The round trip may have read notifications into libpq's buffer, where
-     * the socket watcher cannot see them: look on the loop's next turn. */
-    if (c->conn) ev_feed_event(c->loop, &c->io, EV_READ);
+    c->pending++;
+    int left = PQflush(c->conn);
+    if (left < 0) {
+        quiet_log(c, "connection lost", PQerrorMessage(c->conn));
+        lost(c);
+        return;
+    }
+    watch(c, left == 1);
 }
