@@ -81,8 +81,7 @@ static bool str_field(const Request *r, const char *key, bool required, size_t m
     return true;
 }
 
-static bool int_field(const Request *r, const char *key, long min, long max, long dflt,
-                      long *out) {
+static bool int_field(const Request *r, const char *key, long min, long max, long dflt, long *out) {
     json_t *v = json_object_get(r->msg, key);
     *out = dflt;
     if (v == NULL || json_is_null(v)) return true;
@@ -374,7 +373,8 @@ static void on_takeback(const Request *r) {
     if (g == NULL) return;
     int seat = r->ss->seat;
     if (against_engine(g)) return take_back(r, g, seat);
-    if (g->game.count == 0 || (g->game.count == 1 && (int)tak_position_side(&g->game.current) == seat))
+    if (g->game.count == 0 ||
+        (g->game.count == 1 && (int)tak_position_side(&g->game.current) == seat))
         return fail(r, "there is no move of yours to take back");
     if (g->offer[OFFER_TAKEBACK] == seat) return fail(r, "you have asked already");
     g->offer[OFFER_TAKEBACK] = seat;
@@ -495,11 +495,13 @@ static bool setup_square(const Request *r, json_t *v, int sq, int size, char *tp
     bool ok = text && n == json_string_length(v) && n <= 2 * TAK_MAX_RESERVE + 1;
     for (size_t i = 0; ok && i < n; i++) {
         bool last = i + 1 == n;
-        ok = text[i] == '1' || text[i] == '2' || (last && i > 0 && (text[i] == 'S' || text[i] == 'C'));
+        ok = text[i] == '1' || text[i] == '2' ||
+             (last && i > 0 && (text[i] == 'S' || text[i] == 'C'));
     }
     if (!ok) {
-        fail(r, "square %s: a stack is written as colours bottom to top (1 White, 2 Black), "
-                "then S or C for a wall or capstone on top",
+        fail(r,
+             "square %s: a stack is written as colours bottom to top (1 White, 2 Black), "
+             "then S or C for a wall or capstone on top",
              name);
         return false;
     }
@@ -602,8 +604,7 @@ static void on_rematch(const Request *r) {
     if (number > of) return fail(r, "'number' is past the match's %ld games", of);
     int seat = r->ss->seat;
     if (seat < 0) return fail(r, "only a player can do that (this connection watches)");
-    if (tak_game_result(&g->game).end == TAK_END_NONE)
-        return fail(r, "the game is not over yet");
+    if (tak_game_result(&g->game).end == TAK_END_NONE) return fail(r, "the game is not over yet");
     Server *s = r->ss->server;
     char id[STORE_ID_LEN + 1];
     next_game_id(g->info.id, id);
@@ -663,13 +664,14 @@ static void on_score(const Request *r) {
             return fail(r, "no game %.20s", id);
         }
         TakResult res = tak_game_result(&g->game);
-        json_t *row = json_pack("{s:s, s:I}", "game", g->info.id, "plies", (json_int_t)g->game.count);
+        json_t *row =
+            json_pack("{s:s, s:I}", "game", g->info.id, "plies", (json_int_t)g->game.count);
         if (res.end == TAK_END_NONE) {
             json_object_set_new(row, "result", json_null());
         } else {
             json_object_set_new(row, "result", json_string(tak_result_code(res)));
-            json_object_set_new(row, "winner", res.winner < 0 ? json_null()
-                                                               : json_string(color_name(res.winner)));
+            json_object_set_new(row, "winner",
+                                res.winner < 0 ? json_null() : json_string(color_name(res.winner)));
             json_object_set_new(row, "points",
                                 json_integer(tak_score_points(&g->game.current, res)));
         }
@@ -687,14 +689,16 @@ static TakatLive *takat_followed(const Request *r) {
     if (!str_field(r, "game", false, 64, &id)) return NULL;
     TakatLive *t = r->ss->takat;
     if (t == NULL) return fail(r, "join a TAKAT game first"), NULL;
-    if (id && strcmp(id, t->id) != 0) return fail(r, "this connection follows game %s, not %s", t->id, id), NULL;
+    if (id && strcmp(id, t->id) != 0)
+        return fail(r, "this connection follows game %s, not %s", t->id, id), NULL;
     return t;
 }
 
 static TakatLive *takat_seated(const Request *r) {
     TakatLive *t = takat_followed(r);
     if (t == NULL) return NULL;
-    if (r->ss->seat < 0) return fail(r, "only a player can do that (this connection watches)"), NULL;
+    if (r->ss->seat < 0)
+        return fail(r, "only a player can do that (this connection watches)"), NULL;
     if (takat_games_result(t) != TAKAT_ONGOING) return fail(r, "the game is over"), NULL;
     return t;
 }
@@ -768,7 +772,8 @@ static void on_takat_turn(const Request *r) {
         return fail(r, "the game has moved on: it is at turn %d, not %ld", t->game->count, ply);
     TakatTurn turn;
     TakError err;
-    if (!takat_turn_parse(text, &turn, &err)) return fail(r, "bad turn '%s': %s", text, err.message);
+    if (!takat_turn_parse(text, &turn, &err))
+        return fail(r, "bad turn '%s': %s", text, err.message);
     if (!takat_games_play(r->ss->server, t, turn, &err))
         return fail(r, "illegal turn '%s': %s", text, err.message);
     ok(r, json_pack("{s:i}", "ply", t->game->count));
@@ -801,13 +806,25 @@ typedef struct Handler {
 } Handler;
 
 static const Handler handlers[] = {
-    {"ping", on_ping},         {"create", on_create}, {"join", on_join},
-    {"leave", on_leave},       {"move", on_move},     {"takeback", on_takeback},
-    {"draw", on_draw},         {"accept", on_accept}, {"decline", on_decline},
-    {"resign", on_resign},     {"view", on_view},     {"export", on_export},
-    {"analyze", on_analyze},   {"setup", on_setup},     {"rematch", on_rematch},
-    {"score", on_score},       {"takat_create", on_takat_create},
-    {"takat_join", on_takat_join},                    {"takat_turn", on_takat_turn},
+    {"ping", on_ping},
+    {"create", on_create},
+    {"join", on_join},
+    {"leave", on_leave},
+    {"move", on_move},
+    {"takeback", on_takeback},
+    {"draw", on_draw},
+    {"accept", on_accept},
+    {"decline", on_decline},
+    {"resign", on_resign},
+    {"view", on_view},
+    {"export", on_export},
+    {"analyze", on_analyze},
+    {"setup", on_setup},
+    {"rematch", on_rematch},
+    {"score", on_score},
+    {"takat_create", on_takat_create},
+    {"takat_join", on_takat_join},
+    {"takat_turn", on_takat_turn},
     {"takat_resign", on_takat_resign},
 };
 
@@ -823,14 +840,15 @@ void protocol_handle(Session *ss, const char *text, size_t len) {
         protocol_error(ss, NULL, "a message must be a JSON object");
     } else {
         json_t *req = json_object_get(msg, "req");
-        if (req && !(json_is_integer(req) ||
-                     (json_is_string(req) && json_string_length(req) <= 64))) {
+        if (req &&
+            !(json_is_integer(req) || (json_is_string(req) && json_string_length(req) <= 64))) {
             protocol_error(ss, NULL, "'req' must be a number or a short string");
         } else {
             r.req = req;
             json_t *type = json_object_get(msg, "type");
             const Handler *h = NULL;
-            for (size_t i = 0; type && json_is_string(type) && i < sizeof handlers / sizeof *handlers; i++)
+            for (size_t i = 0;
+                 type && json_is_string(type) && i < sizeof handlers / sizeof *handlers; i++)
                 if (strcmp(json_string_value(type), handlers[i].type) == 0) h = &handlers[i];
             if (h) {
                 r.type = h->type;

@@ -93,7 +93,8 @@ int takat_games_result(const TakatLive *t) {
 static json_t *state_json(const TakatLive *t) {
     const TakatGame *g = t->game;
     const TakatPosition *pos = &g->pos;
-    json_t *cells = json_array(), *names = json_array(), *red = json_array(), *safety = json_array();
+    json_t *cells = json_array(), *names = json_array(), *red = json_array(),
+           *safety = json_array();
     for (int c = 0; c < TAKAT_CELLS; c++) {
         char stack[TAKAT_MAX_HEIGHT + 1];
         int h = pos->height[c];
@@ -121,24 +122,26 @@ static json_t *state_json(const TakatLive *t) {
     }
     json_t *res = json_null();
     if (result != TAKAT_ONGOING) {
-        const char *text = result == TAKAT_DRAW ? "Draw by the third repetition"
-                           : t->resigned >= 0
-                               ? (result == TAKAT_WHITE_WINS ? "White wins: Black resigned"
-                                                             : "Black wins: White resigned")
-                           : result == TAKAT_WHITE_WINS && takat_has_six(pos)
-                               ? "White wins: a stack of six"
-                               : result == TAKAT_WHITE_WINS ? "White wins: Black cannot move"
-                                                            : "Black wins: White cannot move";
+        const char *text =
+            result == TAKAT_DRAW ? "Draw by the third repetition"
+            : t->resigned >= 0   ? (result == TAKAT_WHITE_WINS ? "White wins: Black resigned"
+                                                               : "Black wins: White resigned")
+            : result == TAKAT_WHITE_WINS && takat_has_six(pos) ? "White wins: a stack of six"
+            : result == TAKAT_WHITE_WINS                       ? "White wins: Black cannot move"
+                                                               : "Black wins: White cannot move";
         res = json_pack("{s:o, s:s}", "winner",
-                        result == TAKAT_DRAW ? json_null()
-                                             : json_string(result == TAKAT_WHITE_WINS ? "white" : "black"),
+                        result == TAKAT_DRAW
+                            ? json_null()
+                            : json_string(result == TAKAT_WHITE_WINS ? "white" : "black"),
                         "text", text);
     }
     char posbuf[TAKAT_POSITION_MAX];
     json_t *seats = json_object();
     for (int c = 0; c < 2; c++)
         json_object_set_new(seats, color_name(c),
-                            json_string(t->ai_color == c ? "engine" : t->token[c][0] ? "taken" : "open"));
+                            json_string(t->ai_color == c ? "engine"
+                                        : t->token[c][0] ? "taken"
+                                                         : "open"));
     return json_pack("{s:s, s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:[i,i], s:b, s:o, s:o, s:i, s:o, "
                      "s:o, s:i, s:b, s:s, s:o}",
                      "type", "takat_state", "game", t->id, "cells", cells, "names", names, "centre",
