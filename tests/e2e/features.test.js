@@ -2,7 +2,9 @@
 // chromium, driven by playwright-core): the engine's analysis of a position
 // in review; rule enforcement off (a sandbox set up by clicks, checked by the
 // server, then played on against the engine), from the new-game form and from
-// a game. Screenshots: build/e2e-artifacts/.
+// a game; a match against the engine with its running table; TAKAT against
+// the AI to its end and against a friend by link. Screenshots:
+// build/e2e-artifacts/.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -228,4 +230,35 @@ test('TAKAT against the AI, by clicks, to the end; the rules one click away', as
   assert.ok(await p.isVisible('#takat-rules li'));
   await shot(p, 'takat-rules');
   await p.context().close();
+});
+
+test('TAKAT against a friend by the invitation link', async () => {
+  const a = await newPage();
+  await a.goto(srv.url + '/');
+  await a.check('input[name=kind][value=takat]');
+  await a.check('input[name=opponent][value=friend]');
+  await a.check('input[name=color][value=white]');
+  await a.click('#new-form button[type=submit]');
+  await a.waitForSelector('[data-cell=b2]');
+  const invite = await a.inputValue('#takat-links label:has-text("Invite") input');
+  assert.match(invite, /\/t\/[a-z2-9]{10}#invite=/);
+  const b = await newPage();
+  await b.goto(invite);
+  await b.waitForFunction(() => window.takatApp.seat === 'black' && window.takatApp.state);
+  assert.doesNotMatch(b.url(), /invite/, 'the secret leaves the address bar');
+  await a.waitForFunction(() => window.takatApp.state.seats.black === 'taken');
+  await a.click('[data-cell=a2]');
+  await b.waitForFunction(() => window.takatApp.state.ply === 1);
+  assert.match(await b.textContent('#takat-note'), /Black must drop/);
+  assert.equal(await b.$$eval('.kolabel', (k) => k.length), 1, 'the ko cell is marked');
+  await b.click('[data-cell=a2]'); // a stack, and Black must drop: refused with the reason
+  await b.waitForFunction(() => /must drop/.test(document.getElementById('takat-message').textContent));
+  await b.click('[data-cell=c2]');
+  await a.waitForFunction(() => window.takatApp.state.ply === 2);
+  assert.match(await a.textContent('#takat-moves'), /a2\s+c2/);
+  await shot(b, 'takat-friend');
+  await a.click('#takat-resign');
+  await b.waitForSelector('#takat-result:not([hidden])');
+  assert.match(await b.textContent('#takat-result'), /Black wins: White resigned/);
+  await a.context().close(); await b.context().close();
 });
