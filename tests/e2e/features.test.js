@@ -262,3 +262,35 @@ test('TAKAT against a friend by the invitation link', async () => {
   assert.match(await b.textContent('#takat-result'), /Black wins: White resigned/);
   await a.context().close(); await b.context().close();
 });
+
+test('a match against a friend: the next game reaches both browsers, colours swapped', async () => {
+  const a = await newPage();
+  await a.goto(srv.url + '/');
+  await a.check('input[name=opponent][value=friend]');
+  await a.selectOption('#size', '3');
+  await a.selectOption('#match-length', '2');
+  await a.check('input[name=color][value=white]');
+  await a.click('#new-form button[type=submit]');
+  await a.waitForSelector('[data-square=a1]');
+  const invite = await a.inputValue('#links label:has-text("Invite") input');
+  const b = await newPage();
+  await b.goto(invite);
+  await b.waitForFunction(() => window.takApp.seat === 'black' && window.takApp.state);
+  await a.click('#resign'); // game 1: Black (b) wins, 9 squares + 10 stones
+  await a.waitForSelector('#next-game:not([hidden])');
+  const first = await a.evaluate(() => window.takApp.gameId);
+  await a.click('#next-game');
+  for (const p of [a, b]) await p.waitForFunction((g) => window.takApp.gameId && window.takApp.gameId !== g && window.takApp.state && window.takApp.state.game === window.takApp.gameId, first);
+  assert.equal(await a.evaluate(() => window.takApp.seat), 'black');
+  assert.equal(await b.evaluate(() => window.takApp.seat), 'white');
+  await b.waitForSelector('#match:not([hidden])');
+  await click(b, 'a1');
+  await atPly(a, 1);
+  await b.click('#resign'); // game 2: Black (a) wins, 9 + 9
+  for (const p of [a, b]) await p.waitForFunction(() => /Match of 2 games: you (win|lose)/.test(document.getElementById('match-caption').textContent));
+  assert.match(await a.textContent('#match-caption'), /you lose/);
+  assert.match(await b.textContent('#match-caption'), /you win/);
+  assert.deepEqual(await a.$eval('#match tfoot', (t) => [+t.rows[0].cells[3].textContent, +t.rows[0].cells[4].textContent]), [18, 19]);
+  await shot(b, 'match-friend');
+  await a.context().close(); await b.context().close();
+});
