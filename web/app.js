@@ -87,6 +87,8 @@ async function joinGame(id) {
     const r = await request(msg);
     app.seat = r.seat;
     if (r.token) localStorage.setItem(secretKey(id), r.token);
+    const of = +hash.get('match');
+    if (r.seat && of >= 2 && of <= 25 && !matchOf(id)) saveMatch({ of, games: [{ id, color: r.seat }] });
     if (hash.get('s') || hash.get('invite')) history.replaceState(null, '', '/g/' + id);
     say('');
     showLinks();
@@ -116,7 +118,9 @@ function showLinks() {
   add('Watch link: ', base);
   const token = localStorage.getItem(secretKey(app.gameId));
   if (app.seat && token) add('Your seat (keep it secret): ', base + '#s=' + token);
-  if (app.invite) add('Invite a friend: ', base + '#invite=' + app.invite);
+  const rec = matchOf(app.gameId);
+  // The match's length rides in the fragment too, so the friend's page keeps its table from game 1.
+  if (app.invite) add('Invite a friend: ', base + '#invite=' + app.invite + (rec ? '&match=' + rec.of : ''));
 }
 
 function openGame(id) {
@@ -705,7 +709,7 @@ async function createGame(ev) {
   }
   const ok = await startGame(msg, (m) => { $('new-message').textContent = m; });
   const games = +f.get('match');
-  if (ok && games > 1) { saveMatch({ of: games, games: [{ id: app.gameId, color: app.seat }] }); refreshMatch(); }
+  if (ok && games > 1) { saveMatch({ of: games, games: [{ id: app.gameId, color: app.seat }] }); showLinks(); refreshMatch(); }
 }
 
 // Creates a game and opens it; false (after telling `onError`) when refused.

@@ -275,7 +275,10 @@ test('a match against a friend: the next game reaches both browsers, colours swa
   const invite = await a.inputValue('#links label:has-text("Invite") input');
   const b = await newPage();
   await b.goto(invite);
+  assert.match(invite, /&match=2$/);
   await b.waitForFunction(() => window.takApp.seat === 'black' && window.takApp.state);
+  await b.waitForSelector('#match:not([hidden])'); // the friend's table from game 1
+  assert.match(await b.textContent('#match-caption'), /Match of 2 games/);
   await a.click('#resign'); // game 1: Black (b) wins, 9 squares + 10 stones
   await a.waitForSelector('#next-game:not([hidden])');
   const first = await a.evaluate(() => window.takApp.gameId);
