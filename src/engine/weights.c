@@ -149,9 +149,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         -1011, /* adjacent */
         -18, /* liberties */
         1465, /* road_1 */
-        858, /* road_2 */
-        128, /* road_3 */
-        911, /* road_rows */
+        1700, /* road_2 */
+        800, /* road_3 */
+        1400, /* road_rows */
         799, /* wall_block */
         807, /* cap_block */
         -711, /* stack_tall */
