@@ -116,12 +116,14 @@ void engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         f[F_ADJACENT] += sign * (__builtin_popcountll(r & ((r & m->not_east) << 1)) +
                                  __builtin_popcountll(r & (r << size)));
         f[F_LIBERTIES] += sign * __builtin_popcountll(bb_neighbours(r, m, size) & empty);
-        int d = road_distance(r, empty, m->south, m->north, m, size, 3);
-        int d2 = road_distance(r, empty, m->west, m->east, m, size, 3);
+        /* On 8x8 "three from a road" also counts four: a road is 8 long. */
+        int maxd = size >= 8 ? 4 : 3;
+        int d = road_distance(r, empty, m->south, m->north, m, size, maxd);
+        int d2 = road_distance(r, empty, m->west, m->east, m, size, maxd);
         if (d2 < d) d = d2;
         if (d == 1) f[F_ROAD_1] += sign;
         if (d == 2) f[F_ROAD_2] += sign;
-        if (d == 3) f[F_ROAD_3] += sign;
+        if (d == 3 || (d == 4 && maxd == 4)) f[F_ROAD_3] += sign;
         f[F_ROAD_ROWS] += sign * longest_span(r, m, size);
     }
     for (int c = 0; c < 2; c++) {
