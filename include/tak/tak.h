@@ -17,6 +17,7 @@
 #include "tak/notation.h"
 #include "tak/position.h"
 #include "tak/ptn.h"
+#include "tak/random.h"
 #include "tak/rules.h"
 
 #endif

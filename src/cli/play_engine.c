@@ -11,15 +11,11 @@
 #include <string.h>
 
 #include "play.h"
+#include "tak/random.h"
 
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+uint32_t play_random(uint64_t *rng, uint32_t n) {
+    return (uint32_t)((tak_random_next(rng) >> 32) % n);
 }
-
-uint32_t play_random(uint64_t *rng, uint32_t n) { return (uint32_t)((splitmix(rng) >> 32) % n); }
 
 bool play_engine_init(PlayEngine *pe, int level, int64_t think_ms, uint64_t seed, bool live) {
     memset(pe, 0, sizeof *pe);

@@ -6,6 +6,7 @@
  * any margin and a move that allows a road in one scores as a loss.
  */
 #include "internal.h"
+#include "tak/random.h"
 
 LevelParams engine_level_params(int level) {
     static const LevelParams table[TAK_LEVEL_MAX + 1] = {
@@ -34,13 +35,6 @@ static double exp_neg(double x) {
     return y;
 }
 
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 TakMove engine_level_choose(const RootMove *moves, int count, const LevelParams *lp,
                             uint64_t *rng) {
     if (count <= 0) return TAK_MOVE_NONE;
@@ -57,7 +51,7 @@ TakMove engine_level_choose(const RootMove *moves, int count, const LevelParams 
         n++;
     }
     if (n <= 1) return moves[0].move;
-    double x = (double)(rng_next(rng) >> 11) / 9007199254740992.0 * total;
+    double x = (double)(tak_random_next(rng) >> 11) / 9007199254740992.0 * total;
     int k = 0, i = 0;
     for (; i < count; i++) {
         int s = moves[i].score;

@@ -12,14 +12,7 @@
 #include "tak/engine.h"
 #include "tak/match.h"
 #include "tak/notation.h"
-
-/* splitmix64: a small, good generator whose whole state is one word. */
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "tak/random.h"
 
 int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *tps, void *user),
                       void *user, TakError *err) {
@@ -54,12 +47,12 @@ int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *tps,
     while (made < config->count && tries++ < max_tries) {
         TakPosition pos;
         tak_position_init(&pos, &rules, NULL);
-        int plies = lo + (int)(next_random(&state) % (uint64_t)(hi - lo + 1));
+        int plies = lo + (int)(tak_random_next(&state) % (uint64_t)(hi - lo + 1));
         for (int i = 0; i < plies && !tak_position_is_over(&pos); i++) {
             int n = tak_moves_generate(&pos, list);
             if (n == 0) break;
             TakUndo undo;
-            tak_position_make(&pos, list->moves[next_random(&state) % (uint64_t)n], &undo);
+            tak_position_make(&pos, list->moves[tak_random_next(&state) % (uint64_t)n], &undo);
         }
         if (tak_position_is_over(&pos)) continue;
         bool duplicate = false;
