@@ -1,8 +1,8 @@
 /*
  * fuzz_ptn.c: libFuzzer target for tak_ptn_read. Whatever the bytes, reading
  * must return cleanly, and a refusal must say where; a game that reads must
- * write, and what is written must read back to the same start, moves, result
- * and tags, and write again to the same text.
+ * write, and what is written must read back to the same start, moves, result,
+ * tags and preface, and write again to the same text.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +31,10 @@ static void check_same(const TakPtn *a, const TakPtn *b) {
     expect(a->rules.size == b->rules.size && a->rules.stones == b->rules.stones &&
                a->rules.capstones == b->rules.capstones && a->rules.half_komi == b->rules.half_komi,
            "same rules");
+    expect((a->preface == NULL) == (b->preface == NULL) &&
+               (a->preface == NULL || strcmp(a->preface, b->preface) == 0 ||
+                strchr(a->preface, '}') != NULL),
+           "same preface");
     expect(a->tag_count == b->tag_count, "same number of tags");
     for (size_t i = 0; i < a->tag_count; i++)
         expect(strcmp(a->tags[i].name, b->tags[i].name) == 0 &&

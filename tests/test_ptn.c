@@ -149,6 +149,18 @@ static void test_comments(void **state) {
                        "1. {after the number} a1 {first} e5{second}{third}\n");
     assert_int_equal(p.tag_count, 2);
     assert_string_equal(p.comments[0], "first");
+    /* Comments before the first ply are the game's preface, kept in writing. */
+    assert_string_equal(p.preface, "before the tags between before the moves after the number");
+    char *written = tak_ptn_write(&p);
+    assert_non_null(strstr(written, "[Komi \"0\"]\n\n{before the tags between before the moves after the number}\n1. a1"));
+    TakPtn reread = read_ok(written);
+    assert_string_equal(reread.preface, p.preface);
+    tak_ptn_free(&reread);
+    free(written);
+    tak_ptn_free(&p);
+    p = read_ok("[Size \"4\"]\n{only a comment}\n");
+    assert_int_equal(p.game.count, 0);
+    assert_string_equal(p.preface, "only a comment");
     tak_ptn_free(&p);
     p = read_ok("[Size \"5\"]\n"
                 "1. {after the number} a1 {first} e5{second}{third}\n"
@@ -160,6 +172,7 @@ static void test_comments(void **state) {
     assert_string_equal(p.comments[2], "a [comment]\nover two lines");
     assert_null(p.comments[3]);
     assert_string_equal(p.comments[4], "after the last move and the result after the result");
+    assert_string_equal(p.preface, "after the number");
     char *text = tak_ptn_write(&p);
     assert_non_null(strstr(text, "1. a1 {first} e5 {second third}\n"));
     TakPtn again = read_ok(text);

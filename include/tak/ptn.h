@@ -28,6 +28,7 @@ typedef struct TakPtn {
     TakRules rules;  /* from Size, Komi, Flats*, Caps* (standard otherwise) */
     TakGame game;    /* start (TPS tag or empty board) and every move, replayed */
     char **comments; /* comments[i]: comment after ply i (NULL if none); game.count entries */
+    char *preface;   /* comments after the tags and before the first ply, or NULL */
     char result[8];  /* the result token that closed the move text, or "" */
 } TakPtn;
 

@@ -69,16 +69,19 @@ static bool note_add(Reader *r, const char *text, size_t len) {
     return true;
 }
 
-/* Gives the pending note to the last ply played, if there is one. Notes
- * before the first ply have no ply to belong to and are dropped. */
+/* Gives the pending note to the last ply played, or, before the first ply,
+ * to the game's preface (often a description of the game or the opening). */
 static bool note_flush(Reader *r) {
     size_t count = r->ptn->game.count;
-    if (r->note_len && count > 0) {
+    if (r->note_len) {
         char *copy = malloc(r->note_len + 1);
         if (!copy) return fail(r, r->i, "out of memory");
         memcpy(copy, r->note, r->note_len + 1);
         /* Each ply's note is flushed once: by the next ply, or at the end. */
-        r->ptn->comments[count - 1] = copy;
+        if (count > 0)
+            r->ptn->comments[count - 1] = copy;
+        else
+            r->ptn->preface = copy;
     }
     r->note_len = 0;
     return true;
@@ -385,7 +388,7 @@ static bool read_all(Reader *r) {
     /* A byte-order mark is not part of the first line's columns. */
     if (r->len >= 3 && memcmp(r->text, "\xEF\xBB\xBF", 3) == 0) r->i = r->line_start = 3;
     for (;;) {
-        if (!skip_space(r, false)) return false;
+        if (!skip_space(r, true)) return false;
         if (r->i >= r->len || r->text[r->i] != '[') break;
         if (!read_tag(r)) return false;
     }

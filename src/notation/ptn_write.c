@@ -49,7 +49,7 @@ static void add_tag(Text *t, const char *name, const char *value) {
 }
 
 static void add_comment(Text *t, const char *comment) {
-    add_str(t, " {");
+    add_str(t, "{");
     /* A '}' would end the comment early; the reader never stores one. */
     for (const char *p = comment; *p; p++)
         if (*p != '}') add(t, p, 1);
@@ -60,6 +60,10 @@ char *tak_ptn_write(const TakPtn *ptn) {
     Text t = {NULL, 0, 0, false};
     for (size_t i = 0; i < ptn->tag_count; i++) add_tag(&t, ptn->tags[i].name, ptn->tags[i].value);
     if (ptn->tag_count) add_str(&t, "\n");
+    if (ptn->preface) {
+        add_comment(&t, ptn->preface);
+        add_str(&t, "\n");
+    }
 
     const TakGame *game = &ptn->game;
     TakPosition pos = game->start;
@@ -75,7 +79,10 @@ char *tak_ptn_write(const TakPtn *ptn) {
         add_str(&t, " ");
         tak_move_write(game->moves[i], size, &pos, buf);
         add_str(&t, buf);
-        if (ptn->comments && ptn->comments[i]) add_comment(&t, ptn->comments[i]);
+        if (ptn->comments && ptn->comments[i]) {
+            add_str(&t, " ");
+            add_comment(&t, ptn->comments[i]);
+        }
         TakUndo undo;
         tak_position_make(&pos, game->moves[i], &undo);
     }
