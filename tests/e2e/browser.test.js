@@ -7,36 +7,14 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { startServer, ROOT } = require('../server/lib.js');
+const { startServer } = require('../server/lib.js');
+const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
 
-const ART = path.join(ROOT, 'build/e2e-artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-let srv, browser;
-
-test.before(async () => {
-  fs.mkdirSync(ART, { recursive: true });
-  srv = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-test.after(async () => {
-  if (browser) await browser.close();
-  if (srv) await srv.stop();
-});
-
-async function newPage(opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1000, height: 760 }, ...opts });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  return page;
-}
-const shot = (page, name) => page.screenshot({ path: path.join(ART, name + '.png') });
-const atPly = (page, n) => page.waitForFunction((n) => window.takApp.state && window.takApp.state.ply === n, n);
+const env = browserForTests(test);
+const newPage = (opts) => openPage(env.browser, opts);
 
 async function newGame(page, { opponent = 'friend', size = 3, color = 'white', level = 1 } = {}) {
-  await page.goto(srv.url + '/');
+  await page.goto(env.srv.url + '/');
   await page.check(`input[name=opponent][value=${opponent}]`);
   await page.selectOption('#size', String(size));
   await page.selectOption('#level', String(level));

@@ -8,39 +8,15 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { startServer, ROOT } = require('../server/lib.js');
+const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
 
-const ART = path.join(ROOT, 'build/e2e-artifacts');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-let srv, browser;
-
-test.before(async () => {
-  fs.mkdirSync(ART, { recursive: true });
-  srv = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-test.after(async () => {
-  if (browser) await browser.close();
-  if (srv) await srv.stop();
-});
-
-async function newPage(opts = {}) {
-  const ctx = await browser.newContext({ viewport: { width: 1000, height: 760 }, ...opts });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  page.on('dialog', (d) => d.accept());
-  return page;
-}
-const shot = (page, name) => page.screenshot({ path: path.join(ART, name + '.png') });
-const atPly = (page, n) => page.waitForFunction((n) => window.takApp.state && window.takApp.state.ply === n, n);
+const env = browserForTests(test);
+const newPage = (opts) => openPage(env.browser, opts);
 const click = (page, square) => page.click(`[data-square=${square}]`);
 
 test('review: the engine analyses the position shown, once the game is over', async () => {
   const p = await newPage();
-  await p.goto(srv.url + '/');
+  await p.goto(env.srv.url + '/');
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '4');
   await p.selectOption('#level', '1');
@@ -72,7 +48,7 @@ test('review: the engine analyses the position shown, once the game is over', as
 
 test('rule enforcement off: a sandbox setup, checked by the server, continues as a game', async () => {
   const p = await newPage();
-  await p.goto(srv.url + '/');
+  await p.goto(env.srv.url + '/');
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '4');
   await p.selectOption('#level', '1');
@@ -122,7 +98,7 @@ test('rule enforcement off: a sandbox setup, checked by the server, continues as
 
 test('rule enforcement off in a game: the sandbox starts from the position shown', async () => {
   const p = await newPage();
-  await p.goto(srv.url + '/');
+  await p.goto(env.srv.url + '/');
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '5');
   await p.selectOption('#level', '1');
@@ -150,7 +126,7 @@ test('rule enforcement off in a game: the sandbox starts from the position shown
 
 test('a match against the engine: colours alternate, the table keeps the rule book score', async () => {
   const p = await newPage();
-  await p.goto(srv.url + '/');
+  await p.goto(env.srv.url + '/');
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '3');
   await p.selectOption('#level', '1');
@@ -188,7 +164,7 @@ test('a match against the engine: colours alternate, the table keeps the rule bo
 
 test('TAKAT against the AI, by clicks, to the end; the rules one click away', async () => {
   const p = await newPage();
-  await p.goto(srv.url + '/');
+  await p.goto(env.srv.url + '/');
   await p.check('input[name=kind][value=takat]');
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#level', '1');
@@ -234,7 +210,7 @@ test('TAKAT against the AI, by clicks, to the end; the rules one click away', as
 
 test('TAKAT against a friend by the invitation link', async () => {
   const a = await newPage();
-  await a.goto(srv.url + '/');
+  await a.goto(env.srv.url + '/');
   await a.check('input[name=kind][value=takat]');
   await a.check('input[name=opponent][value=friend]');
   await a.check('input[name=color][value=white]');
@@ -265,7 +241,7 @@ test('TAKAT against a friend by the invitation link', async () => {
 
 test('a match against a friend: the next game reaches both browsers, colours swapped', async () => {
   const a = await newPage();
-  await a.goto(srv.url + '/');
+  await a.goto(env.srv.url + '/');
   await a.check('input[name=opponent][value=friend]');
   await a.selectOption('#size', '3');
   await a.selectOption('#match-length', '2');

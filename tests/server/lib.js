@@ -2,6 +2,7 @@
 // free port with a throw-away database (and stop or kill it), and a small
 // WebSocket client that matches replies to requests and waits for states.
 'use strict';
+const assert = require('node:assert');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -113,4 +114,41 @@ function waitFor(fn, ms = 5000) {
   });
 }
 
-module.exports = { startServer, connect, waitFor, tempDb, ROOT, TAK };
+// One server for a whole test file: started before its tests, stopped after
+// them, where a clean stop must exit 0 (under ASan/UBSan that also means no
+// leak and no report). The object returned is filled in once it has started.
+function serverForTests(test, opts) {
+  const srv = {};
+  test.before(async () => { Object.assign(srv, await startServer(opts)); });
+  test.after(async () => {
+    if (!srv.stop) return;
+    const code = await srv.stop();
+    assert.equal(code, 0, srv.stderr());
+    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error/);
+  });
+  return srv;
+}
+
+// A game between two friends on the server at `port`: A creates it, B joins
+// by the invitation; both have seen its first state.
+async function friendGame(port, opts = {}) {
+  const a = await connect(port);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, ...opts });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  await a.nextState((s) => s.game === r.game);
+  const b = await connect(port);
+  const j = await b.send({ type: 'join', game: r.game, invite: r.invite });
+  assert.equal(j.type, 'ok', JSON.stringify(j));
+  await b.nextState();
+  return { a, b, game: r.game, tokenA: r.token, tokenB: j.token, seatA: r.seat, seatB: j.seat };
+}
+
+// Plays `moves` alternately from a (white) and b (black); each must be accepted.
+async function play(a, b, moves) {
+  for (const [i, m] of moves.entries()) {
+    const r = await (i % 2 === 0 ? a : b).send({ type: 'move', move: m });
+    assert.equal(r.type, 'ok', `${m}: ${JSON.stringify(r)}`);
+  }
+}
+
+module.exports = { startServer, serverForTests, friendGame, play, connect, waitFor, tempDb, ROOT, TAK };

@@ -6,38 +6,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const WebSocket = require('ws');
-const { startServer, connect, waitFor } = require('./lib.js');
+const { startServer, serverForTests, friendGame, play, connect, waitFor } = require('./lib.js');
 
-let srv;
-test.before(async () => { srv = await startServer(); });
-// A clean stop exits 0; under ASan/UBSan that also means no leak, no report.
-test.after(async () => {
-  if (!srv) return;
-  const code = await srv.stop();
-  assert.equal(code, 0, srv.stderr());
-  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error/);
-});
-
-async function friendGame(opts = {}) {
-  const a = await connect(srv.port);
-  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, ...opts });
-  assert.equal(r.type, 'ok', JSON.stringify(r));
-  await a.nextState((s) => s.game === r.game);
-  const b = await connect(srv.port);
-  const j = await b.send({ type: 'join', game: r.game, invite: r.invite });
-  assert.equal(j.type, 'ok', JSON.stringify(j));
-  await b.nextState();
-  return { a, b, game: r.game, tokenA: r.token, tokenB: j.token, seatA: r.seat, seatB: j.seat };
-}
-
-// Plays `moves` alternately from a (white) and b (black).
-async function play(a, b, moves) {
-  for (const [i, m] of moves.entries()) {
-    const c = i % 2 === 0 ? a : b;
-    const r = await c.send({ type: 'move', move: m });
-    assert.equal(r.type, 'ok', `${m}: ${JSON.stringify(r)}`);
-  }
-}
+const srv = serverForTests(test);
 
 test('HTTP: the page and its files, links to games, 404 otherwise, served without hanging', async () => {
   await fetch(srv.url + '/'); // the client's own start-up is not the server's time
@@ -105,7 +76,7 @@ test('create: every option, and refused options say why', async () => {
 });
 
 test('join: seat by secret, seat by invitation once, watchers; wrong secrets refused', async () => {
-  const { a, b, game, tokenA, tokenB, seatB } = await friendGame();
+  const { a, b, game, tokenA, tokenB, seatB } = await friendGame(srv.port);
   assert.equal(seatB, 'black');
   assert.equal(tokenB.length, 24);
   const s = await a.nextState((s) => s.seats.black === 'taken');
@@ -143,7 +114,7 @@ test('the used invitation cannot take a seat again', async () => {
 });
 
 test('move: seat holders only, in turn, legal, this game, this ply', async () => {
-  const { a, b, game } = await friendGame();
+  const { a, b, game } = await friendGame(srv.port);
   const w = await connect(srv.port);
   await w.send({ type: 'join', game });
   let r = await w.send({ type: 'move', move: 'a1' });
@@ -174,7 +145,7 @@ test('move: seat holders only, in turn, legal, this game, this ply', async () =>
 });
 
 test('a road win ends the game; moves after it are refused', async () => {
-  const { a, b } = await friendGame();
+  const { a, b } = await friendGame(srv.port);
   await play(a, b, ['c1', 'a1', 'a2', 'b1', 'b2', 'a3']);
   let r = await a.send({ type: 'move', move: 'c2' });
   assert.equal(r.type, 'ok');
@@ -189,7 +160,7 @@ test('a road win ends the game; moves after it are refused', async () => {
 });
 
 test('a flat win on a full 3x3 board', async () => {
-  const { a, b } = await friendGame();
+  const { a, b } = await friendGame(srv.port);
   // Fills the board without a road; White ends with more flats.
   await play(a, b, ['a1', 'c3', 'b2', 'Sa3', 'Sb1', 'Sc1', 'c2', 'a2', 'b3']);
   const s = await a.nextState((s) => s.result);
@@ -199,7 +170,7 @@ test('a flat win on a full 3x3 board', async () => {
 });
 
 test('takeback against a friend: request, decline, request, accept', async () => {
-  const { a, b } = await friendGame();
+  const { a, b } = await friendGame(srv.port);
   await play(a, b, ['a1', 'c3', 'b2']);
   let r = await a.send({ type: 'takeback' });
   assert.equal(r.type, 'ok');
@@ -236,7 +207,7 @@ test('takeback against the engine is granted at once', async () => {
 });
 
 test('draw: offer, refuse to offer twice, accept; the engine does not take draws', async () => {
-  const { a, b } = await friendGame();
+  const { a, b } = await friendGame(srv.port);
   await play(a, b, ['a1', 'c3']);
   assert.equal((await a.send({ type: 'draw' })).type, 'ok');
   assert.match((await a.send({ type: 'draw' })).message, /already/);
@@ -252,7 +223,7 @@ test('draw: offer, refuse to offer twice, accept; the engine does not take draws
 });
 
 test('resign', async () => {
-  const { a, b } = await friendGame();
+  const { a, b } = await friendGame(srv.port);
   assert.equal((await b.send({ type: 'resign' })).type, 'ok');
   const s = await a.nextState((s) => s.result);
   assert.equal(s.result.code, '1-0');
@@ -260,7 +231,7 @@ test('resign', async () => {
 });
 
 test('view and export: any past position, the game as PTN', async () => {
-  const { a, b, game } = await friendGame();
+  const { a, b, game } = await friendGame(srv.port);
   await play(a, b, ['a1', 'c3', 'b2']);
   const w = await connect(srv.port);
   await w.send({ type: 'join', game });
@@ -316,8 +287,8 @@ test('hostile input: each refused with a clear error, the connection stays usabl
 });
 
 test('wrong game and wrong seat: a seat holder of one game cannot act on another', async () => {
-  const g1 = await friendGame();
-  const g2 = await friendGame();
+  const g1 = await friendGame(srv.port);
+  const g2 = await friendGame(srv.port);
   let r = await g1.a.send({ type: 'move', move: 'a1', game: g2.game });
   assert.match(r.message, /follows game/);
   r = await g1.a.send({ type: 'join', game: g2.game, token: g1.tokenA });
@@ -326,7 +297,7 @@ test('wrong game and wrong seat: a seat holder of one game cannot act on another
 });
 
 test('reconnection: a closed connection rejoins with its secret and plays on', async () => {
-  const { a, b, game, tokenA } = await friendGame();
+  const { a, b, game, tokenA } = await friendGame(srv.port);
   await play(a, b, ['a1', 'c3']);
   await a.close();
   const a2 = await connect(srv.port);
@@ -340,7 +311,7 @@ test('reconnection: a closed connection rejoins with its secret and plays on', a
 });
 
 test('many watchers all see each move', async () => {
-  const { a, b, game } = await friendGame();
+  const { a, b, game } = await friendGame(srv.port);
   const watchers = [];
   for (let i = 0; i < 20; i++) {
     const w = await connect(srv.port);

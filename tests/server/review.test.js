@@ -4,38 +4,12 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { startServer, connect } = require('./lib.js');
+const { serverForTests, friendGame, play, connect } = require('./lib.js');
 
-let srv;
-test.before(async () => { srv = await startServer(); });
-test.after(async () => {
-  if (!srv) return;
-  const code = await srv.stop();
-  assert.equal(code, 0, srv.stderr());
-  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error/);
-});
-
-async function friendGame(opts = {}) {
-  const a = await connect(srv.port);
-  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, ...opts });
-  assert.equal(r.type, 'ok', JSON.stringify(r));
-  await a.nextState((s) => s.game === r.game);
-  const b = await connect(srv.port);
-  const j = await b.send({ type: 'join', game: r.game, invite: r.invite });
-  assert.equal(j.type, 'ok', JSON.stringify(j));
-  await b.nextState();
-  return { a, b, game: r.game };
-}
-
-async function play(a, b, moves) {
-  for (const [i, m] of moves.entries()) {
-    const r = await (i % 2 === 0 ? a : b).send({ type: 'move', move: m });
-    assert.equal(r.type, 'ok', `${m}: ${JSON.stringify(r)}`);
-  }
-}
+const srv = serverForTests(test);
 
 test('analyze: score and best line of a past position, once the game is over', async () => {
-  const { a, b, game } = await friendGame();
+  const { a, b, game } = await friendGame(srv.port);
   await play(a, b, ['c3', 'a3', 'a2', 'c2']);
   let r = await a.send({ type: 'analyze', ply: 2 });
   assert.match(r.message, /when the game is over/, 'no coaching during the game');
@@ -72,7 +46,7 @@ test('analyze: score and best line of a past position, once the game is over', a
 test('analyze: bad input is refused and the connection stays usable', async () => {
   const c = await connect(srv.port);
   assert.match((await c.send({ type: 'analyze', ply: 0 })).message, /join a game first/);
-  const { a, b, game } = await friendGame();
+  const { a, b, game } = await friendGame(srv.port);
   await play(a, b, ['a1', 'c3']);
   assert.equal((await a.send({ type: 'resign' })).type, 'ok');
   await c.send({ type: 'join', game });
@@ -149,7 +123,7 @@ test('setup (rule enforcement off): the server checks each edited board as a TPS
 });
 
 test('matches: rematch swaps colours (same players, same rules), score rows carry the rule book points', async () => {
-  const { a, b, game } = await friendGame({ komi: 1 });
+  const { a, b, game } = await friendGame(srv.port, { komi: 1 });
   assert.match((await a.send({ type: 'rematch', number: 2, of: 3 })).message, /not over/);
   await play(a, b, ['c3', 'a3', 'a2', 'c2', 'b3', 'b1', 'a1']); // White (a) wins by road
   await a.nextState((s) => s.result);

@@ -5,16 +5,9 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { startServer, connect } = require('./lib.js');
+const { serverForTests, connect } = require('./lib.js');
 
-let srv;
-test.before(async () => { srv = await startServer(); });
-test.after(async () => {
-  if (!srv) return;
-  const code = await srv.stop();
-  assert.equal(code, 0, srv.stderr());
-  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error/);
-});
+const srv = serverForTests(test);
 
 // Waits for the next takat_state satisfying pred.
 function takatState(c, pred = () => true, ms = 10000) {

@@ -1,0 +1,41 @@
+// lib.js: what the browser tests share: one `tak serve` and one Chromium
+// (Debian's, driven by playwright-core) for a test file, fresh pages that
+// fail the test on a script error and accept the page's confirmations, and
+// screenshots kept in build/e2e-artifacts/.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const { startServer, ROOT } = require('../server/lib.js');
+
+const ART = path.join(ROOT, 'build/e2e-artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// Starts the server and the browser before the file's tests and closes them
+// after; the object returned is filled in once they have started.
+function browserForTests(test) {
+  const env = { srv: null, browser: null };
+  test.before(async () => {
+    fs.mkdirSync(ART, { recursive: true });
+    env.srv = await startServer();
+    env.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  test.after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.srv) await env.srv.stop();
+  });
+  return env;
+}
+
+async function newPage(browser, opts = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1000, height: 760 }, ...opts });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  page.on('dialog', (d) => d.accept());
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: path.join(ART, name + '.png') });
+const atPly = (page, n) => page.waitForFunction((n) => window.takApp.state && window.takApp.state.ply === n, n);
+
+module.exports = { browserForTests, newPage, shot, atPly };
