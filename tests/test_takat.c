@@ -361,6 +361,17 @@ static void test_generator_agrees_with_checker(void **state) {
 
 /* ---- Solver, search and levels ----------------------------------------------- */
 
+typedef struct ProofLog {
+    int calls, last_depth;
+} ProofLog;
+
+static void proof_log(int depth, const TakatSearchResult *sofar, void *user) {
+    ProofLog *log = user;
+    (void)sofar;
+    log->calls++;
+    log->last_depth = depth;
+}
+
 static void test_solver_endgame(void **state) {
     (void)state;
     TakatPosition root = pos_of("x,11111,2222,x,2222,x,221 2 c2");
@@ -385,6 +396,14 @@ static void test_solver_endgame(void **state) {
         if (v == TAKAT_VALUE_DRAW || takat_position_result(&next) != TAKAT_ONGOING) continue;
         TakatSearchResult r = takat_search(&next, d);
         assert_int_equal(r.score, v == TAKAT_VALUE_WIN ? 1000 - d : -(1000 - d));
+        /* The proof search (small table, so its slots are contested) agrees,
+         * reports every depth, and finds nothing one turn shorter. */
+        ProofLog log = {0, 0};
+        r = takat_prove(&next, d + 5, 1, proof_log, &log);
+        assert_int_equal(r.score, v == TAKAT_VALUE_WIN ? 1000 - d : -(1000 - d));
+        assert_int_equal(log.last_depth, d);
+        assert_int_equal(log.calls, d);
+        assert_int_equal(takat_prove(&next, d - 1, 1, NULL, NULL).score, 0);
     }
 
     const char *path = "build/test_takat_solution.bin";

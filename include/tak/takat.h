@@ -257,6 +257,15 @@ typedef struct TakatSearchResult {
 /* Needs a position with legal turns. */
 TakatSearchResult takat_search(const TakatPosition *pos, int depth);
 
+/* The same search as a proof of how far no forced win reaches: iterative
+ * deepening to `depth` turns in one search with a table of about `table_mb`
+ * megabytes, calling `progress` (may be NULL) after each depth with the
+ * result so far (nodes counted from the start). It stops at the first depth
+ * whose score is forced. */
+typedef void (*TakatProofProgress)(int depth, const TakatSearchResult *sofar, void *user);
+TakatSearchResult takat_prove(const TakatPosition *pos, int depth, size_t table_mb,
+                              TakatProofProgress progress, void *user);
+
 /* The AI's choice at `level` 1..10: level 10 plays perfectly with the solved
  * table (`sol`, may be NULL: then a deep search), lower levels search less
  * deep and pick among near-best turns at random. `seed` is the caller's

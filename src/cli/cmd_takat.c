@@ -48,7 +48,7 @@ static const CliCommand moves_cmd = {
 
 static const CliCommand solve_cmd = {
     "takat solve",
-    "[--pos POS] [--max-positions N] [--depth D] [--save FILE] [--no-verify]",
+    "[--pos POS] [--max-positions N] [--depth D] [--hash MB] [--save FILE] [--no-verify]",
     "Enumerates every position reachable from the start (or POS) and solves them\n"
     "by retrograde analysis: won, lost or drawn (neither side can force a win)\n"
     "for the side to move, with the number of turns to the end. Then checks the\n"
@@ -62,7 +62,8 @@ static const CliCommand solve_cmd = {
     "  --max-positions N    stop enumerating past N positions (default 100000000;\n"
     "                       about 100 bytes each)\n"
     "  --depth D            proof-search depth when the table cannot be built\n"
-    "                       (default 20)\n"
+    "                       (default 20); one iterative deepening, a line a depth\n"
+    "  --hash MB            the proof search's table (default 512)\n"
     "  --save FILE          save the table for the AI (tak takat play --table)\n"
     "  --no-verify          skip the table check\n",
 };
@@ -148,6 +149,26 @@ static void solve_progress(const char *phase, const TakatSolveStats *st, void *u
                 (unsigned long long)st->positions, (unsigned long long)st->links, st->seconds);
 }
 
+/* The proof search's report: one line a depth, with the time from its start. */
+typedef struct ProofReport {
+    double start;
+} ProofReport;
+
+static void proof_progress(int depth, const TakatSearchResult *r, void *user) {
+    const ProofReport *report = user;
+    char tbuf[TAKAT_TURN_MAX];
+    double seconds = cli_seconds() - report->start;
+    if (r->score > 500 || r->score < -500)
+        printf("  depth %d: the side to move %s in %d turn%s (%s), %llu nodes, %.1f s\n", depth,
+               r->score > 0 ? "wins" : "loses", 1000 - abs(r->score),
+               1000 - abs(r->score) == 1 ? "" : "s", takat_turn_format(r->turn, tbuf),
+               (unsigned long long)r->nodes, seconds);
+    else
+        printf("  depth %d: no forced win for either side, %llu nodes, %.1f s\n", depth,
+               (unsigned long long)r->nodes, seconds);
+    fflush(stdout);
+}
+
 static const char *value_name(TakatValue v) {
     switch (v) {
     case TAKAT_VALUE_WIN: return "a win";
@@ -160,7 +181,7 @@ static const char *value_name(TakatValue v) {
 static int cmd_solve_takat(int argc, char **argv) {
     const CliCommand *cmd = &solve_cmd;
     const char *pos_text = NULL, *save = NULL, *value;
-    long max_positions = 100000000, depth = 20;
+    long max_positions = 100000000, depth = 20, hash_mb = 512;
     bool verify = true;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
     for (int i = 1; i < argc; i++) {
@@ -176,6 +197,9 @@ static int cmd_solve_takat(int argc, char **argv) {
         } else if (cli_option(argc, argv, &i, "--depth", &value)) {
             if (!value || !cli_parse_int(value, 1, 60, &depth))
                 return cli_usage_error(cmd, "--depth needs a number from 1 to 60");
+        } else if (cli_option(argc, argv, &i, "--hash", &value)) {
+            if (!value || !cli_parse_int(value, 1, 65536, &hash_mb))
+                return cli_usage_error(cmd, "--hash needs a number of megabytes from 1 to 65536");
         } else if (strcmp(argv[i], "--no-verify") == 0) {
             verify = false;
         } else {
@@ -184,7 +208,7 @@ static int cmd_solve_takat(int argc, char **argv) {
     }
     TakatPosition root;
     int rc;
-    char buf[TAKAT_POSITION_MAX], tbuf[TAKAT_TURN_MAX];
+    char buf[TAKAT_POSITION_MAX];
     takat_position_start(&root);
     if (pos_text && !read_pos(cmd, pos_text, &root, &rc)) return rc;
     printf("root: %s\n", takat_position_format(&root, buf));
@@ -193,22 +217,14 @@ static int cmd_solve_takat(int argc, char **argv) {
     TakatSolution *sol = takat_solve(&root, (uint64_t)max_positions, solve_progress, NULL, &st, &err);
     if (!sol) {
         printf("retrograde analysis stopped: %s (%.1f s)\n", err.message, st.seconds);
-        printf("proof search from the root (alpha-beta, repetition ignored):\n");
-        for (int d = 1; d <= depth; d++) {
-            double t0 = cli_seconds();
-            TakatSearchResult r = takat_search(&root, d);
-            fflush(stdout);
-            if (r.score > 500 || r.score < -500) {
-                printf("  depth %d: the side to move %s in %d turns (%s), %llu nodes, %.1f s\n", d,
-                       r.score > 0 ? "wins" : "loses", 1000 - abs(r.score),
-                       takat_turn_format(r.turn, tbuf), (unsigned long long)r.nodes,
-                       cli_seconds() - t0);
-                printf("result: %s for the side to move\n", r.score > 0 ? "a win" : "a loss");
-                return CLI_OK;
-            }
-            printf("  depth %d: no forced win for either side, %llu nodes, %.1f s\n", d,
-                   (unsigned long long)r.nodes, cli_seconds() - t0);
-            fflush(stdout);
+        printf("proof search from the root (alpha-beta, repetition ignored, %ld MB table):\n",
+               hash_mb);
+        fflush(stdout);
+        ProofReport report = {cli_seconds()};
+        TakatSearchResult r = takat_prove(&root, (int)depth, (size_t)hash_mb, proof_progress, &report);
+        if (r.score > 500 || r.score < -500) {
+            printf("result: %s for the side to move\n", r.score > 0 ? "a win" : "a loss");
+            return CLI_OK;
         }
         printf("result: unsolved (no forced win within %ld turns)\n", depth);
         return CLI_OK;

@@ -44,7 +44,11 @@ int takat_negamax(TakatSearcher *s, const TakatPosition *pos, int depth, int ply
     if (depth <= 0) return s->heuristic ? mobility(pos) : 0;
 
     uint64_t key = takat_position_key(pos);
-    TakatTTEntry *e = s->tt ? &s->tt[takat_position_hash(pos) & s->tt_mask] : NULL;
+    /* Two slots a position: the first keeps the deeper result, the second
+     * the latest, so deep proofs survive a table that fills up. */
+    TakatTTEntry *slots = s->tt ? &s->tt[takat_position_hash(pos) & s->tt_mask & ~1ull] : NULL;
+    TakatTTEntry *e = NULL;
+    if (slots) e = slots[0].key == key ? &slots[0] : &slots[1];
     int first = 0;
     if (e && e->key == key) {
         int score = from_tt(e->score, ply);
@@ -72,7 +76,8 @@ int takat_negamax(TakatSearcher *s, const TakatPosition *pos, int depth, int ply
         if (score > alpha) alpha = score;
         if (alpha >= beta) break;
     }
-    if (e) {
+    if (slots) {
+        if (e->key != key) e = depth >= slots[0].depth ? &slots[0] : &slots[1];
         /* The table holds indices into the generator's order. */
         int index = best_index == 0 ? first : best_index == first ? 0 : best_index;
         e->key = key;
@@ -84,12 +89,11 @@ int takat_negamax(TakatSearcher *s, const TakatPosition *pos, int depth, int ply
     return best;
 }
 
-TakatSearchResult takat_search(const TakatPosition *pos, int depth) {
+/* Iterative deepening from `pos` to `depth` turns on searcher `s`; calls
+ * `progress` after each depth. Stops early once the result is forced. */
+static TakatSearchResult deepen(TakatSearcher *s, const TakatPosition *pos, int depth,
+                                TakatProofProgress progress, void *user) {
     TakatSearchResult r = {{TAKAT_NO_CELL, TAKAT_NO_CELL}, 0, 0};
-    TakatSearcher s = {NULL, 0, 0, false};
-    s.tt_mask = (1u << 22) - 1;
-    s.tt = calloc(s.tt_mask + 1, sizeof *s.tt); /* runs without a table if refused */
-    if (!s.tt) s.tt_mask = 0;
     TakatTurnList list;
     int n = takat_turns_generate(pos, &list);
     for (int d = 1; d <= depth && n > 0; d++) {
@@ -97,16 +101,44 @@ TakatSearchResult takat_search(const TakatPosition *pos, int depth) {
         for (int i = 0; i < n; i++) {
             TakatPosition next = *pos;
             takat_position_apply(&next, list.turns[i]);
-            int score = -takat_negamax(&s, &next, d - 1, 1, -TAKAT_MATE - 1, -best);
+            int score = -takat_negamax(s, &next, d - 1, 1, -TAKAT_MATE - 1, -best);
             if (score > best) {
                 best = score;
                 r.turn = list.turns[i];
             }
         }
         r.score = best;
+        r.nodes = s->nodes;
+        if (progress) progress(d, &r, user);
         if (best > TAKAT_MATE / 2 || best < -TAKAT_MATE / 2) break; /* decided */
     }
-    r.nodes = s.nodes;
+    r.nodes = s->nodes;
+    return r;
+}
+
+/* A table of 2^bits entries, or none when memory is refused (the search
+ * still runs, slower). */
+static void table_alloc(TakatSearcher *s, unsigned bits) {
+    s->tt_mask = (1ull << bits) - 1;
+    s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
+    if (!s->tt) s->tt_mask = 0;
+}
+
+TakatSearchResult takat_search(const TakatPosition *pos, int depth) {
+    TakatSearcher s = {NULL, 0, 0, false};
+    table_alloc(&s, 22);
+    TakatSearchResult r = deepen(&s, pos, depth, NULL, NULL);
+    free(s.tt);
+    return r;
+}
+
+TakatSearchResult takat_prove(const TakatPosition *pos, int depth, size_t table_mb,
+                              TakatProofProgress progress, void *user) {
+    TakatSearcher s = {NULL, 0, 0, false};
+    unsigned bits = 10;
+    while (bits < 40 && ((sizeof *s.tt) << (bits + 1)) <= table_mb * 1024 * 1024) bits++;
+    table_alloc(&s, bits);
+    TakatSearchResult r = deepen(&s, pos, depth, progress, user);
     free(s.tt);
     return r;
 }
