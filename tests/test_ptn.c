@@ -324,6 +324,35 @@ static void test_rule_tags(void **state) {
     expect_error("[Size \"5\"]\n[Komi \"two\"]\n", 2, 8, "Komi");
     expect_error("[Size \"5\"]\n[Komi \"\"]\n", 2, 8, "Komi");
 
+    /* The no-pass rule (seed 001's "zugzwang") and the repetition draw. */
+    const char *pass_game = "[Size \"3\"]\n[Zugzwang \"off\"]\n1. a1 c3\n2. c1 1a1\n";
+    TakPtn z = read_ok(pass_game);
+    assert_false(z.rules.no_pass);
+    assert_int_equal(z.game.count, 4);
+    tak_ptn_free(&z);
+    expect_error("[Size \"3\"]\n1. a1 c3\n2. c1 1a1\n", 3, 7, "2");
+    expect_error("[Size \"3\"]\n[Zugzwang \"maybe\"]\n", 2, 12, "Zugzwang must be \"on\"");
+    expect_error("[Size \"3\"]\n[Repetition \"yes\"]\n", 2, 14, "Repetition must be \"draw\"");
+    z = read_ok("[Size \"3\"]\n[zugzwang \"ON\"]\n[Repetition \"draw\"]\n");
+    assert_true(z.rules.no_pass);
+    assert_true(z.rules.repetition_draw);
+    tak_ptn_free(&z);
+    /* A game under those rules writes them, and reads back under them. */
+    z = read_ok(pass_game);
+    TakPtn built;
+    TakError err;
+    assert_true(tak_ptn_from_game(&built, &z.game, &err));
+    char *written = tak_ptn_write(&built);
+    assert_non_null(strstr(written, "[Zugzwang \"off\"]"));
+    assert_null(strstr(written, "[Repetition"));
+    TakPtn again = read_ok(written);
+    assert_int_equal(again.game.count, 4);
+    assert_false(again.rules.no_pass);
+    tak_ptn_free(&again);
+    free(written);
+    tak_ptn_free(&built);
+    tak_ptn_free(&z);
+
     TakPtn p = read_ok("[Size \"5\"]\n[Flats \"20\"]\n[Caps \"2\"]\n");
     assert_int_equal(p.rules.stones, 20);
     assert_int_equal(p.rules.capstones, 2);

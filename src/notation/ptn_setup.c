@@ -10,9 +10,16 @@
 #include "internal.h"
 
 /* The tags the setup reads, by index in `known`. */
-enum { SIZE, KOMI, FLATS, FLATS1, FLATS2, CAPS, CAPS1, CAPS2, OPENING, TPS, RESULT, KNOWN };
-static const char *const known[KNOWN] = {"Size",  "Komi",  "Flats",   "Flats1", "Flats2", "Caps",
-                                         "Caps1", "Caps2", "Opening", "TPS",    "Result"};
+enum {
+    SIZE, KOMI, FLATS, FLATS1, FLATS2, CAPS, CAPS1, CAPS2, OPENING, TPS, RESULT,
+    ZUGZWANG, REPETITION, KNOWN
+};
+/* Zugzwang and Repetition are this project's: PTN has no tag for the no-pass
+ * rule (the name is seed 001's) or for the repetition draw, and without them a
+ * game with a pass could not be read back. Other tools ignore unknown tags. */
+static const char *const known[KNOWN] = {"Size",  "Komi",  "Flats",    "Flats1", "Flats2",
+                                         "Caps",  "Caps1", "Caps2",    "Opening", "TPS",
+                                         "Result", "Zugzwang", "Repetition"};
 
 typedef struct Found {
     const char *value[KNOWN];
@@ -166,6 +173,29 @@ bool notation_ptn_setup(const TakPtn *ptn, const NotationSite *sites, TakRules *
         NotationSite site = reserve_site(&found);
         notation_error_relocate(err, site.line, site.column, NULL);
         return false;
+    }
+    if (found.value[ZUGZWANG]) {
+        const char *v = found.value[ZUGZWANG];
+        if (notation_name_equal(v, "on"))
+            r.no_pass = true;
+        else if (notation_name_equal(v, "off"))
+            r.no_pass = false;
+        else
+            return fail_at(err, found.site[ZUGZWANG],
+                           "%s must be \"on\" (no passing, the default) or \"off\", not \"%.20s\"",
+                           known[ZUGZWANG], v);
+    }
+    if (found.value[REPETITION]) {
+        const char *v = found.value[REPETITION];
+        if (notation_name_equal(v, "draw"))
+            r.repetition_draw = true;
+        else if (notation_name_equal(v, "none"))
+            r.repetition_draw = false;
+        else
+            return fail_at(err, found.site[REPETITION],
+                           "%s must be \"draw\" (a third repetition draws) or \"none\" (the "
+                           "default), not \"%.20s\"",
+                           known[REPETITION], v);
     }
     if (found.value[OPENING] && !notation_name_equal(found.value[OPENING], "swap"))
         return fail_at(err, found.site[OPENING],

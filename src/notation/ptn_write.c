@@ -150,6 +150,9 @@ bool tak_ptn_from_game(TakPtn *ptn, const TakGame *game, TakError *err) {
     ok = ok && tak_ptn_set_tag(ptn, "Flats", text);
     snprintf(text, sizeof text, "%d", rules->capstones);
     ok = ok && tak_ptn_set_tag(ptn, "Caps", text);
+    /* The rules PTN has no tag for, only when they are not the default. */
+    if (!rules->no_pass) ok = ok && tak_ptn_set_tag(ptn, "Zugzwang", "off");
+    if (rules->repetition_draw) ok = ok && tak_ptn_set_tag(ptn, "Repetition", "draw");
     TakPosition empty;
     if (ok &&
         (!tak_position_init(&empty, rules, NULL) || !tak_position_equal(&empty, &game->start))) {
