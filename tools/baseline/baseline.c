@@ -9,7 +9,12 @@
  * iteratively from depth 1 and plays the best move of the last depth it
  * finished, so it can be matched against our engine at equal time. Nothing
  * carries between iterations (no table, no reordering): still plain alpha-beta.
- * Usage: baseline   (then TEI on stdin/stdout, as `tak tei`)
+ *
+ * With --eval roads the evaluation also knows roads, as a hobby engine's
+ * does: each group of road pieces (flats and capstones on top, joined
+ * orthogonally) scores the square of its reach (the longer side of its
+ * bounding box), mine minus the opponent's. The search stays as plain.
+ * Usage: baseline [--eval material|roads]   (then TEI on stdin/stdout)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +28,7 @@
 
 typedef struct Baseline {
     int depth, half_komi, size;
+    bool roads;          /* --eval roads */
     int64_t deadline_ms; /* 0: no time limit */
     uint64_t nodes;
     bool aborted;        /* the deadline passed mid-iteration */
@@ -43,13 +49,52 @@ static int material(const TakPosition *pos, int half_komi) {
     return pos->side == TAK_WHITE ? white : -white;
 }
 
+/* Squares orthogonally next to `set` on a board of side n. */
+static TakBitboard neighbours(TakBitboard set, int n) {
+    TakBitboard board = n * n == 64 ? ~(TakBitboard)0 : ((TakBitboard)1 << (n * n)) - 1;
+    TakBitboard first_file = 0;
+    for (int r = 0; r < n; r++) first_file |= (TakBitboard)1 << (r * n);
+    TakBitboard last_file = first_file << (n - 1);
+    return ((set << n) | (set >> n) | ((set & ~last_file) << 1) | ((set & ~first_file) >> 1)) &
+           board;
+}
+
+/* The sum over `color`'s road groups of the square of their reach. */
+static int road_reach(const TakPosition *pos, TakColor color) {
+    int n = pos->rules.size, score = 0;
+    TakBitboard left = pos->owner[color] & ~pos->walls;
+    while (left) {
+        TakBitboard group = left & -left, grown;
+        while ((grown = group | (neighbours(group, n) & left)) != group) group = grown;
+        left &= ~group;
+        int min_rank = n, max_rank = -1, min_file = n, max_file = -1;
+        for (TakBitboard g = group; g; g &= g - 1) {
+            int sq = __builtin_ctzll(g), rank = sq / n, file = sq % n;
+            if (rank < min_rank) min_rank = rank;
+            if (rank > max_rank) max_rank = rank;
+            if (file < min_file) min_file = file;
+            if (file > max_file) max_file = file;
+        }
+        int reach = max_rank - min_rank > max_file - min_file ? max_rank - min_rank + 1
+                                                              : max_file - min_file + 1;
+        score += reach * reach;
+    }
+    return score;
+}
+
+static int evaluate(const Baseline *b, const TakPosition *pos) {
+    int score = material(pos, b->half_komi);
+    if (b->roads) score += 12 * (road_reach(pos, pos->side) - road_reach(pos, !pos->side));
+    return score;
+}
+
 static int negamax(Baseline *b, int depth, int ply, int alpha, int beta) {
     TakPosition *pos = &b->pos;
     if (pos->result.end != TAK_END_NONE) {
         if (pos->result.winner < 0) return 0;
         return pos->result.winner == (int)pos->side ? WIN - ply : -(WIN - ply);
     }
-    if (depth == 0) return material(pos, b->half_komi);
+    if (depth == 0) return evaluate(b, pos);
     if ((++b->nodes & 1023) == 0 && b->deadline_ms && now_ms() >= b->deadline_ms) b->aborted = true;
     if (b->aborted) return 0;
     TakMoveList *list = &b->lists[ply];
@@ -142,14 +187,23 @@ static bool set_position(Baseline *b, char *args) {
     return true;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     static Baseline b = {.depth = 3, .half_komi = 0, .size = 6};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--eval") == 0 && i + 1 < argc &&
+            (strcmp(argv[i + 1], "roads") == 0 || strcmp(argv[i + 1], "material") == 0)) {
+            b.roads = strcmp(argv[++i], "roads") == 0;
+        } else {
+            fprintf(stderr, "usage: baseline [--eval material|roads]\n");
+            return 2;
+        }
+    }
     char line[65536];
     setvbuf(stdout, NULL, _IOLBF, 0);
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (strcmp(line, "tei") == 0) {
-            printf("id name baseline-ab\nid author tak\n");
+            printf("id name %s\nid author tak\n", b.roads ? "baseline-roads" : "baseline-ab");
             printf("option name Depth type spin default 3 min 1 max 8\nteiok\n");
         } else if (strcmp(line, "isready") == 0) {
             printf("readyok\n");
