@@ -126,11 +126,16 @@ void engine_pool_stop(EnginePool *pool) {
 void engine_pool_submit(EnginePool *pool, EngineJob *job) {
     job->next = NULL;
     pthread_mutex_lock(&pool->mutex);
-    if (pool->todo_tail)
-        pool->todo_tail->next = job;
+    /* A player waiting for the engine's move goes before every analysis
+     * (review can wait a moment; a game in progress should not). */
+    EngineJob **at = &pool->todo;
+    if (job->kind == JOB_ANALYZE)
+        at = pool->todo_tail ? &pool->todo_tail->next : &pool->todo;
     else
-        pool->todo = job;
-    pool->todo_tail = job;
+        while (*at && (*at)->kind != JOB_ANALYZE) at = &(*at)->next;
+    job->next = *at;
+    *at = job;
+    if (job->next == NULL) pool->todo_tail = job;
     pthread_cond_signal(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);
 }

@@ -326,6 +326,7 @@ static Session *asker(LiveGame *g, uint64_t id) {
 }
 
 void games_analysis_done(Server *s, EngineJob *job) {
+    if (s->analyses_queued > 0) s->analyses_queued--;
     Session *ss = asker(lookup(s, job->game_id), job->session_id);
     if (ss == NULL) return; /* gone, or following another game: nobody to tell */
     if (ss->analyses > 0) ss->analyses--;

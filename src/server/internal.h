@@ -24,6 +24,7 @@
 #define MESSAGE_MAX 65536 /* the largest WebSocket message accepted (a PTN import) */
 #define QUEUE_MAX 64      /* messages waiting for a slow reader before it is dropped */
 #define ANALYZE_MS_MAX 1000   /* an analysis searches at most this long (less if --engine-movetime is less) */
+#define ANALYSES_QUEUED_MAX 4 /* analyses queued or searching, all connections together */
 #define ANALYZE_DEPTH_MAX 12  /* ... and at most this deep */
 
 /* A message written once and queued to many connections; LWS_PRE bytes of
@@ -141,6 +142,8 @@ typedef struct Server {
     uint64_t messages, moves; /* counters for the log */
     struct Cluster *cluster; /* the other processes of a shared store (cluster.c), or NULL */
     uint64_t next_session_id;
+    int analyses_queued;     /* JOB_ANALYZE jobs not yet answered (a connection that leaves
+                                and joins again must not get around ANALYSES_QUEUED_MAX) */
     struct TakatLive *takat_games; /* TAKAT games, in memory only (takat_games.c) */
     size_t takat_count;
 } Server;

@@ -26,12 +26,39 @@ static void send_reply(Session *ss, json_t *req, json_t *reply) {
     session_send_json(ss, reply);
 }
 
+/* Replaces each byte that does not start or continue a valid UTF-8 sequence
+ * with '?'. Error messages quote the client's text cut at a byte count
+ * ("%.20s"), which can split a character; jansson (rightly) refuses a string
+ * that is not UTF-8, and the reply would be lost. */
+static void utf8_repair(char *text) {
+    unsigned char *p = (unsigned char *)text;
+    while (*p) {
+        int len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3
+                               : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        bool valid = len > 0 && !(len == 2 && *p < 0xC2) && !(len == 4 && *p > 0xF4);
+        for (int i = 1; valid && i < len; i++) valid = (p[i] & 0xC0) == 0x80;
+        if (valid && len == 3) {
+            unsigned cp = (p[0] & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+            valid = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
+        } else if (valid && len == 4) {
+            unsigned cp = (p[0] & 0x07u) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6;
+            valid = cp >= 0x10000 && cp <= 0x10FFFF;
+        }
+        if (!valid) {
+            *p++ = '?';
+            continue;
+        }
+        p += len;
+    }
+}
+
 void protocol_error(Session *ss, json_t *req, const char *fmt, ...) {
     char text[300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    utf8_repair(text);
     send_reply(ss, req, json_pack("{s:s, s:s}", "type", "error", "message", text));
 }
 
@@ -42,6 +69,7 @@ static void fail(const Request *r, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    utf8_repair(text);
     send_reply(r->ss, r->req,
                json_pack("{s:s, s:s, s:s}", "type", "error", "for", r->type, "message", text));
 }
@@ -189,8 +217,9 @@ static bool new_rules(const Request *r, int size, TakRules *rules) {
     half = 0;
     if (komi && !json_is_null(komi)) {
         double k = json_is_number(komi) ? json_number_value(komi) : 1e9;
-        half = (long)(k * 2);
-        if (k * 2 != (double)half || half < -TAK_MAX_HALF_KOMI || half > TAK_MAX_HALF_KOMI)
+        /* Range first: converting a double out of long's range is undefined. */
+        if (!(k >= -TAK_MAX_HALF_KOMI / 2.0 && k <= TAK_MAX_HALF_KOMI / 2.0) ||
+            k * 2 != (double)(half = (long)(k * 2)))
             return fail(r, "'komi' must be a whole or half number from -10 to 10"), false;
     }
     rules->stones = (int)stones;
@@ -459,6 +488,9 @@ static void on_analyze(const Request *r) {
     if (tak_game_result(&g->game).end == TAK_END_NONE)
         return fail(r, "analysis opens when the game is over");
     if (r->ss->analyses > 0) return fail(r, "one analysis at a time: wait for the last one");
+    Server *server = r->ss->server;
+    if (server->analyses_queued >= ANALYSES_QUEUED_MAX)
+        return fail(r, "the engine is busy with other analyses: try again in a moment");
     EngineJob *job = calloc(1, sizeof *job);
     if (job == NULL) return fail(r, "out of memory");
     job->kind = JOB_ANALYZE;
@@ -481,7 +513,8 @@ static void on_analyze(const Request *r) {
         memcpy(job->history, g->game.hashes, (size_t)ply * sizeof *job->history);
     }
     r->ss->analyses++;
-    engine_pool_submit(&r->ss->server->pool, job);
+    server->analyses_queued++;
+    engine_pool_submit(&server->pool, job);
 }
 
 /* One square of a setup board, as the state's board writes it: colours

@@ -314,7 +314,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
         return false;
     }
     raise_file_limit();
-    lws_set_log_level(LLL_ERR, NULL);
+    lws_set_log_level(config->quiet ? 0 : LLL_ERR, NULL);
 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);

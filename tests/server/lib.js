@@ -72,9 +72,20 @@ class Client {
     this.open = new Promise((res, rej) => { this.ws.once('open', res); this.ws.once('error', rej); });
     this.closed = new Promise((res) => this.ws.once('close', res));
   }
-  send(msg) {
+  // Every request gets exactly one reply: one missing fails the test
+  // after `ms` instead of hanging it.
+  send(msg, ms = 15000) {
     const m = { ...msg, req: ++this.req };
-    return new Promise((res) => { this.waiting.set(m.req, res); this.ws.send(JSON.stringify(m)); });
+    return new Promise((res, rej) => {
+      const t = setTimeout(() => {
+        this.waiting.delete(m.req);
+        rej(new Error('no reply to ' + JSON.stringify(msg).slice(0, 80)));
+      }, ms);
+      const done = (r) => { clearTimeout(t); res(r); };
+      done.timer = t;
+      this.waiting.set(m.req, done);
+      this.ws.send(JSON.stringify(m));
+    });
   }
   // The latest state satisfies pred, or the next one that does.
   // Sends raw text; resolves with the next message that is not a state.
@@ -92,7 +103,13 @@ class Client {
       this.stateWaiters.push((s) => { if (!pred(s)) return false; clearTimeout(t); res(s); return true; });
     });
   }
-  close() { this.ws.close(); return this.closed; }
+  // Replies still awaited will not come: stop their clocks.
+  close() {
+    for (const w of this.waiting.values()) clearTimeout(w.timer);
+    this.waiting.clear();
+    this.ws.close();
+    return this.closed;
+  }
 }
 
 async function connect(port) {

@@ -274,6 +274,18 @@ test('hostile input: each refused with a clear error, the connection stays usabl
     assert.equal(m.type, 'error', text.slice(0, 40));
     assert.match(m.message, why, text.slice(0, 40));
   }
+  // Quoted text cut inside a multi-byte character still gets its reply.
+  for (const [msg, why] of [
+    [{ type: 'x' + 'é'.repeat(30) }, /unknown message type 'xé+\?'/],
+    [{ type: 'score', games: ['a' + 'é'.repeat(20)] }, /no game/],
+    [{ type: 'create', ptn: '[Size "x' + 'é'.repeat(100) + '"]' }, /Size must be/],
+    [{ type: 'create', komi: 1e300 }, /'komi' must be a whole or half number/],
+    [{ type: 'create', komi: -1e300 }, /'komi'/],
+  ]) {
+    const r = await c.send(msg);
+    assert.equal(r.type, 'error', JSON.stringify(msg).slice(0, 60));
+    assert.match(r.message, why, JSON.stringify(msg).slice(0, 60));
+  }
   c.ws.send(Buffer.from([1, 2, 3]), { binary: true });
   const m = await waitFor(() => c.others.find((o) => /binary/.test(o.message || '')));
   assert.ok(m);

@@ -4,7 +4,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { serverForTests, friendGame, play, connect } = require('./lib.js');
+const { serverForTests, friendGame, play, connect, waitFor } = require('./lib.js');
 
 const srv = serverForTests(test);
 
@@ -41,6 +41,34 @@ test('analyze: score and best line of a past position, once the game is over', a
   assert.match(second.message, /one analysis at a time/);
   assert.equal((await first).type, 'ok');
   for (const c of [a, b, w]) await c.close();
+});
+
+test('analyze: a cap on queued analyses that leaving and joining again does not get around', async () => {
+  const { a, b, game } = await friendGame(srv.port, { size: 6 });
+  await play(a, b, ['a1', 'f6']);
+  assert.equal((await a.send({ type: 'resign' })).type, 'ok');
+  const c = await connect(srv.port);
+  const replies = [];
+  for (let i = 0; i < 8; i++) {
+    assert.equal((await c.send({ type: 'join', game })).type, 'ok');
+    c.send({ type: 'analyze', ply: i % 3 }).then((r) => replies.push(r), () => {});
+    assert.equal((await c.send({ type: 'leave' })).type, 'ok');
+  }
+  await waitFor(() => replies.length >= 3, 3000);
+  // Answers for a connection that left are dropped; what comes back is refusals.
+  assert.ok(replies.every((r) => r.type === 'error' && /busy with other analyses/.test(r.message)),
+    JSON.stringify(replies));
+  // Once the queue drains, analysis opens again.
+  assert.equal((await c.send({ type: 'join', game })).type, 'ok');
+  let r;
+  for (let tries = 0; tries < 100; tries++) {
+    r = await c.send({ type: 'analyze', ply: 1 });
+    if (r.type === 'ok') break;
+    assert.match(r.message, /busy with other analyses/);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  for (const x of [a, b, c]) await x.close();
 });
 
 test('analyze: bad input is refused and the connection stays usable', async () => {

@@ -39,7 +39,8 @@ test('TAKAT against the AI, to the end: legal turns from the server, the AI answ
   assert.deepEqual(s.legal.sort(), ['a1', 'a2', 'b1', 'b3', 'c2', 'c3']);
   assert.deepEqual([s.centre, s.red.sort().join(), s.turn, s.ko, s.reserve.join()], ['b2', 'a1,b3,c2', 'white', null, '6,15']);
   assert.deepEqual(s.seats, { white: 'taken', black: 'engine' });
-  for (const [turn, why] of [['b2', /centre|b2/i], ['zz', /bad turn/], ['a2-a2', /bad turn/], ['b2-c3', /./]]) {
+  for (const [turn, why] of [['b2', /centre|b2/i], ['zz', /bad turn/], ['a2-a2', /bad turn/], ['b2-c3', /./],
+    ['aé', /./], ['xé', /./], ['a2-bé', /./]]) {
     const e = await c.send({ type: 'takat_turn', turn });
     assert.equal(e.type, 'error', turn);
     assert.match(e.message, why, turn);
