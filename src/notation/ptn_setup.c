@@ -119,6 +119,21 @@ static bool reserve_count(const Found *found, int index, int standard, int *out,
     return true;
 }
 
+/* A tag that switches a rule: `yes` sets *rule, `no` clears it (any case),
+ * anything else is an error at the tag; an absent tag leaves *rule. */
+static bool rule_switch(const Found *found, int tag, const char *yes, const char *no, bool *rule,
+                        TakError *err) {
+    const char *v = found->value[tag];
+    if (!v) return true;
+    if (notation_name_equal(v, yes) || notation_name_equal(v, no)) {
+        *rule = notation_name_equal(v, yes);
+        return true;
+    }
+    tak_error_set_at(err, found->site[tag].line, found->site[tag].column,
+                     "%s must be \"%s\" or \"%s\", not \"%.20s\"", known[tag], yes, no, v);
+    return false;
+}
+
 /* The site of the first reserve tag present, for errors about the counts. */
 static NotationSite reserve_site(const Found *found) {
     for (int k = FLATS; k <= CAPS2; k++)
@@ -174,29 +189,9 @@ bool notation_ptn_setup(const TakPtn *ptn, const NotationSite *sites, TakRules *
         notation_error_relocate(err, site.line, site.column, NULL);
         return false;
     }
-    if (found.value[ZUGZWANG]) {
-        const char *v = found.value[ZUGZWANG];
-        if (notation_name_equal(v, "on"))
-            r.no_pass = true;
-        else if (notation_name_equal(v, "off"))
-            r.no_pass = false;
-        else
-            return fail_at(err, found.site[ZUGZWANG],
-                           "%s must be \"on\" (no passing, the default) or \"off\", not \"%.20s\"",
-                           known[ZUGZWANG], v);
-    }
-    if (found.value[REPETITION]) {
-        const char *v = found.value[REPETITION];
-        if (notation_name_equal(v, "draw"))
-            r.repetition_draw = true;
-        else if (notation_name_equal(v, "none"))
-            r.repetition_draw = false;
-        else
-            return fail_at(err, found.site[REPETITION],
-                           "%s must be \"draw\" (a third repetition draws) or \"none\" (the "
-                           "default), not \"%.20s\"",
-                           known[REPETITION], v);
-    }
+    if (!rule_switch(&found, ZUGZWANG, "on", "off", &r.no_pass, err) ||
+        !rule_switch(&found, REPETITION, "draw", "none", &r.repetition_draw, err))
+        return false;
     if (found.value[OPENING] && !notation_name_equal(found.value[OPENING], "swap"))
         return fail_at(err, found.site[OPENING],
                        "%s \"%.20s\" is not supported (only \"swap\", the standard opening)",
