@@ -88,19 +88,24 @@ static void watch(Cluster *c, bool want_write) {
     ev_io_start(c->loop, &c->io);
 }
 
+/* Sends what libpq still holds and watches for writing while some is left;
+ * false (the connection given up) when the socket failed. */
+static bool flush(Cluster *c) {
+    int left = PQflush(c->conn);
+    if (left < 0) {
+        quiet_log(c, "connection lost", PQerrorMessage(c->conn));
+        lost(c);
+        return false;
+    }
+    watch(c, left == 1);
+    return true;
+}
+
 static void on_io(struct ev_loop *loop, ev_io *w, int revents) {
     (void)loop;
     Cluster *c = w->data;
     if (c->conn == NULL) return;
-    if (revents & EV_WRITE) {
-        int left = PQflush(c->conn);
-        if (left < 0) {
-            quiet_log(c, "connection lost", PQerrorMessage(c->conn));
-            lost(c);
-            return;
-        }
-        watch(c, left == 1);
-    }
+    if ((revents & EV_WRITE) && !flush(c)) return;
     if (!PQconsumeInput(c->conn)) { /* the socket is non-blocking: this never waits */
         quiet_log(c, "connection lost", PQerrorMessage(c->conn));
         lost(c);
@@ -206,11 +211,5 @@ void cluster_announce(Cluster *c, const LiveGame *g) {
         return;
     }
     c->pending++;
-    int left = PQflush(c->conn);
-    if (left < 0) {
-        quiet_log(c, "connection lost", PQerrorMessage(c->conn));
-        lost(c);
-        return;
-    }
-    watch(c, left == 1);
+    flush(c);
 }
