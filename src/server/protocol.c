@@ -164,6 +164,42 @@ static bool same_secret(const char *a, const char *b) {
     return diff == 0;
 }
 
+/* The seat (colour) whose secret is `token`, or -1. */
+static int seat_of_secret(const char *token, char (*tokens)[STORE_TOKEN_LEN + 1]) {
+    int seat = -1;
+    for (int c = 0; c < 2; c++)
+        if (same_secret(token, tokens[c])) seat = c;
+    return seat;
+}
+
+/* The seat an invitation takes: one without a secret that the engine does
+ * not hold, or -1. */
+static int invited_seat(char (*tokens)[STORE_TOKEN_LEN + 1], int engine_color) {
+    int seat = -1;
+    for (int c = 0; c < 2; c++)
+        if (tokens[c][0] == '\0' && engine_color != c) seat = c;
+    return seat;
+}
+
+/* The reply to a create, of either game: the game, the creator's seat and
+ * secret, and the invitation when a friend is to take the other seat. */
+static void reply_created(const Request *r, const char *id, int color, const char *token,
+                          const char *invite) {
+    json_t *reply = json_pack("{s:s, s:s, s:s}", "game", id, "seat", color_name(color), "token",
+                              token);
+    if (invite[0]) json_object_set_new(reply, "invite", json_string(invite));
+    ok(r, reply);
+}
+
+/* The reply to a join, of either game: the game, the seat (null for a
+ * watcher), and the seat's secret when the invitation has just issued it. */
+static void reply_joined(const Request *r, const char *id, int seat, const char *issued) {
+    json_t *reply = json_pack("{s:s, s:o}", "game", id, "seat",
+                              seat < 0 ? json_null() : json_string(color_name(seat)));
+    if (issued) json_object_set_new(reply, "token", json_string(issued));
+    ok(r, reply);
+}
+
 /* ---- the game a request acts on ----------------------------------------------- */
 
 /* The followed game, checking a "game" field names it. */
@@ -310,10 +346,7 @@ static void on_create(const Request *r) {
     LiveGame *g = games_create(r->ss->server, &info, NULL, &err);
     stored_game_free(&info);
     if (g == NULL) return fail(r, "cannot create the game: %s", err.message);
-    json_t *reply = json_pack("{s:s, s:s, s:s}", "game", g->info.id, "seat", color_name(color),
-                              "token", g->info.token[color]);
-    if (g->info.invite[0]) json_object_set_new(reply, "invite", json_string(g->info.invite));
-    ok(r, reply);
+    reply_created(r, g->info.id, color, g->info.token[color], g->info.invite);
     session_attach(r->ss, g, color);
 }
 
@@ -330,8 +363,7 @@ static void on_join(const Request *r) {
     int seat = -1;
     bool issued = false;
     if (token) {
-        for (int c = 0; c < 2; c++)
-            if (same_secret(token, g->info.token[c])) seat = c;
+        seat = seat_of_secret(token, g->info.token);
         if (seat < 0) {
             games_unload_if_idle(s, g);
             return fail(r, "that seat secret does not belong to game %s", id);
@@ -341,8 +373,7 @@ static void on_join(const Request *r) {
             games_unload_if_idle(s, g);
             return fail(r, "that invitation has been used already, or is not for game %s", id);
         }
-        for (int c = 0; c < 2; c++)
-            if (g->info.token[c][0] == '\0' && g->info.engine_color != c) seat = c;
+        seat = invited_seat(g->info.token, g->info.engine_color);
         char secret[STORE_TOKEN_LEN + 1];
         random_token(secret, STORE_TOKEN_LEN);
         if (seat < 0 || !s->store->ops->take_seat(s->store, g->info.id, seat, secret, &err)) {
@@ -353,10 +384,7 @@ static void on_join(const Request *r) {
         g->info.invite[0] = '\0';
         issued = true;
     }
-    json_t *reply = json_pack("{s:s, s:o}", "game", g->info.id, "seat",
-                              seat < 0 ? json_null() : json_string(color_name(seat)));
-    if (issued) json_object_set_new(reply, "token", json_string(g->info.token[seat]));
-    ok(r, reply);
+    reply_joined(r, g->info.id, seat, issued ? g->info.token[seat] : NULL);
     session_attach(r->ss, g, seat);
     if (issued) games_changed(s, g); /* everyone sees the seat taken */
 }
@@ -755,10 +783,7 @@ static void on_takat_create(const Request *r) {
     if (t == NULL) return fail(r, "%s", err.message);
     random_token(t->token[color], STORE_TOKEN_LEN);
     if (opponent == 0) random_token(t->invite, STORE_TOKEN_LEN);
-    json_t *reply = json_pack("{s:s, s:s, s:s}", "game", t->id, "seat", color_name(color), "token",
-                              t->token[color]);
-    if (t->invite[0]) json_object_set_new(reply, "invite", json_string(t->invite));
-    ok(r, reply);
+    reply_created(r, t->id, color, t->token[color], t->invite);
     takat_games_attach(r->ss, t, color);
 }
 
@@ -772,23 +797,18 @@ static void on_takat_join(const Request *r) {
     int seat = -1;
     bool issued = false;
     if (token) {
-        for (int c = 0; c < 2; c++)
-            if (same_secret(token, t->token[c])) seat = c;
+        seat = seat_of_secret(token, t->token);
         if (seat < 0) return fail(r, "that seat secret does not belong to game %s", id);
     } else if (invite) {
         if (!same_secret(invite, t->invite))
             return fail(r, "that invitation has been used already, or is not for game %s", id);
-        for (int c = 0; c < 2; c++)
-            if (t->token[c][0] == '\0' && t->ai_color != c) seat = c;
+        seat = invited_seat(t->token, t->ai_color);
         if (seat < 0) return fail(r, "cannot take the seat: none is free");
         random_token(t->token[seat], STORE_TOKEN_LEN);
         t->invite[0] = '\0';
         issued = true;
     }
-    json_t *reply = json_pack("{s:s, s:o}", "game", t->id, "seat",
-                              seat < 0 ? json_null() : json_string(color_name(seat)));
-    if (issued) json_object_set_new(reply, "token", json_string(t->token[seat]));
-    ok(r, reply);
+    reply_joined(r, t->id, seat, issued ? t->token[seat] : NULL);
     takat_games_attach(r->ss, t, seat);
 }
 
