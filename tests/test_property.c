@@ -38,13 +38,7 @@ typedef struct Rng {
     uint64_t state;
 } Rng;
 
-/* splitmix64 */
-static uint64_t rng_next(Rng *rng) {
-    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng_next(Rng *rng) { return tak_random_next(&rng->state); }
 
 static int rng_below(Rng *rng, int n) { return (int)(rng_next(rng) % (uint64_t)n); }
 

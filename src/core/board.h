@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tak/position.h"
+#include "tak/random.h"
 
 /* All squares of a board of size s (index s). */
 static const TakBitboard board_all[TAK_MAX_SIZE + 1] = {
@@ -67,19 +68,13 @@ static inline int board_room(int square, TakDirection dir, int size) {
  * there is no table to build or share between threads. Indices: one per
  * (square, level, colour) piece, one per (square, wall/cap) top, one for
  * Black to move. Levels run to 127, the most pieces a stack can hold. */
-static inline uint64_t zobrist_mix(uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
 static inline uint64_t zobrist_piece(int square, int level, int color) {
-    return zobrist_mix(((uint64_t)square << 8 | (uint64_t)level << 1 | (uint64_t)color) + 1);
+    return tak_random_mix(((uint64_t)square << 8 | (uint64_t)level << 1 | (uint64_t)color) + 1);
 }
 static inline uint64_t zobrist_top(int square, TakPieceType type) {
-    return zobrist_mix(((uint64_t)1 << 20) + ((uint64_t)square << 2) + (uint64_t)type);
+    return tak_random_mix(((uint64_t)1 << 20) + ((uint64_t)square << 2) + (uint64_t)type);
 }
-static inline uint64_t zobrist_black_to_move(void) { return zobrist_mix((uint64_t)1 << 24); }
+static inline uint64_t zobrist_black_to_move(void) { return tak_random_mix((uint64_t)1 << 24); }
 
 /* ---- Counting tables ---------------------------------------------------
  * spread_count[c][n]: the spreads that lift 1..c pieces and travel at most n

@@ -147,9 +147,5 @@ bool takat_position_from_key(uint64_t key, TakatPosition *pos) {
 }
 
 uint64_t takat_position_hash(const TakatPosition *pos) {
-    /* splitmix64's finaliser: a bijection that spreads every key bit. */
-    uint64_t z = takat_position_key(pos) + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return tak_random_mix(takat_position_key(pos));
 }

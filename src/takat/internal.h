@@ -5,6 +5,7 @@
 #ifndef TAKAT_INTERNAL_H
 #define TAKAT_INTERNAL_H
 
+#include "tak/random.h"
 #include "tak/takat.h"
 
 /* Neighbours of each cell as a 7-bit mask. */
@@ -49,6 +50,11 @@ typedef struct TakatSearcher {
     uint64_t nodes;
     bool heuristic;   /* score the horizon with a mobility count (else 0) */
 } TakatSearcher;
+
+/* A searcher with a table of 2^table_bits entries, or none when memory is
+ * refused (the search still runs, slower); free it with takat_searcher_free. */
+void takat_searcher_init(TakatSearcher *s, unsigned table_bits, bool heuristic);
+void takat_searcher_free(TakatSearcher *s);
 
 /* Negamax score of `pos` for its side to move at `depth` turns. */
 int takat_negamax(TakatSearcher *s, const TakatPosition *pos, int depth, int ply, int alpha,

@@ -10,13 +10,6 @@
 
 #include <stdlib.h>
 
-static uint64_t next_random(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* A solved choice, or false when the table lacks a successor. */
 static bool choose_solved(const TakatPosition *pos, const TakatTurnList *list,
                           const TakatSolution *sol, uint64_t *seed, TakatTurn *out) {
@@ -38,7 +31,7 @@ static bool choose_solved(const TakatPosition *pos, const TakatTurnList *list,
             best_rank = rank;
             ties = 1;
             *out = list->turns[i];
-        } else if (rank == best_rank && next_random(seed) % (uint64_t)++ties == 0) {
+        } else if (rank == best_rank && tak_random_next(seed) % (uint64_t)++ties == 0) {
             *out = list->turns[i];
         }
     }
@@ -59,12 +52,10 @@ TakatTurn takat_ai_choose(const TakatPosition *pos, int level, const TakatSoluti
 
     /* A blunder now and then: 25% of turns at level 1, none from level 7. */
     int blunder = level < 7 ? (7 - level) * 4 : 0;
-    if ((int)(next_random(seed) % 100) < blunder) return list.turns[next_random(seed) % n];
+    if ((int)(tak_random_next(seed) % 100) < blunder) return list.turns[tak_random_next(seed) % n];
 
-    TakatSearcher s = {NULL, 0, 0, true};
-    s.tt_mask = (1u << 18) - 1;
-    s.tt = calloc(s.tt_mask + 1, sizeof *s.tt);
-    if (!s.tt) s.tt_mask = 0;
+    TakatSearcher s;
+    takat_searcher_init(&s, 18, true);
     int depth = level == 10 ? 14 : level + 1;
     int noise = level >= 9 ? 0 : (9 - level) * 2; /* in mobility units */
     int best = -(1 << 30);
@@ -73,13 +64,13 @@ TakatTurn takat_ai_choose(const TakatPosition *pos, int level, const TakatSoluti
         takat_position_apply(&next, list.turns[i]);
         int score = -takat_negamax(&s, &next, depth - 1, 1, -TAKAT_MATE - 1, TAKAT_MATE + 1);
         if (noise && score > -TAKAT_MATE / 2 && score < TAKAT_MATE / 2)
-            score += (int)(next_random(seed) % (uint64_t)(2 * noise + 1)) - noise;
-        score = score * 4 + (int)(next_random(seed) % 4); /* random among equals */
+            score += (int)(tak_random_next(seed) % (uint64_t)(2 * noise + 1)) - noise;
+        score = score * 4 + (int)(tak_random_next(seed) % 4); /* random among equals */
         if (score > best) {
             best = score;
             choice = list.turns[i];
         }
     }
-    free(s.tt);
+    takat_searcher_free(&s);
     return choice;
 }

@@ -116,29 +116,34 @@ static TakatSearchResult deepen(TakatSearcher *s, const TakatPosition *pos, int 
     return r;
 }
 
-/* A table of 2^bits entries, or none when memory is refused (the search
- * still runs, slower). */
-static void table_alloc(TakatSearcher *s, unsigned bits) {
-    s->tt_mask = (1ull << bits) - 1;
+void takat_searcher_init(TakatSearcher *s, unsigned table_bits, bool heuristic) {
+    *s = (TakatSearcher){NULL, (1ull << table_bits) - 1, 0, heuristic};
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     if (!s->tt) s->tt_mask = 0;
 }
 
+void takat_searcher_free(TakatSearcher *s) {
+    free(s->tt);
+    s->tt = NULL;
+    s->tt_mask = 0;
+}
+
 TakatSearchResult takat_search(const TakatPosition *pos, int depth) {
-    TakatSearcher s = {NULL, 0, 0, false};
-    table_alloc(&s, 22);
+    TakatSearcher s;
+    takat_searcher_init(&s, 22, false);
     TakatSearchResult r = deepen(&s, pos, depth, NULL, NULL);
-    free(s.tt);
+    takat_searcher_free(&s);
     return r;
 }
 
 TakatSearchResult takat_prove(const TakatPosition *pos, int depth, size_t table_mb,
                               TakatProofProgress progress, void *user) {
-    TakatSearcher s = {NULL, 0, 0, false};
+    /* The largest power of two of entries that fits (at least 2^10). */
     unsigned bits = 10;
-    while (bits < 40 && ((sizeof *s.tt) << (bits + 1)) <= table_mb * 1024 * 1024) bits++;
-    table_alloc(&s, bits);
+    while (bits < 40 && (sizeof(TakatTTEntry) << (bits + 1)) <= table_mb * 1024 * 1024) bits++;
+    TakatSearcher s;
+    takat_searcher_init(&s, bits, false);
     TakatSearchResult r = deepen(&s, pos, depth, progress, user);
-    free(s.tt);
+    takat_searcher_free(&s);
     return r;
 }

@@ -45,17 +45,10 @@ static uint64_t canonical_key(const TakatPosition *pos) {
     return takat_position_key(&p);
 }
 
-static uint64_t mix(uint64_t z) {
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* The index of `key`, or -1. */
 static int64_t find(const TakatSolution *sol, uint64_t key) {
     uint64_t mask = sol->cap - 1;
-    for (uint64_t h = mix(key) & mask;; h = (h + 1) & mask) {
+    for (uint64_t h = tak_random_mix(key) & mask;; h = (h + 1) & mask) {
         uint32_t s = sol->slots[h];
         if (s == 0) return -1;
         if (sol->keys[s - 1] == key) return (int64_t)(s - 1);
@@ -69,7 +62,7 @@ static bool rehash(TakatSolution *sol, uint64_t cap) {
     sol->slots = slots;
     sol->cap = cap;
     for (uint64_t i = 0; i < sol->count; i++) {
-        uint64_t h = mix(sol->keys[i]) & (cap - 1);
+        uint64_t h = tak_random_mix(sol->keys[i]) & (cap - 1);
         while (slots[h]) h = (h + 1) & (cap - 1);
         slots[h] = (uint32_t)(i + 1);
     }
@@ -103,7 +96,7 @@ static int64_t intern(TakatSolution *sol, Vec *keys, uint64_t key) {
     if (!vec_reserve(keys, sol->count + 1)) return -1;
     sol->keys = keys->data;
     sol->keys[sol->count] = key;
-    uint64_t h = mix(key) & (sol->cap - 1);
+    uint64_t h = tak_random_mix(key) & (sol->cap - 1);
     while (sol->slots[h]) h = (h + 1) & (sol->cap - 1);
     sol->slots[h] = (uint32_t)(sol->count + 1);
     keys->n = ++sol->count;
