@@ -380,6 +380,103 @@ static void test_evaluate_is_from_side_to_move(void **state) {
     assert_true(tak_engine_evaluate(&over) <= -TAK_SCORE_WIN_MIN);
 }
 
+
+/* `pos` seen through symmetry `sym` (0..7: rotations, then mirrored), or with
+ * the colours swapped as well when `swap`. */
+static TakPosition transformed(const TakPosition *pos, int sym, bool swap) {
+    int size = pos->rules.size;
+    TakPosition out;
+    TakError err;
+    assert_true(tak_position_clear(&out, &pos->rules, &err));
+    for (int sq = 0; sq < size * size; sq++) {
+        int h = pos->height[sq];
+        if (!h) continue;
+        int r = sq / size, f = sq % size;
+        for (int k = 0; k < sym % 4; k++) { /* rotate a quarter turn */
+            int t = r;
+            r = f;
+            f = size - 1 - t;
+        }
+        if (sym >= 4) f = size - 1 - f;
+        TakStackBits bits = pos->stack[sq];
+        if (swap) bits ^= h >= 128 ? ~(TakStackBits)0 : (((TakStackBits)1 << h) - 1);
+        TakPieceType top = tak_position_top_type(pos, sq);
+        tak_position_put_stack(&out, r * size + f, h, bits, top);
+    }
+    TakColor side = (TakColor)(swap ? pos->side ^ 1 : pos->side);
+    assert_true(tak_position_finish(&out, side, tak_position_move_number(pos), &err));
+    return out;
+}
+
+static void test_evaluation_symmetries(void **state) {
+    (void)state;
+    /* The board's eight symmetries and the colour swap (no komi) change
+     * nothing: the square tables are folded, every feature is counted alike
+     * for both colours. */
+    uint64_t rng = 99;
+    for (int size = 3; size <= 8; size++) {
+        for (int i = 0; i < 40; i++) {
+            TakPosition pos = random_position(size, 4 + (int)(rng_next(&rng) % 60), &rng);
+            if (tak_position_is_over(&pos)) continue;
+            int score = tak_engine_evaluate(&pos);
+            for (int sym = 0; sym < 8; sym++) {
+                TakPosition t = transformed(&pos, sym, false);
+                if (tak_position_is_over(&t)) continue;
+                assert_int_equal(tak_engine_evaluate(&t), score);
+                TakPosition s = transformed(&pos, sym, true);
+                if (tak_position_is_over(&s)) continue;
+                assert_int_equal(tak_engine_evaluate(&s), score);
+            }
+        }
+    }
+}
+
+static void features_of(const char *tps, int f[F_COUNT]) {
+    TakPosition pos = support_position(tps, NULL);
+    BbMasks m = bb_masks(pos.rules.size);
+    engine_features(&pos, &m, f);
+}
+
+static void test_road_features(void **state) {
+    (void)state;
+    int f[F_COUNT];
+    /* White needs e1 (one square), Black to move: a threat by the waiting side. */
+    features_of("x5/x5/x5/2,2,x3/1,1,1,1,x 2 5", f);
+    assert_int_equal(f[F_ROAD1_WAITER], 1);
+    assert_int_equal(f[F_ROAD1_MOVER], 0);
+    assert_int_equal(f[F_CRIT2_WAITER], 0);
+    /* Two squares complete White's road (e1, e2): one block cannot stop it. */
+    features_of("x5/x5/2,2,2,x2/1,1,1,1,x/1,1,1,1,x 2 8", f);
+    assert_int_equal(f[F_CRIT2_WAITER], 1);
+    /* a1 and e1 both needed: two placements away, no critical square. */
+    features_of("x5/x5/x5/2,2,x3/x,1,1,1,x 2 4", f);
+    assert_int_equal(f[F_ROAD1_WAITER], 0);
+    assert_int_equal(f[F_ROAD_2], 1);
+    /* A wall blocks: White's walls are no road. */
+    features_of("x5/x5/x5/2,2,x3/1,1,1S,1,x 2 5", f);
+    assert_int_equal(f[F_ROAD1_WAITER], 0);
+    /* Lines: White holds four squares of rank 1, Black none there. */
+    features_of("x5/x5/x5/2,2,x3/1,1,1,1,x 2 5", f);
+    assert_int_equal(f[F_LINE_OPEN + 3], 1);
+}
+
+static void test_flat_race_features(void **state) {
+    (void)state;
+    int f[F_COUNT];
+    TakRules komi = support_rules(5);
+    komi.half_komi = 4;
+    /* Black has one stone and no capstone left... the game ends within a
+     * ply or two: the count decides, komi included. White leads 13-11 on
+     * the board, 2 flats of komi make it even: the mover (White) wins it. */
+    TakPosition pos = support_position(
+        "1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 15", &komi);
+    BbMasks m = bb_masks(5);
+    engine_features(&pos, &m, f);
+    assert_int_equal(f[F_COUNT_LEAD], 2 * (13 - 11) - 4);
+    assert_int_equal(f[F_RACE_SIGN + 0], 1); /* one empty square: ends within 1 */
+    assert_int_equal(f[F_RACE_VALUE + 3], 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_road_in_one_matches_core),
@@ -396,6 +493,9 @@ int main(void) {
         cmocka_unit_test(test_levels_replay_with_a_seed),
         cmocka_unit_test(test_repetition_history_is_read),
         cmocka_unit_test(test_evaluate_is_from_side_to_move),
+        cmocka_unit_test(test_evaluation_symmetries),
+        cmocka_unit_test(test_road_features),
+        cmocka_unit_test(test_flat_race_features),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,19 @@ static inline TakBitboard bb_file(int size, int file) {
 typedef struct BbMasks {
     TakBitboard all, north, south, east, west; /* edges: rank last, rank 1, file last, file a */
     TakBitboard not_east, not_west;            /* all but the last file / the a-file */
+    TakBitboard rank[8], file[8];              /* each rank and file (size of them) */
+    TakBitboard sq_class[10];                  /* squares alike under the board's symmetries */
 } BbMasks;
+
+/* The class of a square under the board's 8 symmetries: 0 the corners, then
+ * outward-in by distance from the edges (size 8 and 7: 10 classes). */
+static inline int bb_square_class(int sq, int size) {
+    int r = sq / size, f = sq % size;
+    if (r > size - 1 - r) r = size - 1 - r;
+    if (f > size - 1 - f) f = size - 1 - f;
+    int a = r < f ? r : f, b = r < f ? f : r;
+    return b * (b + 1) / 2 + a;
+}
 
 static inline BbMasks bb_masks(int size) {
     BbMasks m;
@@ -39,6 +51,12 @@ static inline BbMasks bb_masks(int size) {
     m.east = bb_file(size, size - 1);
     m.not_east = m.all & ~m.east;
     m.not_west = m.all & ~m.west;
+    for (int i = 0; i < 8; i++) {
+        m.rank[i] = i < size ? bb_rank(size, i) : 0;
+        m.file[i] = i < size ? m.west << i : 0;
+    }
+    for (int i = 0; i < 10; i++) m.sq_class[i] = 0;
+    for (int sq = 0; sq < size * size; sq++) m.sq_class[bb_square_class(sq, size)] |= bb_bit(sq);
     return m;
 }
 

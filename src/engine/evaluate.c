@@ -1,15 +1,19 @@
 /*
  * evaluate.c: the static evaluation. Features are counted from bitboards
  * (engine_features) and weighed linearly by the table of the board size
- * (weights.c), so tools/tune can refit the weights from games without
- * touching this file. Road potential is a cheap distance: the fewest empty
- * squares that would join two opposite edges through the player's road squares.
+ * (weights.c), each with an opening and an end-of-game weight blended by the
+ * phase, so tools/tune can refit the weights from games without touching
+ * this file. The features follow what decides Tak games: where the pieces
+ * stand (square tables), what the stacks hold within the carry limit, the
+ * flat count with komi when the end is near, how far each side is from a
+ * road and how many squares would complete one, and who holds each line.
  */
+#include <stdio.h>
+
 #include "internal.h"
 
-/* Pieces of `color` among the `n` pieces under the top of a stack. */
-static inline int stack_count_below(TakStackBits bits, int height, int color) {
-    int n = height - 1;
+/* Pieces of `color` among the first `n` under the top of a stack. */
+static inline int below_count(TakStackBits bits, int n, int color) {
     if (n <= 0) return 0;
     TakStackBits below = bits >> 1;
     if (n < 128) below &= (((TakStackBits)1 << n) - 1);
@@ -31,117 +35,215 @@ static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, 
     return maxd + 1;
 }
 
-/* The most ranks or files one chain of `road` spans. A chain spans at most
- * as many lines as it has squares, so small chains are not measured. */
-static int longest_span(TakBitboard road, const BbMasks *m, int size) {
-    int best = 0;
-    unsigned full = (1u << size) - 1;
+/* The empty squares where a flat would complete a road of `road`: squares
+ * that touch (or are) both edges of a direction through chains. */
+static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BbMasks *m,
+                                    int size) {
+    TakBitboard n = bb_flood(road & m->north, road, m, size);
+    TakBitboard s = bb_flood(road & m->south, road, m, size);
+    TakBitboard w = bb_flood(road & m->west, road, m, size);
+    TakBitboard e = bb_flood(road & m->east, road, m, size);
+    TakBitboard ns = (bb_neighbours(n, m, size) | m->north) & (bb_neighbours(s, m, size) | m->south);
+    TakBitboard we = (bb_neighbours(w, m, size) | m->west) & (bb_neighbours(e, m, size) | m->east);
+    return (ns | we) & empty;
+}
+
+/* The number of chains of `road`, and the most ranks or files one spans. */
+static int road_groups(TakBitboard road, const BbMasks *m, int size, int *span) {
+    int groups = 0, best = 0;
     while (road) {
         TakBitboard group = bb_flood(road & -road, road, m, size);
         road &= ~group;
+        groups++;
         if (__builtin_popcountll(group) <= best) continue;
-        unsigned files = 0;
-        int ranks = 0;
+        int ranks = 0, files = 0;
         for (int i = 0; i < size; i++) {
-            unsigned row = (unsigned)(group >> (i * size)) & full;
-            ranks += row != 0;
-            files |= row;
+            ranks += (group & m->rank[i]) != 0;
+            files += (group & m->file[i]) != 0;
         }
-        int nf = __builtin_popcount(files);
-        int span = ranks > nf ? ranks : nf;
-        if (span > best) best = span;
+        int sp = ranks > files ? ranks : files;
+        if (sp > best) best = sp;
     }
-    return best;
+    *span = best;
+    return groups;
 }
 
-static inline int centrality(int sq, int size) {
-    int r = sq / size, f = sq % size;
-    int dr = r < size - 1 - r ? r : size - 1 - r;
-    int df = f < size - 1 - f ? f : size - 1 - f;
-    return dr + df;
-}
+static inline int sign(int x) { return (x > 0) - (x < 0); }
 
-static int sum_centrality(TakBitboard b, int size) {
-    int s = 0;
-    for (; b; b &= b - 1) s += centrality(__builtin_ctzll(b), size);
-    return s;
-}
-
-void engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
-    int size = pos->rules.size;
+int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
+    int size = pos->rules.size, carry_below = size - 1;
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     TakBitboard empty = m->all & ~occupied;
     for (int i = 0; i < F_COUNT; i++) f[i] = 0;
 
-    /* Game phase: how near the end of the pieces or of the board, 0..64. */
+    /* Game phase: how near the end of the pieces or of the board. */
     int start = pos->rules.stones + pos->rules.capstones;
     int left0 = pos->stones[0] + pos->capstones[0], left1 = pos->stones[1] + pos->capstones[1];
     int left = left0 < left1 ? left0 : left1;
     int n_empty = __builtin_popcountll(empty);
     int total = start < size * size ? start : size * size;
     int remaining = left < n_empty ? left : n_empty;
-    int phase = total > 0 ? 64 - 64 * remaining / total : 64;
+    int phase = total > 0 ? EVAL_PHASE_MAX - EVAL_PHASE_MAX * remaining / total : EVAL_PHASE_MAX;
     if (phase < 0) phase = 0;
 
     f[F_TEMPO] = pos->side == TAK_WHITE ? 1 : -1;
     int flats[2];
     TakBitboard road[2];
+    int maxd = size >= 7 ? 4 : 3;
     for (int c = 0; c < 2; c++) {
-        int sign = c == 0 ? 1 : -1;
+        int sign_c = c == 0 ? 1 : -1;
         TakBitboard own = pos->owner[c], opp = pos->owner[c ^ 1];
         TakBitboard fl = own & ~pos->walls & ~pos->caps;
+        TakBitboard walls = own & pos->walls, caps = own & pos->caps;
         road[c] = own & ~pos->walls;
         flats[c] = __builtin_popcountll(fl);
-        f[F_FLATS] += sign * flats[c];
-        f[F_WALLS] += sign * __builtin_popcountll(own & pos->walls);
-        TakBitboard caps = own & pos->caps;
-        f[F_CAPS] += sign * __builtin_popcountll(caps);
-        f[F_CENTER] += sign * sum_centrality(fl, size);
-        f[F_CAP_CENTER] += sign * sum_centrality(caps, size);
-        for (TakBitboard b = caps; b; b &= b - 1) {
-            TakBitboard nb = bb_neighbours(bb_bit(__builtin_ctzll(b)), m, size);
-            f[F_CAP_FREE] += sign * __builtin_popcountll(nb & ~pos->walls & ~pos->caps);
-            f[F_CAP_NEAR_WALL] += sign * __builtin_popcountll(nb & opp & pos->walls);
+        for (int k = 0; k < EVAL_SQ_CLASSES; k++) {
+            TakBitboard cls = m->sq_class[k];
+            if (!cls) break;
+            f[F_PST_FLAT + k] += sign_c * __builtin_popcountll(fl & cls);
+            f[F_PST_WALL + k] += sign_c * __builtin_popcountll(walls & cls);
+            f[F_PST_CAP + k] += sign_c * __builtin_popcountll(caps & cls);
         }
+        for (TakBitboard b = caps; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            TakBitboard nb = bb_neighbours(bb_bit(sq), m, size);
+            f[F_CAP_FREE] += sign_c * __builtin_popcountll(nb & ~pos->walls & ~pos->caps);
+            f[F_CAP_NEAR_WALL] += sign_c * __builtin_popcountll(nb & opp & pos->walls);
+            int h = pos->height[sq] - 1;
+            f[F_CAP_HEIGHT] += sign_c * (h < carry_below ? h : carry_below);
+        }
+        TakBitboard opp_flats = opp & ~pos->walls & ~pos->caps;
         for (TakBitboard b = own; b; b &= b - 1) {
             int sq = __builtin_ctzll(b), h = pos->height[sq];
             if (h < 2) continue;
-            int mine = stack_count_below(pos->stack[sq], h, c);
-            bool hard = (pos->walls | pos->caps) & bb_bit(sq);
-            f[hard ? F_SUPPORT_HARD : F_SUPPORT_FLAT] += sign * mine;
-            f[hard ? F_CAPTIVES_HARD : F_CAPTIVES_FLAT] += sign * (h - 1 - mine);
-            if (h >= 3) f[F_STACK_TALL] += sign;
+            int near = h - 1 < carry_below ? h - 1 : carry_below;
+            int mine = below_count(pos->stack[sq], near, c);
+            int mine_all = below_count(pos->stack[sq], h - 1, c);
+            int kind = (caps >> sq) & 1 ? 2 : (walls >> sq) & 1 ? 1 : 0;
+            f[F_SUPPORT_FLAT + kind] += sign_c * mine;
+            f[F_CAPTIVE_FLAT + kind] += sign_c * (near - mine);
+            f[F_DEEP_OWN] += sign_c * (mine_all - mine);
+            f[F_DEEP_OPP] += sign_c * (h - 1 - near - (mine_all - mine));
+            if (h >= 3) f[F_STACK_TALL] += sign_c;
+            f[F_STACK_NEAR_OPP] +=
+                sign_c * __builtin_popcountll(bb_neighbours(bb_bit(sq), m, size) & opp_flats);
         }
+        f[F_RESERVE] += sign_c * pos->stones[c];
+
         TakBitboard r = road[c];
-        f[F_ADJACENT] += sign * (__builtin_popcountll(r & ((r & m->not_east) << 1)) +
-                                 __builtin_popcountll(r & (r << size)));
-        f[F_LIBERTIES] += sign * __builtin_popcountll(bb_neighbours(r, m, size) & empty);
-        /* On 8x8 "three from a road" also counts four: a road is 8 long. */
-        int maxd = size >= 8 ? 4 : 3;
-        int d = road_distance(r, empty, m->south, m->north, m, size, maxd);
-        int d2 = road_distance(r, empty, m->west, m->east, m, size, maxd);
-        if (d2 < d) d = d2;
-        if (d == 1) f[F_ROAD_1] += sign;
-        if (d == 2) f[F_ROAD_2] += sign;
-        if (d == 3 || (d == 4 && maxd == 4)) f[F_ROAD_3] += sign;
-        f[F_ROAD_ROWS] += sign * longest_span(r, m, size);
+        f[F_ADJACENT] += sign_c * (__builtin_popcountll(r & ((r & m->not_east) << 1)) +
+                                   __builtin_popcountll(r & (r << size)));
+        f[F_LIBERTIES] += sign_c * __builtin_popcountll(bb_neighbours(r, m, size) & empty);
+        int crit = __builtin_popcountll(critical_squares(r, empty, m, size));
+        bool mover = c == pos->side;
+        if (crit >= 1) f[mover ? F_ROAD1_MOVER : F_ROAD1_WAITER] += sign_c;
+        if (crit >= 2) f[mover ? F_CRIT2_MOVER : F_CRIT2_WAITER] += sign_c;
+        if (crit == 0) {
+            int d = road_distance(r, empty, m->south, m->north, m, size, maxd);
+            if (d > 2) {
+                int d2 = road_distance(r, empty, m->west, m->east, m, size, maxd);
+                if (d2 < d) d = d2;
+            }
+            if (d >= 2 && d <= 4) f[F_ROAD_2 + d - 2] += sign_c;
+        }
+        int span;
+        f[F_GROUPS] += sign_c * road_groups(r, m, size, &span);
+        f[F_ROAD_ROWS] += sign_c * span;
+        TakBitboard opp_tops = opp;
+        for (int i = 0; i < size; i++) {
+            for (int dir = 0; dir < 2; dir++) {
+                TakBitboard line = dir ? m->file[i] : m->rank[i];
+                int k = __builtin_popcountll(r & line);
+                if (k == 0) continue;
+                if (k > EVAL_LINE_MAX) k = EVAL_LINE_MAX;
+                f[(opp_tops & line ? F_LINE_CONTESTED : F_LINE_OPEN) + k - 1] += sign_c;
+            }
+        }
     }
     for (int c = 0; c < 2; c++) {
-        int sign = c == 0 ? 1 : -1;
+        int sign_c = c == 0 ? 1 : -1;
         TakBitboard near_opp = bb_neighbours(road[c ^ 1], m, size);
-        f[F_WALL_BLOCK] += sign * __builtin_popcountll(pos->owner[c] & pos->walls & near_opp);
-        f[F_CAP_BLOCK] += sign * __builtin_popcountll(pos->owner[c] & pos->caps & near_opp);
+        f[F_WALL_BLOCK] += sign_c * __builtin_popcountll(pos->owner[c] & pos->walls & near_opp);
+        f[F_CAP_BLOCK] += sign_c * __builtin_popcountll(pos->owner[c] & pos->caps & near_opp);
     }
-    f[F_FLATS_LATE] = (2 * (flats[0] - flats[1]) - pos->rules.half_komi) * phase / 16;
-    f[F_RESERVE_LEAD] = (pos->stones[0] - pos->stones[1]) * phase / 16;
+
+    /* The flat race: the count in half flats (komi included), and who wins it
+     * if the game ends within a few plies (the mover places one more). */
+    int lead = 2 * (flats[0] - flats[1]) - pos->rules.half_komi;
+    f[F_COUNT_LEAD] = lead;
+    int ends = left < n_empty ? left : n_empty;
+    static const int horizon[4] = {1, 2, 3, 5};
+    int clamped = lead < -8 ? -8 : lead > 8 ? 8 : lead;
+    int race = sign(lead + (pos->side == TAK_WHITE ? 1 : -1));
+    for (int i = 0; i < 4; i++) {
+        if (ends > horizon[i]) continue;
+        f[F_RACE_SIGN + i] = race;
+        f[F_RACE_VALUE + i] = clamped;
+    }
+    return phase;
+}
+
+const char *engine_feature_name(int i, char buf[32]) {
+    static const struct {
+        int first, count;
+        const char *name;
+    } groups[] = {
+        {F_TEMPO, 1, "tempo"},
+        {F_PST_FLAT, EVAL_SQ_CLASSES, "pst_flat"},
+        {F_PST_WALL, EVAL_SQ_CLASSES, "pst_wall"},
+        {F_PST_CAP, EVAL_SQ_CLASSES, "pst_cap"},
+        {F_SUPPORT_FLAT, 1, "support_flat"},
+        {F_SUPPORT_WALL, 1, "support_wall"},
+        {F_SUPPORT_CAP, 1, "support_cap"},
+        {F_CAPTIVE_FLAT, 1, "captive_flat"},
+        {F_CAPTIVE_WALL, 1, "captive_wall"},
+        {F_CAPTIVE_CAP, 1, "captive_cap"},
+        {F_DEEP_OWN, 1, "deep_own"},
+        {F_DEEP_OPP, 1, "deep_opp"},
+        {F_STACK_TALL, 1, "stack_tall"},
+        {F_STACK_NEAR_OPP, 1, "stack_near_opp"},
+        {F_RESERVE, 1, "reserve"},
+        {F_COUNT_LEAD, 1, "count_lead"},
+        {F_RACE_SIGN, 4, "race_sign"},
+        {F_RACE_VALUE, 4, "race_value"},
+        {F_ROAD1_MOVER, 1, "road1_mover"},
+        {F_ROAD1_WAITER, 1, "road1_waiter"},
+        {F_CRIT2_MOVER, 1, "crit2_mover"},
+        {F_CRIT2_WAITER, 1, "crit2_waiter"},
+        {F_ROAD_2, 1, "road_2"},
+        {F_ROAD_3, 1, "road_3"},
+        {F_ROAD_4, 1, "road_4"},
+        {F_ROAD_ROWS, 1, "road_rows"},
+        {F_GROUPS, 1, "groups"},
+        {F_ADJACENT, 1, "adjacent"},
+        {F_LIBERTIES, 1, "liberties"},
+        {F_LINE_OPEN, EVAL_LINE_MAX, "line_open"},
+        {F_LINE_CONTESTED, EVAL_LINE_MAX, "line_contested"},
+        {F_CAP_FREE, 1, "cap_free"},
+        {F_CAP_NEAR_WALL, 1, "cap_near_wall"},
+        {F_CAP_HEIGHT, 1, "cap_height"},
+        {F_WALL_BLOCK, 1, "wall_block"},
+        {F_CAP_BLOCK, 1, "cap_block"},
+    };
+    for (size_t g = sizeof groups / sizeof groups[0]; g-- > 0;) {
+        if (i < groups[g].first) continue;
+        if (groups[g].count == 1) return groups[g].name;
+        snprintf(buf, 32, "%s_%d", groups[g].name, i - groups[g].first);
+        return buf;
+    }
+    return "?";
 }
 
 int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
     int f[F_COUNT];
-    engine_features(pos, m, f);
-    int sum = 0;
-    for (int i = 0; i < F_COUNT; i++) sum += f[i] * w->w[i];
-    int score = sum / EVAL_SCALE;
+    int phase = engine_features(pos, m, f);
+    int64_t open = 0, end = 0;
+    for (int i = 0; i < F_COUNT; i++) {
+        open += (int64_t)f[i] * w->w[i][0];
+        end += (int64_t)f[i] * w->w[i][1];
+    }
+    int64_t sum = open * (EVAL_PHASE_MAX - phase) + end * phase;
+    int score = (int)(sum / (EVAL_PHASE_MAX * EVAL_SCALE));
     if (score > TAK_SCORE_WIN_MIN - 100) score = TAK_SCORE_WIN_MIN - 100;
     if (score < -(TAK_SCORE_WIN_MIN - 100)) score = -(TAK_SCORE_WIN_MIN - 100);
     return pos->side == TAK_WHITE ? score : -score;

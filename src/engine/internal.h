@@ -20,48 +20,73 @@
 /* ---- evaluation (evaluate.c, weights.c) ------------------------------- */
 
 /* The features of a position, each White's minus Black's (or a signed
- * quantity from White's view). The evaluation is their dot product with the
- * weights of the board size, divided by EVAL_SCALE: linear, so a tuner can
- * fit the weights by regression. */
+ * quantity from White's view). Every feature has two weights, one for the
+ * opening and one for the end of the game; the evaluation blends them by the
+ * game phase (0 at the start, EVAL_PHASE_MAX when the reserves or the board
+ * run out) and divides by EVAL_SCALE: linear in the weights, so tools/tune
+ * fits them by logistic regression on the results of self-play games.
+ *
+ * Square tables have one entry per class of squares equivalent under the
+ * board's symmetries (EVAL_SQ_CLASSES on 7x7 and 8x8, fewer on smaller
+ * boards; the unused ones stay 0). */
+#define EVAL_SQ_CLASSES 10
+#define EVAL_LINE_MAX 8
+
 enum {
-    F_TEMPO,          /* +1 White to move, -1 Black */
-    F_FLATS,          /* flats on top */
-    F_FLATS_LATE,     /* (2*flats - half komi) * phase / 64: the count that decides the end */
-    F_WALLS,          /* walls on top */
-    F_CAPS,           /* capstones on the board */
-    F_SUPPORT_FLAT,   /* own pieces under own flats */
-    F_SUPPORT_HARD,   /* own pieces under own walls and capstones */
-    F_CAPTIVES_FLAT,  /* opponent's pieces under own flats */
-    F_CAPTIVES_HARD,  /* opponent's pieces under own walls and capstones */
-    F_CENTER,         /* centrality of own flats */
-    F_CAP_CENTER,     /* centrality of own capstones */
-    F_CAP_FREE,       /* free neighbours of own capstones */
-    F_CAP_NEAR_WALL,  /* opponent's walls next to own capstones (flattenable) */
-    F_ADJACENT,       /* pairs of neighbouring road squares */
-    F_LIBERTIES,      /* empty squares next to own road squares */
-    F_ROAD_1,         /* one placement from a road */
-    F_ROAD_2,         /* two */
-    F_ROAD_3,         /* three */
-    F_ROAD_ROWS,      /* ranks/files spanned by the longest chain (per size) */
-    F_WALL_BLOCK,     /* own walls next to opponent's road squares */
-    F_CAP_BLOCK,      /* own capstones next to opponent's road squares */
-    F_STACK_TALL,     /* own stacks of height >= 3 */
-    F_RESERVE_LEAD,   /* stones left, own minus opponent's, times phase / 64 */
+    F_TEMPO,                                      /* +1 White to move, -1 Black */
+    F_PST_FLAT,                                   /* flats on top, by square class */
+    F_PST_WALL = F_PST_FLAT + EVAL_SQ_CLASSES,    /* walls on top, by square class */
+    F_PST_CAP = F_PST_WALL + EVAL_SQ_CLASSES,     /* capstones, by square class */
+    F_SUPPORT_FLAT = F_PST_CAP + EVAL_SQ_CLASSES, /* own pieces under own flats, within the carry */
+    F_SUPPORT_WALL,                               /* ... under own walls */
+    F_SUPPORT_CAP,                                /* ... under own capstones */
+    F_CAPTIVE_FLAT,                               /* opponent's pieces under own flats, within the carry */
+    F_CAPTIVE_WALL,
+    F_CAPTIVE_CAP,
+    F_DEEP_OWN,                                   /* own pieces below the carry under own tops */
+    F_DEEP_OPP,                                   /* opponent's pieces below the carry under own tops */
+    F_STACK_TALL,                                 /* own stacks of height >= 3 */
+    F_STACK_NEAR_OPP,                             /* opponent flats next to own stacks of height >= 2 */
+    F_RESERVE,                                    /* stones left in reserve */
+    F_COUNT_LEAD,                                 /* 2 * flats - half komi: the final count, in half flats */
+    F_RACE_SIGN,                                  /* who wins the count if the game ends within 1, 2, 3, 5 */
+    F_RACE_VALUE = F_RACE_SIGN + 4,               /* the count lead (clamped) in the same four cases */
+    F_ROAD1_MOVER = F_RACE_VALUE + 4,             /* side to move: a placement completes a road */
+    F_ROAD1_WAITER,                               /* the other side: a road threat */
+    F_CRIT2_MOVER,                                /* two or more squares complete a road */
+    F_CRIT2_WAITER,
+    F_ROAD_2,                                     /* two placements from a road */
+    F_ROAD_3,
+    F_ROAD_4,
+    F_ROAD_ROWS,                                  /* ranks/files spanned by the longest chain */
+    F_GROUPS,                                     /* road groups (flats and capstones joined) */
+    F_ADJACENT,                                   /* pairs of neighbouring road squares */
+    F_LIBERTIES,                                  /* empty squares next to own road squares */
+    F_LINE_OPEN,                                  /* ranks/files with k own road squares and no opponent top (k = 1..8) */
+    F_LINE_CONTESTED = F_LINE_OPEN + EVAL_LINE_MAX, /* ... and some opponent top */
+    F_CAP_FREE = F_LINE_CONTESTED + EVAL_LINE_MAX,  /* free neighbours of own capstones */
+    F_CAP_NEAR_WALL,                              /* opponent's walls next to own capstones */
+    F_CAP_HEIGHT,                                 /* pieces under own capstones (up to the carry) */
+    F_WALL_BLOCK,                                 /* own walls next to opponent's road squares */
+    F_CAP_BLOCK,                                  /* own capstones next to opponent's road squares */
     F_COUNT
 };
 
 #define EVAL_SCALE 16
+#define EVAL_PHASE_MAX 64
 
 typedef struct EvalWeights {
-    int16_t w[F_COUNT];
+    int16_t w[F_COUNT][2]; /* [feature][opening, end] */
 } EvalWeights;
 
 /* Weights by board size (index 3..8); weights.c, rewritten by the tuner. */
 extern const EvalWeights engine_weights[TAK_MAX_SIZE + 1];
-extern const char *const engine_feature_names[F_COUNT];
+/* The name of feature i, e.g. "pst_flat_3" (for the tuner's output). */
+const char *engine_feature_name(int i, char buf[32]);
 
-/* Fills f[F_COUNT] for `pos` (game not over). */
-void engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]);
+/* Fills f[F_COUNT] for `pos` (game not over) and returns the game phase,
+ * 0..EVAL_PHASE_MAX. */
+int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]);
 
 /* The evaluation from the side to move's view, in hundredths of a flat. */
 int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w);

@@ -1,185 +1,520 @@
 /*
  * weights.c: the evaluation weights by board size, in 1/16 of a hundredth
- * of a flat per feature unit (see the feature list in internal.h). This file
- * is data: tools/tune rewrites it (see tools/tune/README.md).
+ * of a flat per feature unit, {opening, end of game} (see the feature list
+ * in internal.h). This file is data: tools/tune rewrites it (see
+ * tools/tune/README.md).
  */
 #include "internal.h"
 
-const char *const engine_feature_names[F_COUNT] = {
-    "tempo",
-    "flats",
-    "flats_late",
-    "walls",
-    "caps",
-    "support_flat",
-    "support_hard",
-    "captives_flat",
-    "captives_hard",
-    "center",
-    "cap_center",
-    "cap_free",
-    "cap_near_wall",
-    "adjacent",
-    "liberties",
-    "road_1",
-    "road_2",
-    "road_3",
-    "road_rows",
-    "wall_block",
-    "cap_block",
-    "stack_tall",
-    "reserve_lead",
-};
-
 const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
     [3] = {{
-        2743, /* tempo */
-        2504, /* flats */
-        164, /* flats_late */
-        75, /* walls */
-        1280, /* caps */
-        1232, /* support_flat */
-        602, /* support_hard */
-        -778, /* captives_flat */
-        219, /* captives_hard */
-        -440, /* center */
-        160, /* cap_center */
-        80, /* cap_free */
-        160, /* cap_near_wall */
-        1283, /* adjacent */
-        763, /* liberties */
-        1094, /* road_1 */
-        -387, /* road_2 */
-        1300, /* road_3 */
-        -884, /* road_rows */
-        -76, /* wall_block */
-        160, /* cap_block */
-        1030, /* stack_tall */
-        -631, /* reserve_lead */
+        {400, 800}, /* tempo */
+        {1400, 1700}, /* pst_flat_0 */
+        {1440, 1700}, /* pst_flat_1 */
+        {1480, 1700}, /* pst_flat_2 */
+        {1520, 1700}, /* pst_flat_3 */
+        {1560, 1700}, /* pst_flat_4 */
+        {1600, 1700}, /* pst_flat_5 */
+        {1640, 1700}, /* pst_flat_6 */
+        {1680, 1700}, /* pst_flat_7 */
+        {1720, 1700}, /* pst_flat_8 */
+        {1760, 1700}, /* pst_flat_9 */
+        {700, 900}, /* pst_wall_0 */
+        {700, 900}, /* pst_wall_1 */
+        {700, 900}, /* pst_wall_2 */
+        {700, 900}, /* pst_wall_3 */
+        {700, 900}, /* pst_wall_4 */
+        {700, 900}, /* pst_wall_5 */
+        {700, 900}, /* pst_wall_6 */
+        {700, 900}, /* pst_wall_7 */
+        {700, 900}, /* pst_wall_8 */
+        {700, 900}, /* pst_wall_9 */
+        {1500, 1600}, /* pst_cap_0 */
+        {1560, 1600}, /* pst_cap_1 */
+        {1620, 1600}, /* pst_cap_2 */
+        {1680, 1600}, /* pst_cap_3 */
+        {1740, 1600}, /* pst_cap_4 */
+        {1800, 1600}, /* pst_cap_5 */
+        {1860, 1600}, /* pst_cap_6 */
+        {1920, 1600}, /* pst_cap_7 */
+        {1980, 1600}, /* pst_cap_8 */
+        {2040, 1600}, /* pst_cap_9 */
+        {400, 300}, /* support_flat */
+        {400, 300}, /* support_wall */
+        {500, 400}, /* support_cap */
+        {-200, -200}, /* captive_flat */
+        {-100, -100}, /* captive_wall */
+        {-100, -100}, /* captive_cap */
+        {0, 0}, /* deep_own */
+        {0, 0}, /* deep_opp */
+        {100, 0}, /* stack_tall */
+        {0, 0}, /* stack_near_opp */
+        {0, -100}, /* reserve */
+        {0, 400}, /* count_lead */
+        {0, 4000}, /* race_sign_0 */
+        {0, 2500}, /* race_sign_1 */
+        {0, 1500}, /* race_sign_2 */
+        {0, 800}, /* race_sign_3 */
+        {0, 0}, /* race_value_0 */
+        {0, 0}, /* race_value_1 */
+        {0, 0}, /* race_value_2 */
+        {0, 0}, /* race_value_3 */
+        {2000, 2000}, /* road1_mover */
+        {800, 800}, /* road1_waiter */
+        {6000, 6000}, /* crit2_mover */
+        {6000, 6000}, /* crit2_waiter */
+        {1200, 1200}, /* road_2 */
+        {500, 500}, /* road_3 */
+        {200, 200}, /* road_4 */
+        {300, 300}, /* road_rows */
+        {0, 0}, /* groups */
+        {200, 100}, /* adjacent */
+        {50, 0}, /* liberties */
+        {0, 0}, /* line_open_0 */
+        {0, 0}, /* line_open_1 */
+        {0, 0}, /* line_open_2 */
+        {0, 0}, /* line_open_3 */
+        {0, 0}, /* line_open_4 */
+        {0, 0}, /* line_open_5 */
+        {0, 0}, /* line_open_6 */
+        {0, 0}, /* line_open_7 */
+        {0, 0}, /* line_contested_0 */
+        {0, 0}, /* line_contested_1 */
+        {0, 0}, /* line_contested_2 */
+        {0, 0}, /* line_contested_3 */
+        {0, 0}, /* line_contested_4 */
+        {0, 0}, /* line_contested_5 */
+        {0, 0}, /* line_contested_6 */
+        {0, 0}, /* line_contested_7 */
+        {80, 80}, /* cap_free */
+        {150, 150}, /* cap_near_wall */
+        {0, 0}, /* cap_height */
+        {200, 200}, /* wall_block */
+        {200, 200}, /* cap_block */
     }},
     [4] = {{
-        2148, /* tempo */
-        -249, /* flats */
-        635, /* flats_late */
-        601, /* walls */
-        1280, /* caps */
-        1245, /* support_flat */
-        1616, /* support_hard */
-        -1099, /* captives_flat */
-        92, /* captives_hard */
-        432, /* center */
-        160, /* cap_center */
-        80, /* cap_free */
-        160, /* cap_near_wall */
-        -253, /* adjacent */
-        374, /* liberties */
-        1199, /* road_1 */
-        1094, /* road_2 */
-        -91, /* road_3 */
-        245, /* road_rows */
-        773, /* wall_block */
-        160, /* cap_block */
-        507, /* stack_tall */
-        -396, /* reserve_lead */
+        {400, 800}, /* tempo */
+        {1400, 1700}, /* pst_flat_0 */
+        {1440, 1700}, /* pst_flat_1 */
+        {1480, 1700}, /* pst_flat_2 */
+        {1520, 1700}, /* pst_flat_3 */
+        {1560, 1700}, /* pst_flat_4 */
+        {1600, 1700}, /* pst_flat_5 */
+        {1640, 1700}, /* pst_flat_6 */
+        {1680, 1700}, /* pst_flat_7 */
+        {1720, 1700}, /* pst_flat_8 */
+        {1760, 1700}, /* pst_flat_9 */
+        {700, 900}, /* pst_wall_0 */
+        {700, 900}, /* pst_wall_1 */
+        {700, 900}, /* pst_wall_2 */
+        {700, 900}, /* pst_wall_3 */
+        {700, 900}, /* pst_wall_4 */
+        {700, 900}, /* pst_wall_5 */
+        {700, 900}, /* pst_wall_6 */
+        {700, 900}, /* pst_wall_7 */
+        {700, 900}, /* pst_wall_8 */
+        {700, 900}, /* pst_wall_9 */
+        {1500, 1600}, /* pst_cap_0 */
+        {1560, 1600}, /* pst_cap_1 */
+        {1620, 1600}, /* pst_cap_2 */
+        {1680, 1600}, /* pst_cap_3 */
+        {1740, 1600}, /* pst_cap_4 */
+        {1800, 1600}, /* pst_cap_5 */
+        {1860, 1600}, /* pst_cap_6 */
+        {1920, 1600}, /* pst_cap_7 */
+        {1980, 1600}, /* pst_cap_8 */
+        {2040, 1600}, /* pst_cap_9 */
+        {400, 300}, /* support_flat */
+        {400, 300}, /* support_wall */
+        {500, 400}, /* support_cap */
+        {-200, -200}, /* captive_flat */
+        {-100, -100}, /* captive_wall */
+        {-100, -100}, /* captive_cap */
+        {0, 0}, /* deep_own */
+        {0, 0}, /* deep_opp */
+        {100, 0}, /* stack_tall */
+        {0, 0}, /* stack_near_opp */
+        {0, -100}, /* reserve */
+        {0, 400}, /* count_lead */
+        {0, 4000}, /* race_sign_0 */
+        {0, 2500}, /* race_sign_1 */
+        {0, 1500}, /* race_sign_2 */
+        {0, 800}, /* race_sign_3 */
+        {0, 0}, /* race_value_0 */
+        {0, 0}, /* race_value_1 */
+        {0, 0}, /* race_value_2 */
+        {0, 0}, /* race_value_3 */
+        {2000, 2000}, /* road1_mover */
+        {800, 800}, /* road1_waiter */
+        {6000, 6000}, /* crit2_mover */
+        {6000, 6000}, /* crit2_waiter */
+        {1200, 1200}, /* road_2 */
+        {500, 500}, /* road_3 */
+        {200, 200}, /* road_4 */
+        {300, 300}, /* road_rows */
+        {0, 0}, /* groups */
+        {200, 100}, /* adjacent */
+        {50, 0}, /* liberties */
+        {0, 0}, /* line_open_0 */
+        {0, 0}, /* line_open_1 */
+        {0, 0}, /* line_open_2 */
+        {0, 0}, /* line_open_3 */
+        {0, 0}, /* line_open_4 */
+        {0, 0}, /* line_open_5 */
+        {0, 0}, /* line_open_6 */
+        {0, 0}, /* line_open_7 */
+        {0, 0}, /* line_contested_0 */
+        {0, 0}, /* line_contested_1 */
+        {0, 0}, /* line_contested_2 */
+        {0, 0}, /* line_contested_3 */
+        {0, 0}, /* line_contested_4 */
+        {0, 0}, /* line_contested_5 */
+        {0, 0}, /* line_contested_6 */
+        {0, 0}, /* line_contested_7 */
+        {80, 80}, /* cap_free */
+        {150, 150}, /* cap_near_wall */
+        {0, 0}, /* cap_height */
+        {200, 200}, /* wall_block */
+        {200, 200}, /* cap_block */
     }},
     [5] = {{
-        1276, /* tempo */
-        755, /* flats */
-        381, /* flats_late */
-        -36, /* walls */
-        -1233, /* caps */
-        1051, /* support_flat */
-        2054, /* support_hard */
-        -1017, /* captives_flat */
-        -760, /* captives_hard */
-        37, /* center */
-        384, /* cap_center */
-        138, /* cap_free */
-        48, /* cap_near_wall */
-        824, /* adjacent */
-        -257, /* liberties */
-        1470, /* road_1 */
-        827, /* road_2 */
-        350, /* road_3 */
-        540, /* road_rows */
-        -5, /* wall_block */
-        627, /* cap_block */
-        -3, /* stack_tall */
-        -22, /* reserve_lead */
+        {2496, 2917}, /* tempo */
+        {-41, 2642}, /* pst_flat_0 */
+        {1110, 1356}, /* pst_flat_1 */
+        {1364, 3079}, /* pst_flat_2 */
+        {1608, 1556}, /* pst_flat_3 */
+        {1448, 2269}, /* pst_flat_4 */
+        {2128, 2442}, /* pst_flat_5 */
+        {97, 127}, /* pst_flat_6 */
+        {116, 127}, /* pst_flat_7 */
+        {138, 127}, /* pst_flat_8 */
+        {161, 127}, /* pst_flat_9 */
+        {-1321, -1995}, /* pst_wall_0 */
+        {957, -245}, /* pst_wall_1 */
+        {-1072, 2731}, /* pst_wall_2 */
+        {2086, -6}, /* pst_wall_3 */
+        {-129, 830}, /* pst_wall_4 */
+        {1515, 1437}, /* pst_wall_5 */
+        {0, 0}, /* pst_wall_6 */
+        {0, 0}, /* pst_wall_7 */
+        {0, 0}, /* pst_wall_8 */
+        {0, 0}, /* pst_wall_9 */
+        {2011, 569}, /* pst_cap_0 */
+        {259, -184}, /* pst_cap_1 */
+        {-750, -371}, /* pst_cap_2 */
+        {-347, 944}, /* pst_cap_3 */
+        {240, 354}, /* pst_cap_4 */
+        {1413, 492}, /* pst_cap_5 */
+        {230, 81}, /* pst_cap_6 */
+        {279, 81}, /* pst_cap_7 */
+        {334, 81}, /* pst_cap_8 */
+        {394, 81}, /* pst_cap_9 */
+        {147, 1907}, /* support_flat */
+        {475, 3845}, /* support_wall */
+        {1760, 2063}, /* support_cap */
+        {366, -538}, /* captive_flat */
+        {1269, 666}, /* captive_wall */
+        {-346, -520}, /* captive_cap */
+        {1250, 888}, /* deep_own */
+        {-2499, -780}, /* deep_opp */
+        {302, -364}, /* stack_tall */
+        {-375, 105}, /* stack_near_opp */
+        {-2204, -1652}, /* reserve */
+        {203, 705}, /* count_lead */
+        {-46, 5008}, /* race_sign_0 */
+        {2, 1584}, /* race_sign_1 */
+        {30, -15}, /* race_sign_2 */
+        {688, 1000}, /* race_sign_3 */
+        {-24, -1117}, /* race_value_0 */
+        {147, 701}, /* race_value_1 */
+        {72, 252}, /* race_value_2 */
+        {106, 131}, /* race_value_3 */
+        {353, 353}, /* road1_mover */
+        {1557, 1654}, /* road1_waiter */
+        {11067, 11067}, /* crit2_mover */
+        {10892, 10949}, /* crit2_waiter */
+        {865, 1426}, /* road_2 */
+        {839, -739}, /* road_3 */
+        {-1390, -701}, /* road_4 */
+        {8, -790}, /* road_rows */
+        {122, -1089}, /* groups */
+        {1170, -758}, /* adjacent */
+        {467, -161}, /* liberties */
+        {-538, 1419}, /* line_open_0 */
+        {448, -354}, /* line_open_1 */
+        {-307, 536}, /* line_open_2 */
+        {479, 328}, /* line_open_3 */
+        {0, 0}, /* line_open_4 */
+        {0, 0}, /* line_open_5 */
+        {0, 0}, /* line_open_6 */
+        {0, 0}, /* line_open_7 */
+        {-394, -1300}, /* line_contested_0 */
+        {-1002, -1002}, /* line_contested_1 */
+        {-301, -1499}, /* line_contested_2 */
+        {131, -1118}, /* line_contested_3 */
+        {0, 0}, /* line_contested_4 */
+        {0, 0}, /* line_contested_5 */
+        {0, 0}, /* line_contested_6 */
+        {0, 0}, /* line_contested_7 */
+        {1480, 1218}, /* cap_free */
+        {659, 58}, /* cap_near_wall */
+        {1193, 1196}, /* cap_height */
+        {-491, 1665}, /* wall_block */
+        {2151, 2460}, /* cap_block */
     }},
     [6] = {{
-        1396, /* tempo */
-        1488, /* flats */
-        435, /* flats_late */
-        -212, /* walls */
-        4327, /* caps */
-        1175, /* support_flat */
-        2294, /* support_hard */
-        -1465, /* captives_flat */
-        154, /* captives_hard */
-        194, /* center */
-        484, /* cap_center */
-        -429, /* cap_free */
-        -642, /* cap_near_wall */
-        -1011, /* adjacent */
-        -18, /* liberties */
-        1465, /* road_1 */
-        858, /* road_2 */
-        128, /* road_3 */
-        911, /* road_rows */
-        799, /* wall_block */
-        807, /* cap_block */
-        -711, /* stack_tall */
-        -372, /* reserve_lead */
+        {2359, 1377}, /* tempo */
+        {-572, 1943}, /* pst_flat_0 */
+        {1956, 1908}, /* pst_flat_1 */
+        {1596, 1931}, /* pst_flat_2 */
+        {1677, 1606}, /* pst_flat_3 */
+        {1426, 1674}, /* pst_flat_4 */
+        {850, 2559}, /* pst_flat_5 */
+        {80, 104}, /* pst_flat_6 */
+        {96, 104}, /* pst_flat_7 */
+        {113, 104}, /* pst_flat_8 */
+        {132, 104}, /* pst_flat_9 */
+        {-2394, -2353}, /* pst_wall_0 */
+        {-1463, -369}, /* pst_wall_1 */
+        {448, 576}, /* pst_wall_2 */
+        {1169, 444}, /* pst_wall_3 */
+        {842, 1580}, /* pst_wall_4 */
+        {2151, 1310}, /* pst_wall_5 */
+        {0, 0}, /* pst_wall_6 */
+        {0, 0}, /* pst_wall_7 */
+        {0, 0}, /* pst_wall_8 */
+        {0, 0}, /* pst_wall_9 */
+        {-515, -514}, /* pst_cap_0 */
+        {-601, -1066}, /* pst_cap_1 */
+        {1558, 1999}, /* pst_cap_2 */
+        {-926, 252}, /* pst_cap_3 */
+        {1000, 495}, /* pst_cap_4 */
+        {2613, 1657}, /* pst_cap_5 */
+        {189, 66}, /* pst_cap_6 */
+        {229, 66}, /* pst_cap_7 */
+        {274, 66}, /* pst_cap_8 */
+        {323, 66}, /* pst_cap_9 */
+        {835, 1403}, /* support_flat */
+        {1182, 2724}, /* support_wall */
+        {641, 1466}, /* support_cap */
+        {-367, 14}, /* captive_flat */
+        {1428, -890}, /* captive_wall */
+        {290, -15}, /* captive_cap */
+        {-1044, -603}, /* deep_own */
+        {-376, -171}, /* deep_opp */
+        {230, -438}, /* stack_tall */
+        {435, -83}, /* stack_near_opp */
+        {-2296, -905}, /* reserve */
+        {587, 369}, /* count_lead */
+        {-5, 4399}, /* race_sign_0 */
+        {-42, 1395}, /* race_sign_1 */
+        {98, 633}, /* race_sign_2 */
+        {-9, -263}, /* race_sign_3 */
+        {-2, -349}, /* race_value_0 */
+        {18, -193}, /* race_value_1 */
+        {16, 149}, /* race_value_2 */
+        {24, 387}, /* race_value_3 */
+        {290, 290}, /* road1_mover */
+        {-437, 186}, /* road1_waiter */
+        {9092, 9092}, /* crit2_mover */
+        {9008, 8943}, /* crit2_waiter */
+        {1289, 1052}, /* road_2 */
+        {265, 143}, /* road_3 */
+        {-633, -107}, /* road_4 */
+        {182, -392}, /* road_rows */
+        {142, -1597}, /* groups */
+        {-353, -848}, /* adjacent */
+        {-148, 394}, /* liberties */
+        {221, 7}, /* line_open_0 */
+        {569, -35}, /* line_open_1 */
+        {-801, 761}, /* line_open_2 */
+        {240, 177}, /* line_open_3 */
+        {386, -124}, /* line_open_4 */
+        {0, 0}, /* line_open_5 */
+        {0, 0}, /* line_open_6 */
+        {0, 0}, /* line_open_7 */
+        {-339, -816}, /* line_contested_0 */
+        {-536, -743}, /* line_contested_1 */
+        {-672, -413}, /* line_contested_2 */
+        {819, -245}, /* line_contested_3 */
+        {305, 690}, /* line_contested_4 */
+        {0, 0}, /* line_contested_5 */
+        {0, 0}, /* line_contested_6 */
+        {0, 0}, /* line_contested_7 */
+        {1199, -841}, /* cap_free */
+        {-954, 1451}, /* cap_near_wall */
+        {852, 972}, /* cap_height */
+        {-1662, 1457}, /* wall_block */
+        {665, 1240}, /* cap_block */
     }},
     [7] = {{
-        1396, /* tempo */
-        1488, /* flats */
-        435, /* flats_late */
-        -212, /* walls */
-        4327, /* caps */
-        1175, /* support_flat */
-        2294, /* support_hard */
-        -1465, /* captives_flat */
-        154, /* captives_hard */
-        194, /* center */
-        484, /* cap_center */
-        -429, /* cap_free */
-        -642, /* cap_near_wall */
-        -1011, /* adjacent */
-        -18, /* liberties */
-        1465, /* road_1 */
-        1700, /* road_2 */
-        800, /* road_3 */
-        1400, /* road_rows */
-        799, /* wall_block */
-        807, /* cap_block */
-        -711, /* stack_tall */
-        -372, /* reserve_lead */
+        {317, 1453}, /* tempo */
+        {192, 2244}, /* pst_flat_0 */
+        {2377, 982}, /* pst_flat_1 */
+        {1064, 1840}, /* pst_flat_2 */
+        {1549, 2073}, /* pst_flat_3 */
+        {158, 2969}, /* pst_flat_4 */
+        {1057, 2088}, /* pst_flat_5 */
+        {621, 3382}, /* pst_flat_6 */
+        {712, 2009}, /* pst_flat_7 */
+        {1669, 1323}, /* pst_flat_8 */
+        {2234, 895}, /* pst_flat_9 */
+        {556, -2017}, /* pst_wall_0 */
+        {96, 4372}, /* pst_wall_1 */
+        {-1426, 5386}, /* pst_wall_2 */
+        {-2359, -1305}, /* pst_wall_3 */
+        {-1227, -632}, /* pst_wall_4 */
+        {1323, -897}, /* pst_wall_5 */
+        {-922, -399}, /* pst_wall_6 */
+        {916, -2277}, /* pst_wall_7 */
+        {-442, -375}, /* pst_wall_8 */
+        {1057, -1543}, /* pst_wall_9 */
+        {-934, -2164}, /* pst_cap_0 */
+        {41, 1689}, /* pst_cap_1 */
+        {228, -1592}, /* pst_cap_2 */
+        {-1702, 228}, /* pst_cap_3 */
+        {-1619, 1903}, /* pst_cap_4 */
+        {2221, 1005}, /* pst_cap_5 */
+        {896, 2205}, /* pst_cap_6 */
+        {4072, 1539}, /* pst_cap_7 */
+        {2296, 1846}, /* pst_cap_8 */
+        {3902, 3937}, /* pst_cap_9 */
+        {700, 932}, /* support_flat */
+        {1603, 3072}, /* support_wall */
+        {-324, 1961}, /* support_cap */
+        {-1766, -169}, /* captive_flat */
+        {972, -1507}, /* captive_wall */
+        {815, -70}, /* captive_cap */
+        {625, 377}, /* deep_own */
+        {39, -1274}, /* deep_opp */
+        {-911, 2413}, /* stack_tall */
+        {-832, 676}, /* stack_near_opp */
+        {-480, -1889}, /* reserve */
+        {769, 107}, /* count_lead */
+        {-8, 4009}, /* race_sign_0 */
+        {18, 1290}, /* race_sign_1 */
+        {33, 341}, /* race_sign_2 */
+        {96, 716}, /* race_sign_3 */
+        {-5, -548}, /* race_value_0 */
+        {48, 547}, /* race_value_1 */
+        {-45, -603}, /* race_value_2 */
+        {183, 1229}, /* race_value_3 */
+        {273, 273}, /* road1_mover */
+        {299, 1366}, /* road1_waiter */
+        {8553, 8553}, /* crit2_mover */
+        {8573, 8628}, /* crit2_waiter */
+        {458, 413}, /* road_2 */
+        {-176, 229}, /* road_3 */
+        {259, 63}, /* road_4 */
+        {65, -924}, /* road_rows */
+        {-1447, -2385}, /* groups */
+        {-880, -1182}, /* adjacent */
+        {-838, 996}, /* liberties */
+        {544, 2233}, /* line_open_0 */
+        {-305, 476}, /* line_open_1 */
+        {-201, 363}, /* line_open_2 */
+        {758, 1593}, /* line_open_3 */
+        {373, -1169}, /* line_open_4 */
+        {-59, 631}, /* line_open_5 */
+        {0, 0}, /* line_open_6 */
+        {0, 0}, /* line_open_7 */
+        {286, 125}, /* line_contested_0 */
+        {-554, 876}, /* line_contested_1 */
+        {-925, 597}, /* line_contested_2 */
+        {-45, 200}, /* line_contested_3 */
+        {-736, -1208}, /* line_contested_4 */
+        {866, -2073}, /* line_contested_5 */
+        {0, 0}, /* line_contested_6 */
+        {0, 0}, /* line_contested_7 */
+        {115, 173}, /* cap_free */
+        {-226, 471}, /* cap_near_wall */
+        {215, 1218}, /* cap_height */
+        {-1125, 1157}, /* wall_block */
+        {2039, 146}, /* cap_block */
     }},
     [8] = {{
-        1396, /* tempo */
-        1488, /* flats */
-        435, /* flats_late */
-        -212, /* walls */
-        4327, /* caps */
-        1175, /* support_flat */
-        2294, /* support_hard */
-        -1465, /* captives_flat */
-        154, /* captives_hard */
-        194, /* center */
-        484, /* cap_center */
-        -429, /* cap_free */
-        -642, /* cap_near_wall */
-        -1011, /* adjacent */
-        -18, /* liberties */
-        1465, /* road_1 */
-        858, /* road_2 */
-        128, /* road_3 */
-        911, /* road_rows */
-        799, /* wall_block */
-        807, /* cap_block */
-        -711, /* stack_tall */
-        -372, /* reserve_lead */
+        {400, 800}, /* tempo */
+        {1400, 1700}, /* pst_flat_0 */
+        {1440, 1700}, /* pst_flat_1 */
+        {1480, 1700}, /* pst_flat_2 */
+        {1520, 1700}, /* pst_flat_3 */
+        {1560, 1700}, /* pst_flat_4 */
+        {1600, 1700}, /* pst_flat_5 */
+        {1640, 1700}, /* pst_flat_6 */
+        {1680, 1700}, /* pst_flat_7 */
+        {1720, 1700}, /* pst_flat_8 */
+        {1760, 1700}, /* pst_flat_9 */
+        {700, 900}, /* pst_wall_0 */
+        {700, 900}, /* pst_wall_1 */
+        {700, 900}, /* pst_wall_2 */
+        {700, 900}, /* pst_wall_3 */
+        {700, 900}, /* pst_wall_4 */
+        {700, 900}, /* pst_wall_5 */
+        {700, 900}, /* pst_wall_6 */
+        {700, 900}, /* pst_wall_7 */
+        {700, 900}, /* pst_wall_8 */
+        {700, 900}, /* pst_wall_9 */
+        {1500, 1600}, /* pst_cap_0 */
+        {1560, 1600}, /* pst_cap_1 */
+        {1620, 1600}, /* pst_cap_2 */
+        {1680, 1600}, /* pst_cap_3 */
+        {1740, 1600}, /* pst_cap_4 */
+        {1800, 1600}, /* pst_cap_5 */
+        {1860, 1600}, /* pst_cap_6 */
+        {1920, 1600}, /* pst_cap_7 */
+        {1980, 1600}, /* pst_cap_8 */
+        {2040, 1600}, /* pst_cap_9 */
+        {400, 300}, /* support_flat */
+        {400, 300}, /* support_wall */
+        {500, 400}, /* support_cap */
+        {-200, -200}, /* captive_flat */
+        {-100, -100}, /* captive_wall */
+        {-100, -100}, /* captive_cap */
+        {0, 0}, /* deep_own */
+        {0, 0}, /* deep_opp */
+        {100, 0}, /* stack_tall */
+        {0, 0}, /* stack_near_opp */
+        {0, -100}, /* reserve */
+        {0, 400}, /* count_lead */
+        {0, 4000}, /* race_sign_0 */
+        {0, 2500}, /* race_sign_1 */
+        {0, 1500}, /* race_sign_2 */
+        {0, 800}, /* race_sign_3 */
+        {0, 0}, /* race_value_0 */
+        {0, 0}, /* race_value_1 */
+        {0, 0}, /* race_value_2 */
+        {0, 0}, /* race_value_3 */
+        {2000, 2000}, /* road1_mover */
+        {800, 800}, /* road1_waiter */
+        {6000, 6000}, /* crit2_mover */
+        {6000, 6000}, /* crit2_waiter */
+        {1200, 1200}, /* road_2 */
+        {500, 500}, /* road_3 */
+        {200, 200}, /* road_4 */
+        {300, 300}, /* road_rows */
+        {0, 0}, /* groups */
+        {200, 100}, /* adjacent */
+        {50, 0}, /* liberties */
+        {0, 0}, /* line_open_0 */
+        {0, 0}, /* line_open_1 */
+        {0, 0}, /* line_open_2 */
+        {0, 0}, /* line_open_3 */
+        {0, 0}, /* line_open_4 */
+        {0, 0}, /* line_open_5 */
+        {0, 0}, /* line_open_6 */
+        {0, 0}, /* line_open_7 */
+        {0, 0}, /* line_contested_0 */
+        {0, 0}, /* line_contested_1 */
+        {0, 0}, /* line_contested_2 */
+        {0, 0}, /* line_contested_3 */
+        {0, 0}, /* line_contested_4 */
+        {0, 0}, /* line_contested_5 */
+        {0, 0}, /* line_contested_6 */
+        {0, 0}, /* line_contested_7 */
+        {80, 80}, /* cap_free */
+        {150, 150}, /* cap_near_wall */
+        {0, 0}, /* cap_height */
+        {200, 200}, /* wall_block */
+        {200, 200}, /* cap_block */
     }},
 };

@@ -31,16 +31,17 @@ static uint64_t rng_next(uint64_t *s) {
     return *s >> 33;
 }
 
+/* One sampled position: "size half_komi result TPS". The features are
+ * computed when fitting, so the same games serve every version of the
+ * evaluation. */
 static void emit(const TakPosition *pos, double result) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 6) return;
     BbMasks m = bb_masks(pos->rules.size);
     /* Positions with a road in one are the search's business, not the evaluation's. */
     if (engine_road_in_one(pos, pos->side, &m) != TAK_MOVE_NONE) return;
-    int f[F_COUNT];
-    engine_features(pos, &m, f);
-    printf("%d %.1f", pos->rules.size, result);
-    for (int i = 0; i < F_COUNT; i++) printf(" %d", f[i]);
-    printf("\n");
+    char tps[TAK_TPS_MAX];
+    if (tak_tps_write(pos, tps, sizeof tps) < 0) return;
+    printf("%d %d %.1f %s\n", pos->rules.size, pos->rules.half_komi, result, tps);
 }
 
 static double white_result(TakResult r) {
@@ -133,6 +134,7 @@ static int cmd_ptn(int argc, char **argv) {
 
 typedef struct Sample {
     float result;
+    uint8_t phase;
     int16_t f[F_COUNT];
 } Sample;
 
@@ -141,105 +143,204 @@ typedef struct Data {
     size_t n, cap;
 } Data;
 
-static double predict(const double *w, const Sample *s, double k) {
-    double e = 0;
-    for (int i = 0; i < F_COUNT; i++) e += w[i] * s->f[i];
-    e /= EVAL_SCALE;
-    return 1.0 / (1.0 + exp(-e / k));
+/* Two weights a feature, as in EvalWeights: [i][0] opening, [i][1] end. */
+typedef double Weights[F_COUNT][2];
+
+static double eval_of(const Weights w, const Sample *s) {
+    double open = 0, end = 0;
+    for (int i = 0; i < F_COUNT; i++) {
+        if (!s->f[i]) continue;
+        open += w[i][0] * s->f[i];
+        end += w[i][1] * s->f[i];
+    }
+    return (open * (EVAL_PHASE_MAX - s->phase) + end * s->phase) / (EVAL_PHASE_MAX * EVAL_SCALE);
 }
 
-static double error(const double *w, const Data *d, double k) {
+static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* Mean cross-entropy of sigmoid(eval / k) against the results, over the
+ * samples with (index % 20 == 0) == held_out. */
+static double loss(const Weights w, const Data *d, double k, bool held_out) {
     double sum = 0;
+    size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
-        double p = predict(w, &d->s[i], k) - d->s[i].result;
-        sum += p * p;
+        if ((i % 20 == 0) != held_out) continue;
+        double p = sigmoid(eval_of(w, &d->s[i]) / k), y = d->s[i].result;
+        if (p < 1e-9) p = 1e-9;
+        if (p > 1 - 1e-9) p = 1 - 1e-9;
+        sum -= y * log(p) + (1 - y) * log(1 - p);
+        n++;
     }
-    return d->n ? sum / d->n : 0;
+    return n ? sum / n : 0;
 }
 
-static void fit(double *w, const Data *d, int size) {
-    /* K: the scale that best fits the current weights (in hundredths of a flat). */
-    double k = 100, best = error(w, d, k);
-    for (double c = 20; c <= 1000; c *= 1.1) {
-        double e = error(w, d, c);
-        if (e < best) best = e, k = c;
-    }
-    fprintf(stderr, "size %d: %zu positions, K %.0f, error %.5f\n", size, d->n, k, best);
-    double m[F_COUNT] = {0}, v[F_COUNT] = {0}, g[F_COUNT];
-    const double lr = 8.0, b1 = 0.9, b2 = 0.999;
-    for (int it = 1; it <= 600; it++) {
+/* Logistic regression by Adam, full batch, from the current weights; one
+ * sample in 20 is held out to watch for over-fitting. Then every weight is
+ * scaled so that a flat on top is worth about 100 (a hundredth of a flat is
+ * the search's unit), which is the same as choosing the sigmoid's scale. */
+static void fit(Weights w, const Data *d, int size, double k, int iterations) {
+    fprintf(stderr, "size %d: %zu positions, start loss %.5f (held out %.5f)\n", size, d->n,
+            loss(w, d, k, false), loss(w, d, k, true));
+    static double m[F_COUNT][2], v[F_COUNT][2], g[F_COUNT][2];
+    memset(m, 0, sizeof m);
+    memset(v, 0, sizeof v);
+    const double lr = 6.0, b1 = 0.9, b2 = 0.999, l2 = 1e-9;
+    for (int it = 1; it <= iterations; it++) {
         memset(g, 0, sizeof g);
+        size_t n = 0;
         for (size_t i = 0; i < d->n; i++) {
+            if (i % 20 == 0) continue;
             const Sample *s = &d->s[i];
-            double p = predict(w, s, k);
-            double grad = (p - s->result) * p * (1 - p) / (k * EVAL_SCALE);
-            for (int j = 0; j < F_COUNT; j++) g[j] += grad * s->f[j];
+            double p = sigmoid(eval_of(w, s) / k);
+            double grad = (p - s->result) / (k * EVAL_PHASE_MAX * EVAL_SCALE);
+            double go = grad * (EVAL_PHASE_MAX - s->phase), ge = grad * s->phase;
+            for (int j = 0; j < F_COUNT; j++) {
+                if (!s->f[j]) continue;
+                g[j][0] += go * s->f[j];
+                g[j][1] += ge * s->f[j];
+            }
+            n++;
         }
         for (int j = 0; j < F_COUNT; j++) {
-            g[j] = 2 * g[j] / d->n;
-            m[j] = b1 * m[j] + (1 - b1) * g[j];
-            v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j];
-            double mh = m[j] / (1 - pow(b1, it)), vh = v[j] / (1 - pow(b2, it));
-            w[j] -= lr * mh / (sqrt(vh) + 1e-12);
-            if (w[j] > 30000) w[j] = 30000;
-            if (w[j] < -30000) w[j] = -30000;
+            for (int t = 0; t < 2; t++) {
+                double gj = g[j][t] / (double)n + l2 * w[j][t];
+                m[j][t] = b1 * m[j][t] + (1 - b1) * gj;
+                v[j][t] = b2 * v[j][t] + (1 - b2) * gj * gj;
+                double mh = m[j][t] / (1 - pow(b1, it)), vh = v[j][t] / (1 - pow(b2, it));
+                w[j][t] -= lr * mh / (sqrt(vh) + 1e-12);
+            }
         }
-        if (it % 100 == 0) fprintf(stderr, "  iteration %d: error %.5f\n", it, error(w, d, k));
+        if (it % 100 == 0)
+            fprintf(stderr, "  iteration %d: loss %.5f (held out %.5f)\n", it, loss(w, d, k, false),
+                    loss(w, d, k, true));
     }
+    /* A feature (almost) never seen keeps no weight: its value would be noise. */
+    for (int j = 0; j < F_COUNT; j++) {
+        size_t seen = 0;
+        for (size_t i = 0; i < d->n && seen < 50; i++) seen += d->s[i].f[j] != 0;
+        if (seen < 50) w[j][0] = w[j][1] = 0;
+    }
+    /* A flat's worth: the mean of the flat square table over the board's
+     * squares, halfway through the game. */
+    BbMasks masks = bb_masks(size);
+    double flat = 0;
+    for (int c = 0; c < EVAL_SQ_CLASSES; c++)
+        flat += __builtin_popcountll(masks.sq_class[c]) * (w[F_PST_FLAT + c][0] + w[F_PST_FLAT + c][1]) / 2;
+    flat = flat / (size * size) / EVAL_SCALE;
+    double scale = flat > 1 ? 100 / flat : 1;
+    for (int j = 0; j < F_COUNT; j++) {
+        for (int t = 0; t < 2; t++) {
+            w[j][t] *= scale;
+            if (w[j][t] > 32000) w[j][t] = 32000;
+            if (w[j][t] < -32000) w[j][t] = -32000;
+        }
+    }
+    fprintf(stderr, "size %d: a flat was worth %.1f, weights scaled by %.3f (sigmoid scale %.1f)\n",
+            size, flat, scale, k * scale);
 }
 
+static bool add_sample(Data *d, const Sample *s) {
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 4096;
+        Sample *grown = realloc(d->s, d->cap * sizeof *d->s);
+        if (!grown) return false;
+        d->s = grown;
+    }
+    d->s[d->n++] = *s;
+    return true;
+}
+
+/* Reads "size half_komi result TPS" lines and computes their features. */
+static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return false;
+    }
+    char line[TAK_TPS_MAX + 64];
+    long lineno = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        int size, half_komi, used = 0;
+        float result;
+        if (sscanf(line, "%d %d %f %n", &size, &half_komi, &result, &used) != 3 || !used) {
+            bad++;
+            continue;
+        }
+        TakRules rules;
+        TakPosition pos;
+        TakError err;
+        if (!tak_rules_standard(&rules, size, &err)) {
+            bad++;
+            continue;
+        }
+        rules.half_komi = half_komi;
+        if (!tak_tps_read(line + used, &rules, &pos, &err)) {
+            bad++;
+            continue;
+        }
+        BbMasks m = bb_masks(size);
+        int feats[F_COUNT];
+        Sample s;
+        s.result = result;
+        s.phase = (uint8_t)engine_features(&pos, &m, feats);
+        for (int i = 0; i < F_COUNT; i++) s.f[i] = (int16_t)feats[i];
+        if (!add_sample(&data[size], &s)) {
+            fclose(f);
+            return false;
+        }
+    }
+    fclose(f);
+    if (bad) fprintf(stderr, "%s: %ld of %ld lines skipped (not a sample)\n", path, bad, lineno);
+    return true;
+}
+
+static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
+    fprintf(out, "/*\n * weights.c: the evaluation weights by board size, in 1/16 of a hundredth\n"
+                 " * of a flat per feature unit, {opening, end of game} (see the feature list\n"
+                 " * in internal.h). This file is data: tools/tune rewrites it (see\n"
+                 " * tools/tune/README.md).\n */\n"
+                 "#include \"internal.h\"\n\n"
+                 "const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {\n");
+    for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
+        fprintf(out, "    [%d] = {{\n", size);
+        for (int i = 0; i < F_COUNT; i++) {
+            char buf[32];
+            fprintf(out, "        {%ld, %ld}, /* %s */\n", lround(w[size][i][0]),
+                    lround(w[size][i][1]), engine_feature_name(i, buf));
+        }
+        fprintf(out, "    }},\n");
+    }
+    fprintf(out, "};\n");
+}
+
+/* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] DATA... */
 static int cmd_fit(int argc, char **argv) {
     if (argc < 4) return 2;
-    Data data[TAK_MAX_SIZE + 1] = {{0}};
-    for (int a = 3; a < argc; a++) {
-        FILE *f = fopen(argv[a], "r");
-        if (!f) {
-            fprintf(stderr, "cannot read %s\n", argv[a]);
-            return 1;
-        }
-        int size;
-        float result;
-        while (fscanf(f, "%d %f", &size, &result) == 2) {
-            Sample s;
-            s.result = result;
-            bool ok = size >= TAK_MIN_SIZE && size <= TAK_MAX_SIZE;
-            for (int i = 0; i < F_COUNT; i++) {
-                int x;
-                if (fscanf(f, "%d", &x) != 1) ok = false;
-                s.f[i] = (int16_t)x;
-            }
-            if (!ok) break;
-            Data *d = &data[size];
-            if (d->n == d->cap) {
-                d->cap = d->cap ? 2 * d->cap : 4096;
-                d->s = realloc(d->s, d->cap * sizeof *d->s);
-                if (!d->s) return 1;
-            }
-            d->s[d->n++] = s;
-        }
-        fclose(f);
+    double k = 100;
+    int iterations = 1000;
+    const char *sizes = "345678";
+    int a = 3;
+    for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
+        if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--iterations") == 0) iterations = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1];
+        else return 2;
     }
-    double w[TAK_MAX_SIZE + 1][F_COUNT];
+    static Data data[TAK_MAX_SIZE + 1];
+    for (; a < argc; a++)
+        if (!read_data(argv[a], data)) return 1;
+    static Weights w[TAK_MAX_SIZE + 1];
     for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
-        for (int i = 0; i < F_COUNT; i++) w[size][i] = engine_weights[size].w[i];
-        if (data[size].n >= 500) fit(w[size], &data[size], size);
+        for (int i = 0; i < F_COUNT; i++)
+            for (int t = 0; t < 2; t++) w[size][i][t] = engine_weights[size].w[i][t];
+        bool wanted = strchr(sizes, '0' + size) != NULL;
+        if (wanted && data[size].n >= 500) fit(w[size], &data[size], size, k, iterations);
         free(data[size].s);
     }
     FILE *out = fopen(argv[2], "w");
     if (!out) return 1;
-    fprintf(out, "/*\n * weights.c: the evaluation weights by board size, in 1/16 of a hundredth\n"
-                 " * of a flat per feature unit (see the feature list in internal.h). This file\n"
-                 " * is data: tools/tune rewrites it (see tools/tune/README.md).\n */\n"
-                 "#include \"internal.h\"\n\nconst char *const engine_feature_names[F_COUNT] = {\n");
-    for (int i = 0; i < F_COUNT; i++) fprintf(out, "    \"%s\",\n", engine_feature_names[i]);
-    fprintf(out, "};\n\nconst EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {\n");
-    for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
-        fprintf(out, "    [%d] = {{\n", size);
-        for (int i = 0; i < F_COUNT; i++)
-            fprintf(out, "        %ld, /* %s */\n", lround(w[size][i]), engine_feature_names[i]);
-        fprintf(out, "    }},\n");
-    }
-    fprintf(out, "};\n");
+    write_weights(out, w);
     fclose(out);
     return 0;
 }
@@ -252,6 +353,6 @@ int main(int argc, char **argv) {
     if (rc == 2)
         fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI]\n"
                         "       tune ptn FILE...\n"
-                        "       tune fit OUT.c DATA...\n");
+                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] DATA...\n");
     return rc;
 }

@@ -1,0 +1,81 @@
+#!/bin/bash
+# train.sh: one generation of the evaluation's training loop.
+#
+#   tools/tune/train.sh DATA_DIR GENERATION MINUTES [FIT_FROM]
+#
+# 1. builds the tuner with the weights now in src/engine/weights.c and keeps
+#    a copy of it as DATA_DIR/tune-gGENERATION (so a rebuild mid-run changes
+#    nothing);
+# 2. plays self-play games with it on every core for MINUTES, in chunks
+#    written to DATA_DIR/gGENERATION/ (a finished chunk is never played
+#    again, so an interrupted run resumes where it stopped);
+# 3. fits the weights to the games of generations FIT_FROM..GENERATION
+#    (default: this one and the one before) and rewrites
+#    src/engine/weights.c.
+# Judge the new weights by a match before committing them (README.md).
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+    echo "usage: tools/tune/train.sh DATA_DIR GENERATION MINUTES [FIT_FROM]" >&2
+    exit 2
+fi
+data=$1 gen=$2 minutes=$3
+from=${4:-$((gen > 0 ? gen - 1 : 0))}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+workers=${TRAIN_WORKERS:-$(nproc)}
+
+mkdir -p "$data/g$gen"
+data=$(cd "$data" && pwd)
+make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
+tune="$data/tune-g$gen"
+[ -x "$tune" ] || cp "$root/build/tools/tune/tune" "$tune"
+
+# One chunk kind a line: size, half komi, games, nodes a move. The plan is
+# walked round-robin; komi 2 (half komi 4) is the match setting, komi 0 keeps
+# the weights honest without komi. 5x5 and 6x6 get the most games.
+plan="6 4 200 4000
+5 4 200 4000
+6 4 200 4000
+7 4 150 4000
+6 0 200 4000
+5 4 200 4000
+8 4 120 4000
+5 0 200 4000
+4 4 200 3000
+6 4 200 4000
+7 0 150 4000
+3 0 200 2000"
+
+worker() {
+    local w=$1 i=0
+    for rep in $(seq 1 1000); do
+        while read -r size hk games nodes; do
+            i=$((i + 1))
+            [ $((i % workers)) -eq "$w" ] || continue
+            local f
+            f=$data/g$gen/c$(printf %05d $i)_${size}_${hk}.txt
+            [ -s "$f" ] && continue
+            "$tune" gen "$size" "$games" "$nodes" $((gen * 1000003 + i * 7919 + 13)) "$hk" \
+                >"$f.part" && mv "$f.part" "$f"
+        done <<<"$plan"
+    done
+}
+
+pids=()
+for w in $(seq 0 $((workers - 1))); do
+    worker "$w" &
+    pids+=($!)
+done
+sleep $((minutes * 60))
+# Stop the players; their unfinished chunks (*.part) are dropped.
+for p in "${pids[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
+wait 2>/dev/null || true
+rm -f "$data/g$gen"/*.part
+
+files=()
+for g in $(seq "$from" "$gen"); do
+    [ -d "$data/g$g" ] && files+=("$data/g$g"/c*.txt)
+done
+echo "train.sh: fitting to $(cat "${files[@]}" | wc -l) positions from generations $from..$gen"
+"$tune" fit "$root/src/engine/weights.c" "${files[@]}"
+echo "train.sh: wrote src/engine/weights.c"
