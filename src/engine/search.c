@@ -450,7 +450,12 @@ void search_iterate(SearchThread *t) {
         report_lines(t, depth, lines);
         int64_t elapsed = engine_now_ms() - e->start_ms;
         bool timed = e->budget.hard_ms > 0 && !e->limits.infinite;
-        if (timed && elapsed >= e->budget.soft_ms) break;
+        /* On a clock, an iteration that would start past half the budget
+         * would most likely end far past it (each takes about twice the
+         * last): stop here. A fixed move time uses all of it. */
+        int64_t soft = e->budget.soft_ms;
+        if (timed && e->budget.hard_ms > soft) soft /= 2;
+        if (timed && elapsed >= soft) break;
         if (timed && t->root_count == 1) break;
         int s = t->root_moves[0].score;
         if (!e->limits.infinite && (s >= TAK_SCORE_WIN_MIN || s <= -TAK_SCORE_WIN_MIN) &&

@@ -1,18 +1,19 @@
 /*
- * tune.c: the Texel-style tuner of the evaluation weights (src/engine/weights.c).
+ * tune.c: the tuner of the evaluation weights (src/engine/weights.c).
  *
  *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] > data.txt
  *       self-play with the engine (a few random plies first, then NODES per
- *       move) and one line per sampled position: size, result for White
- *       (1, 0.5, 0) and the feature vector of engine_features;
+ *       move) and one line per sampled position: size, half komi, result
+ *       for White (1, 0.5, 0) and the position as TPS;
  *   tune ptn FILE... > data.txt
- *       the same lines from recorded games in PTN (the shared real games);
- *   tune fit OUT.c DATA...
- *       for each size present, fits the weights minimising the mean squared
- *       error between sigmoid(eval / K) and the result (K fitted first), from
- *       the current weights, by Adam; writes a whole weights.c to OUT.c.
- *       Sizes without data keep their current weights.
- * See README.md for the recipe that made the committed weights.
+ *       the same lines from recorded games in PTN;
+ *   tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] DATA...
+ *       for each size present, computes the features of every position and
+ *       fits the weights (an opening and an end weight a feature) by
+ *       logistic regression on the results, from the current weights, by
+ *       Adam; writes a whole weights.c to OUT.c. Sizes without data keep
+ *       their current weights.
+ * train.sh runs one generation of games and the fit; README.md the recipe.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -89,9 +90,9 @@ static int cmd_gen(int argc, char **argv) {
             }
         }
         double r = white_result(pos.result);
-        /* Sample about one position in three, to keep them less correlated. */
+        /* Sample about one position in two, to keep them less correlated. */
         for (int i = 0; i < n; i++)
-            if (rng_next(&rng) % 3 == 0) emit(&line[i], r);
+            if (rng_next(&rng) % 2 == 0) emit(&line[i], r);
         fflush(stdout);
     }
     tak_engine_free(e);
@@ -179,12 +180,20 @@ static double loss(const Weights w, const Data *d, double k, bool held_out) {
  * scaled so that a flat on top is worth about 100 (a hundredth of a flat is
  * the search's unit), which is the same as choosing the sigmoid's scale. */
 static void fit(Weights w, const Data *d, int size, double k, int iterations) {
+    if (k <= 0) { /* the scale at which the current weights fit best */
+        double best = loss(w, d, k = 100, false);
+        for (double c = 30; c <= 3000; c *= 1.1) {
+            double e = loss(w, d, c, false);
+            if (e < best) best = e, k = c;
+        }
+    }
+    fprintf(stderr, "size %d: sigmoid scale %.0f\n", size, k);
     fprintf(stderr, "size %d: %zu positions, start loss %.5f (held out %.5f)\n", size, d->n,
             loss(w, d, k, false), loss(w, d, k, true));
     static double m[F_COUNT][2], v[F_COUNT][2], g[F_COUNT][2];
     memset(m, 0, sizeof m);
     memset(v, 0, sizeof v);
-    const double lr = 6.0, b1 = 0.9, b2 = 0.999, l2 = 1e-9;
+    const double lr = 6.0, b1 = 0.9, b2 = 0.999;
     for (int it = 1; it <= iterations; it++) {
         memset(g, 0, sizeof g);
         size_t n = 0;
@@ -203,7 +212,7 @@ static void fit(Weights w, const Data *d, int size, double k, int iterations) {
         }
         for (int j = 0; j < F_COUNT; j++) {
             for (int t = 0; t < 2; t++) {
-                double gj = g[j][t] / (double)n + l2 * w[j][t];
+                double gj = g[j][t] / (double)n;
                 m[j][t] = b1 * m[j][t] + (1 - b1) * gj;
                 v[j][t] = b2 * v[j][t] + (1 - b2) * gj * gj;
                 double mh = m[j][t] / (1 - pow(b1, it)), vh = v[j][t] / (1 - pow(b2, it));
@@ -220,13 +229,16 @@ static void fit(Weights w, const Data *d, int size, double k, int iterations) {
         for (size_t i = 0; i < d->n && seen < 50; i++) seen += d->s[i].f[j] != 0;
         if (seen < 50) w[j][0] = w[j][1] = 0;
     }
-    /* A flat's worth: the mean of the flat square table over the board's
-     * squares, halfway through the game. */
+    /* A flat's worth halfway through the game: the mean of the flat square
+     * table over the board's squares... */
     BbMasks masks = bb_masks(size);
     double flat = 0;
     for (int c = 0; c < EVAL_SQ_CLASSES; c++)
         flat += __builtin_popcountll(masks.sq_class[c]) * (w[F_PST_FLAT + c][0] + w[F_PST_FLAT + c][1]) / 2;
-    flat = flat / (size * size) / EVAL_SCALE;
+    flat /= size * size;
+    /* ... plus what placing it changes in the count and the reserve. */
+    flat += 2 * (w[F_COUNT_LEAD][0] + w[F_COUNT_LEAD][1]) / 2 - (w[F_RESERVE][0] + w[F_RESERVE][1]) / 2;
+    flat /= EVAL_SCALE;
     double scale = flat > 1 ? 100 / flat : 1;
     for (int j = 0; j < F_COUNT; j++) {
         for (int t = 0; t < 2; t++) {
@@ -317,7 +329,7 @@ static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
 /* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] DATA... */
 static int cmd_fit(int argc, char **argv) {
     if (argc < 4) return 2;
-    double k = 100;
+    double k = 0; /* 0: fitted to the current weights first */
     int iterations = 1000;
     const char *sizes = "345678";
     int a = 3;

@@ -1,0 +1,52 @@
+#!/bin/bash
+# vs-tiltak.sh: a match of our engine against Tiltak, refereed by racetrack
+# (the match runner Tiltak's author publishes), as bench/ELO.md records them.
+#
+#   bench/vs-tiltak.sh SIZE GAMES [TC] [OUT_DIR]
+#
+# SIZE 5 or 6 (Tiltak plays 4-6; racetrack's balanced openings exist for 5
+# and 6), GAMES even (each opening with both colours), TC racetrack's
+# SECONDS+INCREMENT (default 10+0.1), komi 2, two games at a time, both
+# engines on one thread. Our side is a copy of build/tak taken when the match
+# starts, so a rebuild during the match changes nothing.
+#
+# Tiltak and racetrack are another project's programs (GPL): this script
+# neither fetches nor builds them. Point it at binaries you built yourself:
+#   TILTAK=/path/to/tiltak/tei  RACETRACK=/path/to/racetrack
+#   OPENINGS=/path/to/racetrack's repository (for its
+#   {5s,6s}_4ply_balanced_openings.txt)
+# bench/ELO.md names the commits measured.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+    echo "usage: TILTAK=... RACETRACK=... OPENINGS=... bench/vs-tiltak.sh SIZE GAMES [TC] [OUT_DIR]" >&2
+    exit 2
+fi
+size=$1 games=$2 tc=${3:-10+0.1}
+out=${4:-/tmp/vs-tiltak}
+: "${TILTAK:?set TILTAK to Tiltak's tei binary}"
+: "${RACETRACK:?set RACETRACK to the racetrack binary}"
+: "${OPENINGS:?set OPENINGS to the folder with racetrack's balanced openings}"
+book="$OPENINGS/${size}s_4ply_balanced_openings.txt"
+[ -r "$book" ] || { echo "vs-tiltak.sh: no openings for size $size at $book" >&2; exit 2; }
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+make -C "$root" --no-print-directory build/tak >/dev/null
+mkdir -p "$out"
+stamp=$(date +%Y%m%d-%H%M%S)
+ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
+cp "$root/build/tak" "$ours"
+
+"$RACETRACK" -s "$size" --komi 2 -g "$games" -c 2 \
+    --engine path="$ours" arg=tei option.Hash=128 \
+    --engine path="$TILTAK" \
+    --all-engines tc="$tc" \
+    --book "$book" --shuffle-book \
+    --ptnout "$out/$stamp-${size}x$size.ptn" --log "$out/$stamp-${size}x$size.log" |
+    tee "$out/$stamp-${size}x$size.out" | grep -E "^Played|elo" | tail -2
+# How each game ended: R (road), F (flat count) or time/crash (from the PTN).
+echo "results (first engine = ours when Player1):"
+grep -E '^\[(Player1|Result)' "$out/$stamp-${size}x$size.ptn" | paste - - |
+    sed -E 's/\[Player1 "([^"]*)"\]\s*\[Result "([^"]*)"\]/\1 \2/' |
+    awk -v ours="$ours" '{ side = ($1 == ours) ? "white" : "black"; print side, $2 }' |
+    sort | uniq -c
