@@ -465,16 +465,68 @@ static void test_flat_race_features(void **state) {
     int f[F_COUNT];
     TakRules komi = support_rules(5);
     komi.half_komi = 4;
-    /* Black has one stone and no capstone left... the game ends within a
-     * ply or two: the count decides, komi included. White leads 13-11 on
-     * the board, 2 flats of komi make it even: the mover (White) wins it. */
+    /* One empty square: the game ends within a ply or two and the count
+     * decides, komi included. White leads 13-11 on the board, 2 flats of
+     * komi make it even; White moves, and its next flat would win it. */
     TakPosition pos = support_position(
         "1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 15", &komi);
     BbMasks m = bb_masks(5);
     engine_features(&pos, &m, f);
     assert_int_equal(f[F_COUNT_LEAD], 2 * (13 - 11) - 4);
-    assert_int_equal(f[F_RACE_SIGN + 0], 1); /* one empty square: ends within 1 */
-    assert_int_equal(f[F_RACE_VALUE + 3], 0);
+    assert_int_equal(f[F_RACE_SIGN], 7);      /* nearness 8 - 1, White's */
+    assert_int_equal(f[F_RACE_NEAR], 7 * 2);  /* one flat more, in half flats */
+    /* Black to move in the same count: Black's next flat would win it. */
+    TakPosition black = support_position(
+        "1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 2 15", &komi);
+    engine_features(&black, &m, f);
+    assert_int_equal(f[F_RACE_SIGN], -7);
+}
+
+
+static void test_flat_win_in_one_matches_core(void **state) {
+    (void)state;
+    /* Along random games to their end: the finder names a move exactly when
+     * some placement ends the game on the flat count for the mover, and the
+     * move it names does. */
+    uint64_t rng = 5;
+    int found = 0;
+    for (int game = 0; game < 300; game++) {
+        int size = 3 + game % 3;
+        TakRules rules = support_rules(size);
+        rules.half_komi = (int)(rng_next(&rng) % 5) - 2;
+        TakPosition pos;
+        TakError err;
+        assert_true(tak_position_init(&pos, &rules, &err));
+        BbMasks m = bb_masks(size);
+        while (!tak_position_is_over(&pos)) {
+            int n = tak_moves_generate(&pos, &list);
+            bool flat_win = false;
+            for (int i = 0; i < n && pos.ply >= 2; i++) {
+                if (tak_move_is_spread(list.moves[i])) continue;
+                TakUndo undo;
+                tak_position_make(&pos, list.moves[i], &undo);
+                bool on_flats = pos.result.end == TAK_END_BOARD_FULL || pos.result.end == TAK_END_RESERVES;
+                if (on_flats && pos.result.winner == (int)(pos.side ^ 1)) flat_win = true;
+                tak_position_unmake(&pos, list.moves[i], &undo);
+            }
+            TakMove w = engine_flat_win_in_one(&pos, pos.side, &m);
+            /* (A placement that also makes a road ends the game by the road.) */
+            if (engine_road_in_one(&pos, pos.side, &m) == TAK_MOVE_NONE)
+                assert_int_equal(w != TAK_MOVE_NONE, flat_win);
+            if (w != TAK_MOVE_NONE) {
+                found++;
+                TakPosition after = pos;
+                TakUndo undo;
+                assert_true(tak_move_is_legal(&pos, w));
+                tak_position_make(&after, w, &undo);
+                assert_int_equal(after.result.winner, (int)pos.side);
+            }
+            TakMove mv = list.moves[rng_next(&rng) % (uint64_t)n];
+            TakUndo undo;
+            tak_position_make(&pos, mv, &undo);
+        }
+    }
+    assert_true(found > 20);
 }
 
 int main(void) {
@@ -496,6 +548,7 @@ int main(void) {
         cmocka_unit_test(test_evaluation_symmetries),
         cmocka_unit_test(test_road_features),
         cmocka_unit_test(test_flat_race_features),
+        cmocka_unit_test(test_flat_win_in_one_matches_core),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,19 +167,18 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         f[F_CAP_BLOCK] += sign_c * __builtin_popcountll(pos->owner[c] & pos->caps & near_opp);
     }
 
-    /* The flat race: the count in half flats (komi included), and who wins it
-     * if the game ends within a few plies (the mover places one more). */
+    /* The flat race: the count in half flats (komi included), and, as the
+     * end nears (the fewer pieces a reserve holds or empty squares remain),
+     * the count as it would stand after the mover's next flat and who
+     * would win it. Both grow as the end comes closer, so a few weights
+     * cover every distance from it. */
     int lead = 2 * (flats[0] - flats[1]) - pos->rules.half_komi;
     f[F_COUNT_LEAD] = lead;
     int ends = left < n_empty ? left : n_empty;
-    static const int horizon[4] = {1, 2, 3, 5};
-    int clamped = lead < -8 ? -8 : lead > 8 ? 8 : lead;
-    int race = sign(lead + (pos->side == TAK_WHITE ? 1 : -1));
-    for (int i = 0; i < 4; i++) {
-        if (ends > horizon[i]) continue;
-        f[F_RACE_SIGN + i] = race;
-        f[F_RACE_VALUE + i] = clamped;
-    }
+    int near = ends < 8 ? 8 - ends : 0;
+    int after = lead + (pos->side == TAK_WHITE ? 2 : -2);
+    f[F_RACE_NEAR] = near * (after < -12 ? -12 : after > 12 ? 12 : after);
+    f[F_RACE_SIGN] = near * sign(after);
     return phase;
 }
 
@@ -204,8 +203,8 @@ const char *engine_feature_name(int i, char buf[32]) {
         {F_STACK_NEAR_OPP, 1, "stack_near_opp"},
         {F_RESERVE, 1, "reserve"},
         {F_COUNT_LEAD, 1, "count_lead"},
-        {F_RACE_SIGN, 4, "race_sign"},
-        {F_RACE_VALUE, 4, "race_value"},
+        {F_RACE_NEAR, 1, "race_near"},
+        {F_RACE_SIGN, 1, "race_sign"},
         {F_ROAD1_MOVER, 1, "road1_mover"},
         {F_ROAD1_WAITER, 1, "road1_waiter"},
         {F_CRIT2_MOVER, 1, "crit2_mover"},

@@ -49,9 +49,9 @@ enum {
     F_STACK_NEAR_OPP,                             /* opponent flats next to own stacks of height >= 2 */
     F_RESERVE,                                    /* stones left in reserve */
     F_COUNT_LEAD,                                 /* 2 * flats - half komi: the final count, in half flats */
-    F_RACE_SIGN,                                  /* who wins the count if the game ends within 1, 2, 3, 5 */
-    F_RACE_VALUE = F_RACE_SIGN + 4,               /* the count lead (clamped) in the same four cases */
-    F_ROAD1_MOVER = F_RACE_VALUE + 4,             /* side to move: a placement completes a road */
+    F_RACE_NEAR,                                  /* the count lead, the mover's next flat counted, times nearness of the end */
+    F_RACE_SIGN,                                  /* who would win that count, times nearness of the end */
+    F_ROAD1_MOVER,                                /* side to move: a placement completes a road */
     F_ROAD1_WAITER,                               /* the other side: a road threat */
     F_CRIT2_MOVER,                                /* two or more squares complete a road */
     F_CRIT2_WAITER,
@@ -96,6 +96,16 @@ int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights 
 /* A move by which `color` would complete its road at once if it were to
  * move, or TAK_MOVE_NONE. */
 TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m);
+
+/* A placement by which `color` would end the game at once (its last piece,
+ * or the last empty square) and win the flat count, or TAK_MOVE_NONE. */
+TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks *m);
+
+/* Either of the two: a win for `color` in one move. */
+static inline TakMove engine_win_in_one(const TakPosition *pos, int color, const BbMasks *m) {
+    TakMove w = engine_road_in_one(pos, color, m);
+    return w != TAK_MOVE_NONE ? w : engine_flat_win_in_one(pos, color, m);
+}
 
 /* ---- transposition table (ttable.c) ----------------------------------- */
 

@@ -144,10 +144,10 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bo
             score = -search_terminal_score(pos, ply + 1);
         } else if (node_and_check(t)) {
             score = 0;
-        } else if (engine_road_in_one(pos, pos->side, &t->masks) != TAK_MOVE_NONE) {
+        } else if (engine_win_in_one(pos, pos->side, &t->masks) != TAK_MOVE_NONE) {
             score = -(TAK_SCORE_WIN - ply - 2);
         } else {
-            bool child_threat = engine_road_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
+            bool child_threat = engine_win_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
             score = -qsearch(t, -beta, -alpha, ply + 1, qdepth + 1, child_threat, cs);
         }
         tak_position_unmake(pos, m, &undo);
@@ -193,6 +193,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (ply > t->seldepth) t->seldepth = ply;
 
     TakMove win = ns.no_win ? TAK_MOVE_NONE : engine_road_in_one(pos, pos->side, &t->masks);
+    if (win == TAK_MOVE_NONE) win = engine_flat_win_in_one(pos, pos->side, &t->masks);
     if (win != TAK_MOVE_NONE) {
         t->pv[ply][0] = win;
         t->pv_length[ply] = 1;
@@ -204,7 +205,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (beta > TAK_SCORE_WIN - ply - 1) beta = TAK_SCORE_WIN - ply - 1;
     if (alpha >= beta) return alpha;
 
-    bool threat = engine_road_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
+    bool threat = engine_win_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
     if (threat && ply < 2 * t->root_depth + 8) depth++;
     if (depth <= 0) return qsearch(t, alpha, beta, ply, 0, threat, ns);
 
@@ -307,7 +308,7 @@ static void root_setup(SearchThread *t) {
     TTHit hit;
     TakMove tt_move = TAK_MOVE_NONE;
     if (tt_probe(&t->engine->tt, pos->hash ^ t->key_salt, &hit)) tt_move = hit.move;
-    TakMove win = engine_road_in_one(pos, pos->side, &t->masks);
+    TakMove win = engine_win_in_one(pos, pos->side, &t->masks);
     memcpy(t->moves, t->scratch->moves, (size_t)n * sizeof(TakMove));
     order_score(t, t->moves, t->scores, n, tt_move, 0);
     for (int i = 0; i < n; i++)

@@ -205,3 +205,20 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
     }
     return TAK_MOVE_NONE;
 }
+
+TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks *m) {
+    if (pos->result.end != TAK_END_NONE || pos->ply < 2) return TAK_MOVE_NONE;
+    int stones = pos->stones[color], caps = pos->capstones[color];
+    TakBitboard empty = m->all & ~(pos->owner[0] | pos->owner[1]);
+    if (stones + caps == 0 || !empty) return TAK_MOVE_NONE;
+    /* Only a placement of the last piece, or on the last empty square, ends
+     * the game at once (spreads that fill the board are left to the search). */
+    if (stones + caps != 1 && (empty & (empty - 1))) return TAK_MOVE_NONE;
+    TakBitboard flat = ~pos->walls & ~pos->caps;
+    int own = __builtin_popcountll(pos->owner[color] & flat) + (stones > 0);
+    int opp = __builtin_popcountll(pos->owner[color ^ 1] & flat);
+    int white = 2 * (color == TAK_WHITE ? own : opp);
+    int black = 2 * (color == TAK_WHITE ? opp : own) + pos->rules.half_komi;
+    if (color == TAK_WHITE ? white <= black : black <= white) return TAK_MOVE_NONE;
+    return tak_move_place(__builtin_ctzll(empty), stones ? TAK_PLACE_FLAT : TAK_PLACE_CAP);
+}

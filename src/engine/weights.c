@@ -8,10 +8,10 @@
 
 const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
     [3] = {{
-        {994, 953}, /* tempo */
-        {521, 551}, /* pst_flat_0 */
-        {814, 534}, /* pst_flat_1 */
-        {-178, 1156}, /* pst_flat_2 */
+        {1780, 919}, /* tempo */
+        {536, 463}, /* pst_flat_0 */
+        {704, 589}, /* pst_flat_1 */
+        {-374, 1315}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -19,9 +19,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-138, -241}, /* pst_wall_0 */
-        {-426, -23}, /* pst_wall_1 */
-        {766, -683}, /* pst_wall_2 */
+        {0, -393}, /* pst_wall_0 */
+        {-1229, 154}, /* pst_wall_1 */
+        {897, -918}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -39,47 +39,41 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {684, 207}, /* support_flat */
-        {965, 833}, /* support_wall */
+        {2408, -700}, /* support_flat */
+        {1686, 858}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-216, -55}, /* captive_flat */
-        {225, -394}, /* captive_wall */
+        {516, -135}, /* captive_flat */
+        {1599, -875}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {-136, 502}, /* deep_own */
-        {374, -645}, /* deep_opp */
-        {772, 548}, /* stack_tall */
-        {-292, -144}, /* stack_near_opp */
-        {27, -480}, /* reserve */
-        {222, 560}, /* count_lead */
-        {-746, 409}, /* race_sign_0 */
-        {-867, -108}, /* race_sign_1 */
-        {971, -193}, /* race_sign_2 */
-        {372, 53}, /* race_sign_3 */
-        {-424, -424}, /* race_value_0 */
-        {768, 299}, /* race_value_1 */
-        {-477, -286}, /* race_value_2 */
-        {-211, 92}, /* race_value_3 */
+        {-233, 553}, /* deep_own */
+        {544, -678}, /* deep_opp */
+        {-461, 859}, /* stack_tall */
+        {-738, -30}, /* stack_near_opp */
+        {-9, -537}, /* reserve */
+        {211, 555}, /* count_lead */
+        {241, -68}, /* race_near */
+        {-348, 50}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {364, -150}, /* road1_waiter */
+        {934, -409}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {561, 522}, /* crit2_waiter */
-        {-94, 238}, /* road_2 */
-        {1118, -175}, /* road_3 */
-        {214, 314}, /* road_4 */
-        {225, -364}, /* road_rows */
-        {233, 122}, /* groups */
-        {263, 541}, /* adjacent */
-        {386, -144}, /* liberties */
-        {206, -57}, /* line_open_0 */
-        {245, 573}, /* line_open_1 */
+        {2069, -1243}, /* crit2_waiter */
+        {-981, 582}, /* road_2 */
+        {655, -16}, /* road_3 */
+        {-31, 457}, /* road_4 */
+        {-604, -357}, /* road_rows */
+        {-44, 183}, /* groups */
+        {663, 496}, /* adjacent */
+        {634, -365}, /* liberties */
+        {361, -59}, /* line_open_0 */
+        {-108, 994}, /* line_open_1 */
         {0, 0}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-96, 31}, /* line_contested_0 */
-        {518, -98}, /* line_contested_1 */
+        {205, -189}, /* line_contested_0 */
+        {902, -313}, /* line_contested_1 */
         {0, 0}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
@@ -89,14 +83,14 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
         {0, 0}, /* cap_height */
-        {338, 166}, /* wall_block */
+        {597, 149}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {873, 647}, /* tempo */
-        {469, 280}, /* pst_flat_0 */
-        {656, 483}, /* pst_flat_1 */
-        {798, 626}, /* pst_flat_2 */
+        {1244, -204}, /* tempo */
+        {945, 447}, /* pst_flat_0 */
+        {1128, 555}, /* pst_flat_1 */
+        {1349, 576}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -104,9 +98,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-525, -74}, /* pst_wall_0 */
-        {-32, 520}, /* pst_wall_1 */
-        {338, 755}, /* pst_wall_2 */
+        {-1157, 291}, /* pst_wall_0 */
+        {-481, 615}, /* pst_wall_1 */
+        {-377, 833}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -124,48 +118,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {53, 638}, /* support_flat */
-        {1068, 1048}, /* support_wall */
+        {-531, 982}, /* support_flat */
+        {913, 1235}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-232, -145}, /* captive_flat */
-        {32, -167}, /* captive_wall */
+        {-268, 220}, /* captive_flat */
+        {-186, 165}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {507, 552}, /* deep_own */
-        {-762, -259}, /* deep_opp */
-        {150, -53}, /* stack_tall */
-        {-79, 144}, /* stack_near_opp */
-        {-430, -504}, /* reserve */
-        {194, 382}, /* count_lead */
-        {-747, 492}, /* race_sign_0 */
-        {-470, 201}, /* race_sign_1 */
-        {677, 377}, /* race_sign_2 */
-        {-36, 133}, /* race_sign_3 */
-        {196, 196}, /* race_value_0 */
-        {-230, -47}, /* race_value_1 */
-        {133, 204}, /* race_value_2 */
-        {62, 110}, /* race_value_3 */
+        {194, 442}, /* deep_own */
+        {-648, -221}, /* deep_opp */
+        {881, -926}, /* stack_tall */
+        {-96, 44}, /* stack_near_opp */
+        {-362, -400}, /* reserve */
+        {150, 233}, /* count_lead */
+        {37, 45}, /* race_near */
+        {-486, 188}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {1421, 188}, /* road1_waiter */
+        {2321, -432}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {852, 853}, /* crit2_waiter */
-        {334, 33}, /* road_2 */
-        {-621, 445}, /* road_3 */
-        {-37, 372}, /* road_4 */
-        {426, -577}, /* road_rows */
-        {-219, -200}, /* groups */
-        {-370, -184}, /* adjacent */
-        {131, -236}, /* liberties */
-        {-335, 401}, /* line_open_0 */
-        {219, 1}, /* line_open_1 */
-        {249, -42}, /* line_open_2 */
+        {484, -9}, /* crit2_waiter */
+        {195, 97}, /* road_2 */
+        {-832, 630}, /* road_3 */
+        {-432, 557}, /* road_4 */
+        {548, -722}, /* road_rows */
+        {-1391, -482}, /* groups */
+        {-1815, -149}, /* adjacent */
+        {-43, -57}, /* liberties */
+        {159, 197}, /* line_open_0 */
+        {713, -2}, /* line_open_1 */
+        {-219, 710}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-140, -283}, /* line_contested_0 */
-        {-29, -115}, /* line_contested_1 */
-        {792, -272}, /* line_contested_2 */
+        {127, -174}, /* line_contested_0 */
+        {509, -60}, /* line_contested_1 */
+        {1429, -201}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -174,347 +162,323 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
         {0, 0}, /* cap_height */
-        {-167, 367}, /* wall_block */
+        {89, 200}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {978, 907}, /* tempo */
-        {-104, 671}, /* pst_flat_0 */
-        {415, 469}, /* pst_flat_1 */
-        {538, 607}, /* pst_flat_2 */
-        {582, 507}, /* pst_flat_3 */
-        {764, 485}, /* pst_flat_4 */
-        {150, 1144}, /* pst_flat_5 */
+        {1202, 690}, /* tempo */
+        {-267, 786}, /* pst_flat_0 */
+        {328, 532}, /* pst_flat_1 */
+        {473, 672}, /* pst_flat_2 */
+        {495, 577}, /* pst_flat_3 */
+        {707, 542}, /* pst_flat_4 */
+        {57, 1230}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {90, -226}, /* pst_wall_0 */
-        {273, -36}, /* pst_wall_1 */
-        {-197, 693}, /* pst_wall_2 */
-        {947, 71}, /* pst_wall_3 */
-        {-583, 1060}, /* pst_wall_4 */
-        {801, -235}, /* pst_wall_5 */
+        {113, -205}, /* pst_wall_0 */
+        {256, 71}, /* pst_wall_1 */
+        {-281, 857}, /* pst_wall_2 */
+        {991, 148}, /* pst_wall_3 */
+        {-715, 1285}, /* pst_wall_4 */
+        {907, -216}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-204, 600}, /* pst_cap_0 */
-        {-134, 233}, /* pst_cap_1 */
-        {217, 134}, /* pst_cap_2 */
-        {381, 351}, /* pst_cap_3 */
-        {586, 257}, /* pst_cap_4 */
-        {536, -190}, /* pst_cap_5 */
+        {296, 566}, /* pst_cap_0 */
+        {1214, -272}, /* pst_cap_1 */
+        {2148, -597}, /* pst_cap_2 */
+        {1739, -126}, /* pst_cap_3 */
+        {2549, -477}, /* pst_cap_4 */
+        {2566, -1013}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {165, 608}, /* support_flat */
-        {122, 1123}, /* support_wall */
-        {284, 702}, /* support_cap */
-        {41, -60}, /* captive_flat */
-        {660, 92}, /* captive_wall */
-        {105, -232}, /* captive_cap */
-        {21, 290}, /* deep_own */
-        {-401, 9}, /* deep_opp */
-        {34, -143}, /* stack_tall */
-        {-175, 17}, /* stack_near_opp */
-        {-832, -561}, /* reserve */
-        {121, 291}, /* count_lead */
-        {-1122, 393}, /* race_sign_0 */
-        {144, 9}, /* race_sign_1 */
-        {780, 295}, /* race_sign_2 */
-        {344, 312}, /* race_sign_3 */
-        {356, 29}, /* race_value_0 */
-        {-192, 25}, /* race_value_1 */
-        {48, 78}, /* race_value_2 */
-        {-185, 94}, /* race_value_3 */
+        {251, 639}, /* support_flat */
+        {218, 1160}, /* support_wall */
+        {399, 709}, /* support_cap */
+        {-38, -43}, /* captive_flat */
+        {586, 128}, /* captive_wall */
+        {-11, -204}, /* captive_cap */
+        {128, 274}, /* deep_own */
+        {-522, 32}, /* deep_opp */
+        {29, -150}, /* stack_tall */
+        {-201, 26}, /* stack_near_opp */
+        {-783, -616}, /* reserve */
+        {146, 272}, /* count_lead */
+        {-56, 37}, /* race_near */
+        {15, 154}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {724, 833}, /* road1_waiter */
+        {741, 994}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {2013, 2047}, /* crit2_waiter */
-        {242, 172}, /* road_2 */
-        {54, 12}, /* road_3 */
-        {-325, -32}, /* road_4 */
-        {-131, 77}, /* road_rows */
-        {290, -545}, /* groups */
-        {577, -444}, /* adjacent */
-        {69, -27}, /* liberties */
-        {-338, 435}, /* line_open_0 */
-        {-129, 50}, /* line_open_1 */
-        {199, -184}, /* line_open_2 */
-        {119, -360}, /* line_open_3 */
+        {596, 1511}, /* crit2_waiter */
+        {265, 164}, /* road_2 */
+        {61, 0}, /* road_3 */
+        {-330, -65}, /* road_4 */
+        {-113, 75}, /* road_rows */
+        {447, -680}, /* groups */
+        {675, -507}, /* adjacent */
+        {38, 7}, /* liberties */
+        {-249, 415}, /* line_open_0 */
+        {49, -7}, /* line_open_1 */
+        {475, -280}, /* line_open_2 */
+        {480, -465}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {61, -236}, /* line_contested_0 */
-        {-240, -165}, /* line_contested_1 */
-        {-16, -373}, /* line_contested_2 */
-        {6, -398}, /* line_contested_3 */
+        {163, -282}, /* line_contested_0 */
+        {-72, -238}, /* line_contested_1 */
+        {228, -471}, /* line_contested_2 */
+        {345, -543}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {275, 452}, /* cap_free */
-        {174, 525}, /* cap_near_wall */
-        {390, 322}, /* cap_height */
-        {79, 192}, /* wall_block */
-        {837, 832}, /* cap_block */
+        {-251, 692}, /* cap_free */
+        {-453, 835}, /* cap_near_wall */
+        {433, 330}, /* cap_height */
+        {219, 63}, /* wall_block */
+        {900, 858}, /* cap_block */
     }},
     [6] = {{
-        {852, 566}, /* tempo */
-        {-97, 702}, /* pst_flat_0 */
-        {496, 727}, /* pst_flat_1 */
-        {787, 649}, /* pst_flat_2 */
-        {547, 578}, /* pst_flat_3 */
-        {717, 584}, /* pst_flat_4 */
-        {372, 781}, /* pst_flat_5 */
+        {1185, 395}, /* tempo */
+        {-420, 876}, /* pst_flat_0 */
+        {248, 906}, /* pst_flat_1 */
+        {583, 815}, /* pst_flat_2 */
+        {316, 732}, /* pst_flat_3 */
+        {500, 748}, /* pst_flat_4 */
+        {98, 977}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-387, -499}, /* pst_wall_0 */
-        {-457, 125}, /* pst_wall_1 */
-        {437, -277}, /* pst_wall_2 */
-        {512, 228}, /* pst_wall_3 */
-        {-166, 418}, /* pst_wall_4 */
-        {765, 141}, /* pst_wall_5 */
+        {-119, -641}, /* pst_wall_0 */
+        {-246, 89}, /* pst_wall_1 */
+        {747, -362}, /* pst_wall_2 */
+        {852, 200}, /* pst_wall_3 */
+        {-96, 482}, /* pst_wall_4 */
+        {966, 177}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-570, 183}, /* pst_cap_0 */
-        {-777, -266}, /* pst_cap_1 */
-        {842, 347}, /* pst_cap_2 */
-        {-416, 143}, /* pst_cap_3 */
-        {690, 131}, /* pst_cap_4 */
-        {1149, 271}, /* pst_cap_5 */
+        {-251, 1129}, /* pst_cap_0 */
+        {68, 264}, /* pst_cap_1 */
+        {2473, 646}, /* pst_cap_2 */
+        {506, 715}, /* pst_cap_3 */
+        {2345, 362}, /* pst_cap_4 */
+        {2818, 556}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {310, 522}, /* support_flat */
-        {891, 1104}, /* support_wall */
-        {771, 269}, /* support_cap */
-        {-243, 43}, /* captive_flat */
-        {873, -99}, /* captive_wall */
-        {9, 83}, /* captive_cap */
-        {-478, 201}, /* deep_own */
-        {646, -314}, /* deep_opp */
-        {-110, -213}, /* stack_tall */
-        {171, -20}, /* stack_near_opp */
-        {-825, -372}, /* reserve */
-        {224, 194}, /* count_lead */
-        {65, 1483}, /* race_sign_0 */
-        {-1401, -570}, /* race_sign_1 */
-        {752, 376}, /* race_sign_2 */
-        {287, 234}, /* race_sign_3 */
-        {-216, -328}, /* race_value_0 */
-        {374, 186}, /* race_value_1 */
-        {99, -46}, /* race_value_2 */
-        {-68, 101}, /* race_value_3 */
+        {591, 541}, /* support_flat */
+        {1481, 1130}, /* support_wall */
+        {1097, 260}, /* support_cap */
+        {-495, 93}, /* captive_flat */
+        {754, -73}, /* captive_wall */
+        {-181, 125}, /* captive_cap */
+        {-843, 304}, /* deep_own */
+        {817, -374}, /* deep_opp */
+        {-154, -227}, /* stack_tall */
+        {201, -29}, /* stack_near_opp */
+        {-723, -456}, /* reserve */
+        {305, 159}, /* count_lead */
+        {181, 13}, /* race_near */
+        {-51, 158}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {-273, 484}, /* road1_waiter */
+        {-601, 840}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1574, 1552}, /* crit2_waiter */
-        {642, 109}, /* road_2 */
-        {296, -273}, /* road_3 */
-        {-303, -134}, /* road_4 */
-        {247, -211}, /* road_rows */
-        {182, -647}, /* groups */
-        {-139, -356}, /* adjacent */
-        {-134, 13}, /* liberties */
-        {86, -89}, /* line_open_0 */
-        {-48, -79}, /* line_open_1 */
-        {-890, 607}, /* line_open_2 */
-        {-227, 276}, /* line_open_3 */
-        {995, -352}, /* line_open_4 */
+        {788, 543}, /* crit2_waiter */
+        {762, 55}, /* road_2 */
+        {395, -382}, /* road_3 */
+        {-300, -200}, /* road_4 */
+        {289, -235}, /* road_rows */
+        {806, -944}, /* groups */
+        {435, -616}, /* adjacent */
+        {-147, 12}, /* liberties */
+        {124, -87}, /* line_open_0 */
+        {-6, -45}, /* line_open_1 */
+        {-920, 749}, /* line_open_2 */
+        {-132, 400}, /* line_open_3 */
+        {1714, -456}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {53, -162}, /* line_contested_0 */
-        {-31, -210}, /* line_contested_1 */
-        {-93, -122}, /* line_contested_2 */
-        {327, -125}, /* line_contested_3 */
-        {501, 97}, /* line_contested_4 */
+        {-7, -109}, /* line_contested_0 */
+        {-74, -142}, /* line_contested_1 */
+        {-105, -33}, /* line_contested_2 */
+        {413, -25}, /* line_contested_3 */
+        {574, 240}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {315, 124}, /* cap_free */
-        {-791, 646}, /* cap_near_wall */
-        {459, 327}, /* cap_height */
-        {-369, 507}, /* wall_block */
-        {388, 216}, /* cap_block */
+        {-190, 455}, /* cap_free */
+        {-1532, 1076}, /* cap_near_wall */
+        {522, 367}, /* cap_height */
+        {-477, 611}, /* wall_block */
+        {423, 266}, /* cap_block */
     }},
     [7] = {{
-        {499, 675}, /* tempo */
-        {114, 438}, /* pst_flat_0 */
-        {556, 805}, /* pst_flat_1 */
-        {937, 718}, /* pst_flat_2 */
-        {561, 591}, /* pst_flat_3 */
-        {548, 717}, /* pst_flat_4 */
-        {758, 511}, /* pst_flat_5 */
-        {16, 767}, /* pst_flat_6 */
-        {163, 820}, /* pst_flat_7 */
-        {449, 564}, /* pst_flat_8 */
-        {553, 998}, /* pst_flat_9 */
-        {-387, -1289}, /* pst_wall_0 */
-        {-587, 814}, /* pst_wall_1 */
-        {-1261, 1072}, /* pst_wall_2 */
-        {-1608, -223}, /* pst_wall_3 */
-        {-15, -740}, /* pst_wall_4 */
-        {259, -995}, /* pst_wall_5 */
-        {-1438, -68}, /* pst_wall_6 */
-        {1290, -1361}, /* pst_wall_7 */
-        {-1191, -534}, /* pst_wall_8 */
-        {1396, -336}, /* pst_wall_9 */
-        {957, 320}, /* pst_cap_0 */
-        {-1164, 1608}, /* pst_cap_1 */
-        {-603, -1328}, /* pst_cap_2 */
-        {-562, 377}, /* pst_cap_3 */
-        {-1528, 1379}, /* pst_cap_4 */
-        {694, 692}, /* pst_cap_5 */
-        {65, 746}, /* pst_cap_6 */
-        {737, -179}, /* pst_cap_7 */
-        {654, 1091}, /* pst_cap_8 */
-        {1540, 1705}, /* pst_cap_9 */
-        {1000, 522}, /* support_flat */
-        {2005, 571}, /* support_wall */
-        {85, 1032}, /* support_cap */
-        {-458, -120}, /* captive_flat */
-        {547, -242}, /* captive_wall */
-        {402, -203}, /* captive_cap */
-        {-231, 544}, /* deep_own */
-        {335, -702}, /* deep_opp */
-        {-623, 298}, /* stack_tall */
-        {-496, 234}, /* stack_near_opp */
-        {-291, -651}, /* reserve */
-        {478, 71}, /* count_lead */
-        {-1432, -22}, /* race_sign_0 */
-        {1136, -739}, /* race_sign_1 */
-        {1210, -56}, /* race_sign_2 */
-        {1456, 1253}, /* race_sign_3 */
-        {264, 73}, /* race_value_0 */
-        {316, 497}, /* race_value_1 */
-        {23, -83}, /* race_value_2 */
-        {-333, 63}, /* race_value_3 */
+        {510, 528}, /* tempo */
+        {328, 307}, /* pst_flat_0 */
+        {691, 673}, /* pst_flat_1 */
+        {1035, 610}, /* pst_flat_2 */
+        {750, 453}, /* pst_flat_3 */
+        {670, 612}, /* pst_flat_4 */
+        {870, 412}, /* pst_flat_5 */
+        {271, 590}, /* pst_flat_6 */
+        {330, 695}, /* pst_flat_7 */
+        {515, 493}, /* pst_flat_8 */
+        {607, 917}, /* pst_flat_9 */
+        {-513, -1156}, /* pst_wall_0 */
+        {-715, 759}, /* pst_wall_1 */
+        {-1215, 838}, /* pst_wall_2 */
+        {-1741, -143}, /* pst_wall_3 */
+        {-225, -658}, /* pst_wall_4 */
+        {72, -940}, /* pst_wall_5 */
+        {-1827, 75}, /* pst_wall_6 */
+        {1370, -1473}, /* pst_wall_7 */
+        {-1395, -441}, /* pst_wall_8 */
+        {2226, -1188}, /* pst_wall_9 */
+        {2006, 72}, /* pst_cap_0 */
+        {-1328, 1817}, /* pst_cap_1 */
+        {-731, -949}, /* pst_cap_2 */
+        {-611, 613}, /* pst_cap_3 */
+        {-1579, 1555}, /* pst_cap_4 */
+        {427, 949}, /* pst_cap_5 */
+        {59, 826}, /* pst_cap_6 */
+        {478, 92}, /* pst_cap_7 */
+        {399, 1287}, /* pst_cap_8 */
+        {1316, 1754}, /* pst_cap_9 */
+        {804, 515}, /* support_flat */
+        {2383, 401}, /* support_wall */
+        {-230, 1046}, /* support_cap */
+        {-101, -216}, /* captive_flat */
+        {588, -248}, /* captive_wall */
+        {666, -285}, /* captive_cap */
+        {-681, 651}, /* deep_own */
+        {460, -690}, /* deep_opp */
+        {-686, 290}, /* stack_tall */
+        {-491, 226}, /* stack_near_opp */
+        {-546, -487}, /* reserve */
+        {438, 52}, /* count_lead */
+        {-471, 55}, /* race_near */
+        {2936, 75}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {-887, 1066}, /* road1_waiter */
+        {-1714, 1484}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1657, 1612}, /* crit2_waiter */
-        {71, 355}, /* road_2 */
-        {-58, -70}, /* road_3 */
-        {834, -549}, /* road_4 */
-        {-198, 197}, /* road_rows */
-        {-695, -327}, /* groups */
-        {-125, -361}, /* adjacent */
-        {-96, 80}, /* liberties */
-        {439, -24}, /* line_open_0 */
-        {220, -442}, /* line_open_1 */
-        {-215, 60}, /* line_open_2 */
-        {746, 402}, /* line_open_3 */
-        {878, 404}, /* line_open_4 */
-        {336, 1232}, /* line_open_5 */
+        {2259, -117}, /* crit2_waiter */
+        {-227, 424}, /* road_2 */
+        {-79, -60}, /* road_3 */
+        {734, -501}, /* road_4 */
+        {-305, 263}, /* road_rows */
+        {-1264, -169}, /* groups */
+        {-564, -303}, /* adjacent */
+        {-52, 41}, /* liberties */
+        {480, -53}, /* line_open_0 */
+        {327, -326}, /* line_open_1 */
+        {-34, 231}, /* line_open_2 */
+        {853, 586}, /* line_open_3 */
+        {1213, 633}, /* line_open_4 */
+        {1009, 1360}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {16, -310}, /* line_contested_0 */
-        {-73, -88}, /* line_contested_1 */
-        {-456, 193}, /* line_contested_2 */
-        {-271, -133}, /* line_contested_3 */
-        {-65, 100}, /* line_contested_4 */
-        {1425, -797}, /* line_contested_5 */
+        {289, -435}, /* line_contested_0 */
+        {264, -189}, /* line_contested_1 */
+        {-42, 116}, /* line_contested_2 */
+        {128, -96}, /* line_contested_3 */
+        {316, 200}, /* line_contested_4 */
+        {2376, -827}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {277, 169}, /* cap_free */
-        {-694, -229}, /* cap_near_wall */
-        {219, 308}, /* cap_height */
-        {563, 606}, /* wall_block */
-        {776, -62}, /* cap_block */
+        {387, 87}, /* cap_free */
+        {-282, -383}, /* cap_near_wall */
+        {242, 259}, /* cap_height */
+        {840, 470}, /* wall_block */
+        {719, -52}, /* cap_block */
     }},
     [8] = {{
-        {537, 359}, /* tempo */
-        {110, 455}, /* pst_flat_0 */
-        {1071, 691}, /* pst_flat_1 */
-        {-307, 804}, /* pst_flat_2 */
-        {-365, 959}, /* pst_flat_3 */
-        {914, 865}, /* pst_flat_4 */
-        {1231, -59}, /* pst_flat_5 */
-        {1003, 1053}, /* pst_flat_6 */
-        {707, 1128}, /* pst_flat_7 */
-        {777, 673}, /* pst_flat_8 */
-        {130, 881}, /* pst_flat_9 */
-        {1067, 1021}, /* pst_wall_0 */
-        {1304, 705}, /* pst_wall_1 */
-        {-1149, 1097}, /* pst_wall_2 */
-        {-120, -552}, /* pst_wall_3 */
-        {-888, 835}, /* pst_wall_4 */
-        {-409, 851}, /* pst_wall_5 */
-        {200, 524}, /* pst_wall_6 */
-        {659, -421}, /* pst_wall_7 */
-        {917, -256}, /* pst_wall_8 */
-        {-749, -891}, /* pst_wall_9 */
-        {2130, 2354}, /* pst_cap_0 */
-        {-329, 120}, /* pst_cap_1 */
-        {-717, 792}, /* pst_cap_2 */
-        {-331, -459}, /* pst_cap_3 */
-        {-366, -204}, /* pst_cap_4 */
-        {2241, -122}, /* pst_cap_5 */
-        {1026, 1088}, /* pst_cap_6 */
-        {1537, -333}, /* pst_cap_7 */
-        {493, 1336}, /* pst_cap_8 */
-        {1363, 1057}, /* pst_cap_9 */
-        {553, 437}, /* support_flat */
-        {175, 914}, /* support_wall */
-        {919, 768}, /* support_cap */
-        {-494, -598}, /* captive_flat */
-        {824, 155}, /* captive_wall */
-        {-870, -365}, /* captive_cap */
-        {1149, -496}, /* deep_own */
-        {-1097, -858}, /* deep_opp */
-        {710, -215}, /* stack_tall */
-        {133, 78}, /* stack_near_opp */
-        {-192, -575}, /* reserve */
-        {404, 119}, /* count_lead */
-        {-668, 745}, /* race_sign_0 */
-        {-422, 310}, /* race_sign_1 */
-        {-19, 26}, /* race_sign_2 */
-        {-1157, -475}, /* race_sign_3 */
-        {-364, -364}, /* race_value_0 */
-        {508, 96}, /* race_value_1 */
-        {490, 197}, /* race_value_2 */
-        {-176, 245}, /* race_value_3 */
+        {641, 200}, /* tempo */
+        {1352, 5}, /* pst_flat_0 */
+        {1291, 889}, /* pst_flat_1 */
+        {-59, 560}, /* pst_flat_2 */
+        {-136, 1157}, /* pst_flat_3 */
+        {1448, 916}, /* pst_flat_4 */
+        {2277, -682}, /* pst_flat_5 */
+        {1235, 1543}, /* pst_flat_6 */
+        {1220, 1354}, /* pst_flat_7 */
+        {1555, 655}, /* pst_flat_8 */
+        {536, 1071}, /* pst_flat_9 */
+        {1502, 2291}, /* pst_wall_0 */
+        {3809, 410}, /* pst_wall_1 */
+        {-2507, 2688}, /* pst_wall_2 */
+        {916, -966}, /* pst_wall_3 */
+        {-384, 1382}, /* pst_wall_4 */
+        {168, 1313}, /* pst_wall_5 */
+        {1178, 591}, /* pst_wall_6 */
+        {1682, -664}, /* pst_wall_7 */
+        {2303, -708}, /* pst_wall_8 */
+        {422, -2053}, /* pst_wall_9 */
+        {5683, 6469}, /* pst_cap_0 */
+        {-2389, 74}, /* pst_cap_1 */
+        {-3799, 370}, /* pst_cap_2 */
+        {-434, -4238}, /* pst_cap_3 */
+        {-1379, -2662}, /* pst_cap_4 */
+        {4458, -2874}, /* pst_cap_5 */
+        {1125, -858}, /* pst_cap_6 */
+        {2661, -3380}, /* pst_cap_7 */
+        {355, -148}, /* pst_cap_8 */
+        {1692, -763}, /* pst_cap_9 */
+        {910, 452}, /* support_flat */
+        {-3369, 2871}, /* support_wall */
+        {2489, 1140}, /* support_cap */
+        {-1012, -947}, /* captive_flat */
+        {394, 335}, /* captive_wall */
+        {-1920, -487}, /* captive_cap */
+        {606, -387}, /* deep_own */
+        {3570, -1988}, /* deep_opp */
+        {626, 262}, /* stack_tall */
+        {-28, 241}, /* stack_near_opp */
+        {1192, -1269}, /* reserve */
+        {439, 144}, /* count_lead */
+        {-155, 227}, /* race_near */
+        {-3133, -624}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {505, 1316}, /* road1_waiter */
+        {-169, 1833}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
         {0, 0}, /* crit2_waiter */
-        {260, 801}, /* road_2 */
-        {-461, 669}, /* road_3 */
-        {-60, 642}, /* road_4 */
-        {-440, 92}, /* road_rows */
-        {-584, -481}, /* groups */
-        {-95, -314}, /* adjacent */
-        {-192, 180}, /* liberties */
-        {-304, 1131}, /* line_open_0 */
-        {-386, 750}, /* line_open_1 */
-        {232, -175}, /* line_open_2 */
-        {391, 923}, /* line_open_3 */
-        {878, 995}, /* line_open_4 */
-        {-690, -796}, /* line_open_5 */
+        {-392, 1541}, /* road_2 */
+        {-44, 413}, /* road_3 */
+        {300, 322}, /* road_4 */
+        {-854, 185}, /* road_rows */
+        {-505, -713}, /* groups */
+        {-73, -314}, /* adjacent */
+        {75, 71}, /* liberties */
+        {-888, 2785}, /* line_open_0 */
+        {-1001, 1933}, /* line_open_1 */
+        {576, -252}, /* line_open_2 */
+        {-735, 2822}, /* line_open_3 */
+        {2335, 1037}, /* line_open_4 */
+        {1709, -2597}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {163, -51}, /* line_contested_0 */
-        {86, -125}, /* line_contested_1 */
-        {-421, -199}, /* line_contested_2 */
-        {-84, -298}, /* line_contested_3 */
-        {-58, -234}, /* line_contested_4 */
-        {166, -183}, /* line_contested_5 */
-        {-723, -1169}, /* line_contested_6 */
+        {-344, 695}, /* line_contested_0 */
+        {-357, 602}, /* line_contested_1 */
+        {-816, 604}, /* line_contested_2 */
+        {29, 96}, /* line_contested_3 */
+        {1031, -112}, /* line_contested_4 */
+        {1714, -285}, /* line_contested_5 */
+        {4314, -4235}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {584, -81}, /* cap_free */
-        {-444, 2}, /* cap_near_wall */
-        {-306, 604}, /* cap_height */
-        {-91, 90}, /* wall_block */
-        {-878, 194}, /* cap_block */
+        {746, -166}, /* cap_free */
+        {-583, -545}, /* cap_near_wall */
+        {-647, 757}, /* cap_height */
+        {74, -326}, /* wall_block */
+        {-1041, -31}, /* cap_block */
     }},
 };
