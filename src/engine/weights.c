@@ -8,10 +8,10 @@
 
 const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
     [3] = {{
-        {1780, 919}, /* tempo */
-        {536, 463}, /* pst_flat_0 */
-        {704, 589}, /* pst_flat_1 */
-        {-374, 1315}, /* pst_flat_2 */
+        {1734, 789}, /* tempo */
+        {360, 377}, /* pst_flat_0 */
+        {506, 343}, /* pst_flat_1 */
+        {499, 513}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -19,9 +19,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {0, -393}, /* pst_wall_0 */
-        {-1229, 154}, /* pst_wall_1 */
-        {897, -918}, /* pst_wall_2 */
+        {55, -33}, /* pst_wall_0 */
+        {-297, 258}, /* pst_wall_1 */
+        {879, -237}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -39,41 +39,41 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {2408, -700}, /* support_flat */
-        {1686, 858}, /* support_wall */
+        {1433, -156}, /* support_flat */
+        {1713, 642}, /* support_wall */
         {0, 0}, /* support_cap */
-        {516, -135}, /* captive_flat */
-        {1599, -875}, /* captive_wall */
+        {-87, 196}, /* captive_flat */
+        {839, -137}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {-233, 553}, /* deep_own */
-        {544, -678}, /* deep_opp */
-        {-461, 859}, /* stack_tall */
-        {-738, -30}, /* stack_near_opp */
-        {-9, -537}, /* reserve */
-        {211, 555}, /* count_lead */
-        {241, -68}, /* race_near */
-        {-348, 50}, /* race_sign */
+        {12, 380}, /* deep_own */
+        {-176, -295}, /* deep_opp */
+        {943, -323}, /* stack_tall */
+        {-409, -57}, /* stack_near_opp */
+        {-246, -309}, /* reserve */
+        {609, 305}, /* count_lead */
+        {-83, 16}, /* race_near */
+        {327, -134}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {934, -409}, /* road1_waiter */
+        {780, 8}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {2069, -1243}, /* crit2_waiter */
-        {-981, 582}, /* road_2 */
-        {655, -16}, /* road_3 */
-        {-31, 457}, /* road_4 */
-        {-604, -357}, /* road_rows */
-        {-44, 183}, /* groups */
-        {663, 496}, /* adjacent */
-        {634, -365}, /* liberties */
-        {361, -59}, /* line_open_0 */
-        {-108, 994}, /* line_open_1 */
+        {2668, -1053}, /* crit2_waiter */
+        {-587, 140}, /* road_2 */
+        {-95, -69}, /* road_3 */
+        {360, -84}, /* road_4 */
+        {-871, 103}, /* road_rows */
+        {-268, 177}, /* groups */
+        {994, 189}, /* adjacent */
+        {254, -72}, /* liberties */
+        {545, -96}, /* line_open_0 */
+        {269, 90}, /* line_open_1 */
         {0, 0}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {205, -189}, /* line_contested_0 */
-        {902, -313}, /* line_contested_1 */
+        {191, 22}, /* line_contested_0 */
+        {66, 110}, /* line_contested_1 */
         {0, 0}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
@@ -83,7 +83,7 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
         {0, 0}, /* cap_height */
-        {597, 149}, /* wall_block */
+        {402, 41}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [4] = {{
@@ -166,319 +166,319 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1202, 690}, /* tempo */
-        {-267, 786}, /* pst_flat_0 */
-        {328, 532}, /* pst_flat_1 */
-        {473, 672}, /* pst_flat_2 */
-        {495, 577}, /* pst_flat_3 */
-        {707, 542}, /* pst_flat_4 */
-        {57, 1230}, /* pst_flat_5 */
+        {1210, 552}, /* tempo */
+        {0, 785}, /* pst_flat_0 */
+        {407, 562}, /* pst_flat_1 */
+        {555, 607}, /* pst_flat_2 */
+        {443, 741}, /* pst_flat_3 */
+        {536, 608}, /* pst_flat_4 */
+        {352, 927}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {113, -205}, /* pst_wall_0 */
-        {256, 71}, /* pst_wall_1 */
-        {-281, 857}, /* pst_wall_2 */
-        {991, 148}, /* pst_wall_3 */
-        {-715, 1285}, /* pst_wall_4 */
-        {907, -216}, /* pst_wall_5 */
+        {-3, -185}, /* pst_wall_0 */
+        {-174, 235}, /* pst_wall_1 */
+        {-478, 433}, /* pst_wall_2 */
+        {-264, 165}, /* pst_wall_3 */
+        {9, 376}, /* pst_wall_4 */
+        {-100, 229}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {296, 566}, /* pst_cap_0 */
-        {1214, -272}, /* pst_cap_1 */
-        {2148, -597}, /* pst_cap_2 */
-        {1739, -126}, /* pst_cap_3 */
-        {2549, -477}, /* pst_cap_4 */
-        {2566, -1013}, /* pst_cap_5 */
+        {-271, 1195}, /* pst_cap_0 */
+        {-231, 562}, /* pst_cap_1 */
+        {731, 45}, /* pst_cap_2 */
+        {75, 687}, /* pst_cap_3 */
+        {729, 563}, /* pst_cap_4 */
+        {1526, 120}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {251, 639}, /* support_flat */
-        {218, 1160}, /* support_wall */
-        {399, 709}, /* support_cap */
-        {-38, -43}, /* captive_flat */
-        {586, 128}, /* captive_wall */
-        {-11, -204}, /* captive_cap */
-        {128, 274}, /* deep_own */
-        {-522, 32}, /* deep_opp */
-        {29, -150}, /* stack_tall */
-        {-201, 26}, /* stack_near_opp */
-        {-783, -616}, /* reserve */
-        {146, 272}, /* count_lead */
-        {-56, 37}, /* race_near */
-        {15, 154}, /* race_sign */
+        {441, 523}, /* support_flat */
+        {1582, 737}, /* support_wall */
+        {680, 690}, /* support_cap */
+        {-155, -340}, /* captive_flat */
+        {432, -100}, /* captive_wall */
+        {-180, -358}, /* captive_cap */
+        {-87, 355}, /* deep_own */
+        {10, -97}, /* deep_opp */
+        {-137, 318}, /* stack_tall */
+        {-125, 67}, /* stack_near_opp */
+        {-455, -567}, /* reserve */
+        {143, 423}, /* count_lead */
+        {-46, 33}, /* race_near */
+        {69, 187}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {741, 994}, /* road1_waiter */
+        {961, 648}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {596, 1511}, /* crit2_waiter */
-        {265, 164}, /* road_2 */
-        {61, 0}, /* road_3 */
-        {-330, -65}, /* road_4 */
-        {-113, 75}, /* road_rows */
-        {447, -680}, /* groups */
-        {675, -507}, /* adjacent */
-        {38, 7}, /* liberties */
-        {-249, 415}, /* line_open_0 */
-        {49, -7}, /* line_open_1 */
-        {475, -280}, /* line_open_2 */
-        {480, -465}, /* line_open_3 */
+        {819, 995}, /* crit2_waiter */
+        {435, 49}, /* road_2 */
+        {-165, 89}, /* road_3 */
+        {-517, 106}, /* road_4 */
+        {-58, 163}, /* road_rows */
+        {15, -409}, /* groups */
+        {436, -494}, /* adjacent */
+        {189, -159}, /* liberties */
+        {-93, 286}, /* line_open_0 */
+        {273, -107}, /* line_open_1 */
+        {163, -162}, /* line_open_2 */
+        {-29, -230}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {163, -282}, /* line_contested_0 */
-        {-72, -238}, /* line_contested_1 */
-        {228, -471}, /* line_contested_2 */
-        {345, -543}, /* line_contested_3 */
+        {72, -119}, /* line_contested_0 */
+        {-30, -108}, /* line_contested_1 */
+        {102, -222}, /* line_contested_2 */
+        {47, -243}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-251, 692}, /* cap_free */
-        {-453, 835}, /* cap_near_wall */
-        {433, 330}, /* cap_height */
-        {219, 63}, /* wall_block */
-        {900, 858}, /* cap_block */
+        {20, 612}, /* cap_free */
+        {411, 344}, /* cap_near_wall */
+        {503, 190}, /* cap_height */
+        {472, 216}, /* wall_block */
+        {1035, 403}, /* cap_block */
     }},
     [6] = {{
-        {1185, 395}, /* tempo */
-        {-420, 876}, /* pst_flat_0 */
-        {248, 906}, /* pst_flat_1 */
-        {583, 815}, /* pst_flat_2 */
-        {316, 732}, /* pst_flat_3 */
-        {500, 748}, /* pst_flat_4 */
-        {98, 977}, /* pst_flat_5 */
+        {870, 507}, /* tempo */
+        {108, 635}, /* pst_flat_0 */
+        {789, 669}, /* pst_flat_1 */
+        {850, 612}, /* pst_flat_2 */
+        {538, 706}, /* pst_flat_3 */
+        {708, 706}, /* pst_flat_4 */
+        {539, 746}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-119, -641}, /* pst_wall_0 */
-        {-246, 89}, /* pst_wall_1 */
-        {747, -362}, /* pst_wall_2 */
-        {852, 200}, /* pst_wall_3 */
-        {-96, 482}, /* pst_wall_4 */
-        {966, 177}, /* pst_wall_5 */
+        {-991, 302}, /* pst_wall_0 */
+        {-259, 188}, /* pst_wall_1 */
+        {528, -177}, /* pst_wall_2 */
+        {309, 56}, /* pst_wall_3 */
+        {41, 219}, /* pst_wall_4 */
+        {304, 43}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-251, 1129}, /* pst_cap_0 */
-        {68, 264}, /* pst_cap_1 */
-        {2473, 646}, /* pst_cap_2 */
-        {506, 715}, /* pst_cap_3 */
-        {2345, 362}, /* pst_cap_4 */
-        {2818, 556}, /* pst_cap_5 */
+        {-1706, 701}, /* pst_cap_0 */
+        {-1160, 178}, /* pst_cap_1 */
+        {518, 109}, /* pst_cap_2 */
+        {-197, 318}, /* pst_cap_3 */
+        {1270, 232}, /* pst_cap_4 */
+        {1864, 203}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {591, 541}, /* support_flat */
-        {1481, 1130}, /* support_wall */
-        {1097, 260}, /* support_cap */
-        {-495, 93}, /* captive_flat */
-        {754, -73}, /* captive_wall */
-        {-181, 125}, /* captive_cap */
-        {-843, 304}, /* deep_own */
-        {817, -374}, /* deep_opp */
-        {-154, -227}, /* stack_tall */
-        {201, -29}, /* stack_near_opp */
-        {-723, -456}, /* reserve */
-        {305, 159}, /* count_lead */
-        {181, 13}, /* race_near */
-        {-51, 158}, /* race_sign */
+        {744, 327}, /* support_flat */
+        {188, 866}, /* support_wall */
+        {188, 465}, /* support_cap */
+        {-468, -182}, /* captive_flat */
+        {809, -269}, /* captive_wall */
+        {275, -184}, /* captive_cap */
+        {-382, 483}, /* deep_own */
+        {-536, -233}, /* deep_opp */
+        {-80, 16}, /* stack_tall */
+        {98, 6}, /* stack_near_opp */
+        {-514, -338}, /* reserve */
+        {223, 300}, /* count_lead */
+        {26, 20}, /* race_near */
+        {-194, 150}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {-601, 840}, /* road1_waiter */
+        {296, 346}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {788, 543}, /* crit2_waiter */
-        {762, 55}, /* road_2 */
-        {395, -382}, /* road_3 */
-        {-300, -200}, /* road_4 */
-        {289, -235}, /* road_rows */
-        {806, -944}, /* groups */
-        {435, -616}, /* adjacent */
-        {-147, 12}, /* liberties */
-        {124, -87}, /* line_open_0 */
-        {-6, -45}, /* line_open_1 */
-        {-920, 749}, /* line_open_2 */
-        {-132, 400}, /* line_open_3 */
-        {1714, -456}, /* line_open_4 */
+        {1394, 695}, /* crit2_waiter */
+        {702, -77}, /* road_2 */
+        {252, -254}, /* road_3 */
+        {-462, -31}, /* road_4 */
+        {-16, 12}, /* road_rows */
+        {-272, -376}, /* groups */
+        {-241, -264}, /* adjacent */
+        {3, -41}, /* liberties */
+        {242, -186}, /* line_open_0 */
+        {262, -138}, /* line_open_1 */
+        {-317, 193}, /* line_open_2 */
+        {-7, -54}, /* line_open_3 */
+        {423, -437}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-7, -109}, /* line_contested_0 */
-        {-74, -142}, /* line_contested_1 */
-        {-105, -33}, /* line_contested_2 */
-        {413, -25}, /* line_contested_3 */
-        {574, 240}, /* line_contested_4 */
+        {212, -131}, /* line_contested_0 */
+        {165, -162}, /* line_contested_1 */
+        {100, -116}, /* line_contested_2 */
+        {254, -137}, /* line_contested_3 */
+        {375, -50}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-190, 455}, /* cap_free */
-        {-1532, 1076}, /* cap_near_wall */
-        {522, 367}, /* cap_height */
-        {-477, 611}, /* wall_block */
-        {423, 266}, /* cap_block */
+        {-30, 186}, /* cap_free */
+        {-171, 250}, /* cap_near_wall */
+        {624, 206}, /* cap_height */
+        {-121, 364}, /* wall_block */
+        {434, 94}, /* cap_block */
     }},
     [7] = {{
-        {510, 528}, /* tempo */
-        {328, 307}, /* pst_flat_0 */
-        {691, 673}, /* pst_flat_1 */
-        {1035, 610}, /* pst_flat_2 */
-        {750, 453}, /* pst_flat_3 */
-        {670, 612}, /* pst_flat_4 */
-        {870, 412}, /* pst_flat_5 */
-        {271, 590}, /* pst_flat_6 */
-        {330, 695}, /* pst_flat_7 */
-        {515, 493}, /* pst_flat_8 */
-        {607, 917}, /* pst_flat_9 */
-        {-513, -1156}, /* pst_wall_0 */
-        {-715, 759}, /* pst_wall_1 */
-        {-1215, 838}, /* pst_wall_2 */
-        {-1741, -143}, /* pst_wall_3 */
-        {-225, -658}, /* pst_wall_4 */
-        {72, -940}, /* pst_wall_5 */
-        {-1827, 75}, /* pst_wall_6 */
-        {1370, -1473}, /* pst_wall_7 */
-        {-1395, -441}, /* pst_wall_8 */
-        {2226, -1188}, /* pst_wall_9 */
-        {2006, 72}, /* pst_cap_0 */
-        {-1328, 1817}, /* pst_cap_1 */
-        {-731, -949}, /* pst_cap_2 */
-        {-611, 613}, /* pst_cap_3 */
-        {-1579, 1555}, /* pst_cap_4 */
-        {427, 949}, /* pst_cap_5 */
-        {59, 826}, /* pst_cap_6 */
-        {478, 92}, /* pst_cap_7 */
-        {399, 1287}, /* pst_cap_8 */
-        {1316, 1754}, /* pst_cap_9 */
-        {804, 515}, /* support_flat */
-        {2383, 401}, /* support_wall */
-        {-230, 1046}, /* support_cap */
-        {-101, -216}, /* captive_flat */
-        {588, -248}, /* captive_wall */
-        {666, -285}, /* captive_cap */
-        {-681, 651}, /* deep_own */
-        {460, -690}, /* deep_opp */
-        {-686, 290}, /* stack_tall */
-        {-491, 226}, /* stack_near_opp */
-        {-546, -487}, /* reserve */
-        {438, 52}, /* count_lead */
-        {-471, 55}, /* race_near */
-        {2936, 75}, /* race_sign */
+        {803, 516}, /* tempo */
+        {550, 499}, /* pst_flat_0 */
+        {621, 562}, /* pst_flat_1 */
+        {245, 672}, /* pst_flat_2 */
+        {439, 450}, /* pst_flat_3 */
+        {152, 562}, /* pst_flat_4 */
+        {672, 22}, /* pst_flat_5 */
+        {-80, 468}, /* pst_flat_6 */
+        {-24, 309}, /* pst_flat_7 */
+        {358, 413}, /* pst_flat_8 */
+        {1139, 494}, /* pst_flat_9 */
+        {-952, -794}, /* pst_wall_0 */
+        {-457, 586}, /* pst_wall_1 */
+        {1310, -196}, /* pst_wall_2 */
+        {-1653, 598}, /* pst_wall_3 */
+        {-817, 233}, /* pst_wall_4 */
+        {-59, 409}, /* pst_wall_5 */
+        {-630, -443}, /* pst_wall_6 */
+        {128, -1142}, /* pst_wall_7 */
+        {-764, 756}, /* pst_wall_8 */
+        {1616, 18}, /* pst_wall_9 */
+        {1402, 1631}, /* pst_cap_0 */
+        {-1004, 2358}, /* pst_cap_1 */
+        {-1043, -689}, /* pst_cap_2 */
+        {-312, 1626}, /* pst_cap_3 */
+        {-1396, 2194}, /* pst_cap_4 */
+        {1017, 1754}, /* pst_cap_5 */
+        {-427, 2048}, /* pst_cap_6 */
+        {1092, 242}, /* pst_cap_7 */
+        {818, 2002}, /* pst_cap_8 */
+        {1671, 2662}, /* pst_cap_9 */
+        {1245, 195}, /* support_flat */
+        {602, 655}, /* support_wall */
+        {489, 743}, /* support_cap */
+        {-512, -235}, /* captive_flat */
+        {1288, -358}, /* captive_wall */
+        {-77, -201}, /* captive_cap */
+        {977, 284}, /* deep_own */
+        {-937, -179}, /* deep_opp */
+        {-665, 325}, /* stack_tall */
+        {-209, 112}, /* stack_near_opp */
+        {-397, -376}, /* reserve */
+        {405, 397}, /* count_lead */
+        {-110, 55}, /* race_near */
+        {436, 188}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {-1714, 1484}, /* road1_waiter */
+        {-917, 1633}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {2259, -117}, /* crit2_waiter */
-        {-227, 424}, /* road_2 */
-        {-79, -60}, /* road_3 */
-        {734, -501}, /* road_4 */
-        {-305, 263}, /* road_rows */
-        {-1264, -169}, /* groups */
-        {-564, -303}, /* adjacent */
-        {-52, 41}, /* liberties */
-        {480, -53}, /* line_open_0 */
-        {327, -326}, /* line_open_1 */
-        {-34, 231}, /* line_open_2 */
-        {853, 586}, /* line_open_3 */
-        {1213, 633}, /* line_open_4 */
-        {1009, 1360}, /* line_open_5 */
+        {3470, -768}, /* crit2_waiter */
+        {-373, 822}, /* road_2 */
+        {-275, -86}, /* road_3 */
+        {337, -215}, /* road_4 */
+        {-587, 321}, /* road_rows */
+        {-666, -294}, /* groups */
+        {289, -499}, /* adjacent */
+        {50, 41}, /* liberties */
+        {514, -91}, /* line_open_0 */
+        {383, -191}, /* line_open_1 */
+        {418, -418}, /* line_open_2 */
+        {1119, -113}, /* line_open_3 */
+        {2266, -973}, /* line_open_4 */
+        {993, 273}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {289, -435}, /* line_contested_0 */
-        {264, -189}, /* line_contested_1 */
-        {-42, 116}, /* line_contested_2 */
-        {128, -96}, /* line_contested_3 */
-        {316, 200}, /* line_contested_4 */
-        {2376, -827}, /* line_contested_5 */
+        {-184, 223}, /* line_contested_0 */
+        {-181, 263}, /* line_contested_1 */
+        {-272, 318}, /* line_contested_2 */
+        {-39, 20}, /* line_contested_3 */
+        {230, 249}, /* line_contested_4 */
+        {2472, -1186}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {387, 87}, /* cap_free */
-        {-282, -383}, /* cap_near_wall */
-        {242, 259}, /* cap_height */
-        {840, 470}, /* wall_block */
-        {719, -52}, /* cap_block */
+        {246, 420}, /* cap_free */
+        {-296, -168}, /* cap_near_wall */
+        {685, 76}, /* cap_height */
+        {414, -106}, /* wall_block */
+        {694, -259}, /* cap_block */
     }},
     [8] = {{
-        {641, 200}, /* tempo */
-        {1352, 5}, /* pst_flat_0 */
-        {1291, 889}, /* pst_flat_1 */
-        {-59, 560}, /* pst_flat_2 */
-        {-136, 1157}, /* pst_flat_3 */
-        {1448, 916}, /* pst_flat_4 */
-        {2277, -682}, /* pst_flat_5 */
-        {1235, 1543}, /* pst_flat_6 */
-        {1220, 1354}, /* pst_flat_7 */
-        {1555, 655}, /* pst_flat_8 */
-        {536, 1071}, /* pst_flat_9 */
-        {1502, 2291}, /* pst_wall_0 */
-        {3809, 410}, /* pst_wall_1 */
-        {-2507, 2688}, /* pst_wall_2 */
-        {916, -966}, /* pst_wall_3 */
-        {-384, 1382}, /* pst_wall_4 */
-        {168, 1313}, /* pst_wall_5 */
-        {1178, 591}, /* pst_wall_6 */
-        {1682, -664}, /* pst_wall_7 */
-        {2303, -708}, /* pst_wall_8 */
-        {422, -2053}, /* pst_wall_9 */
-        {5683, 6469}, /* pst_cap_0 */
-        {-2389, 74}, /* pst_cap_1 */
-        {-3799, 370}, /* pst_cap_2 */
-        {-434, -4238}, /* pst_cap_3 */
-        {-1379, -2662}, /* pst_cap_4 */
-        {4458, -2874}, /* pst_cap_5 */
-        {1125, -858}, /* pst_cap_6 */
-        {2661, -3380}, /* pst_cap_7 */
-        {355, -148}, /* pst_cap_8 */
-        {1692, -763}, /* pst_cap_9 */
-        {910, 452}, /* support_flat */
-        {-3369, 2871}, /* support_wall */
-        {2489, 1140}, /* support_cap */
-        {-1012, -947}, /* captive_flat */
-        {394, 335}, /* captive_wall */
-        {-1920, -487}, /* captive_cap */
-        {606, -387}, /* deep_own */
-        {3570, -1988}, /* deep_opp */
-        {626, 262}, /* stack_tall */
-        {-28, 241}, /* stack_near_opp */
-        {1192, -1269}, /* reserve */
-        {439, 144}, /* count_lead */
-        {-155, 227}, /* race_near */
-        {-3133, -624}, /* race_sign */
+        {635, 606}, /* tempo */
+        {1912, -385}, /* pst_flat_0 */
+        {1415, 472}, /* pst_flat_1 */
+        {-2032, 1130}, /* pst_flat_2 */
+        {-960, 881}, /* pst_flat_3 */
+        {221, 670}, /* pst_flat_4 */
+        {1227, -1318}, /* pst_flat_5 */
+        {661, 797}, /* pst_flat_6 */
+        {704, 456}, /* pst_flat_7 */
+        {809, 81}, /* pst_flat_8 */
+        {-267, 651}, /* pst_flat_9 */
+        {1036, -187}, /* pst_wall_0 */
+        {716, 8}, /* pst_wall_1 */
+        {-149, 327}, /* pst_wall_2 */
+        {-826, -155}, /* pst_wall_3 */
+        {-1577, 777}, /* pst_wall_4 */
+        {-305, 1102}, /* pst_wall_5 */
+        {-1899, 1023}, /* pst_wall_6 */
+        {2300, -918}, /* pst_wall_7 */
+        {1746, -991}, /* pst_wall_8 */
+        {-979, 494}, /* pst_wall_9 */
+        {1087, 2344}, /* pst_cap_0 */
+        {-1083, -239}, /* pst_cap_1 */
+        {-2805, -46}, /* pst_cap_2 */
+        {-1303, -2427}, /* pst_cap_3 */
+        {-9, -353}, /* pst_cap_4 */
+        {1390, -1041}, /* pst_cap_5 */
+        {1266, 1833}, /* pst_cap_6 */
+        {2521, 4}, /* pst_cap_7 */
+        {-16, 1968}, /* pst_cap_8 */
+        {1736, -23}, /* pst_cap_9 */
+        {1784, 1201}, /* support_flat */
+        {-801, 1457}, /* support_wall */
+        {1658, 1131}, /* support_cap */
+        {-901, -1326}, /* captive_flat */
+        {1133, -837}, /* captive_wall */
+        {-1627, -1197}, /* captive_cap */
+        {3168, 214}, /* deep_own */
+        {-64, -1640}, /* deep_opp */
+        {936, -467}, /* stack_tall */
+        {-521, 236}, /* stack_near_opp */
+        {88, 195}, /* reserve */
+        {282, 1043}, /* count_lead */
+        {879, 68}, /* race_near */
+        {880, -73}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {-169, 1833}, /* road1_waiter */
+        {2904, 2936}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {0, 0}, /* crit2_waiter */
-        {-392, 1541}, /* road_2 */
-        {-44, 413}, /* road_3 */
-        {300, 322}, /* road_4 */
-        {-854, 185}, /* road_rows */
-        {-505, -713}, /* groups */
-        {-73, -314}, /* adjacent */
-        {75, 71}, /* liberties */
-        {-888, 2785}, /* line_open_0 */
-        {-1001, 1933}, /* line_open_1 */
-        {576, -252}, /* line_open_2 */
-        {-735, 2822}, /* line_open_3 */
-        {2335, 1037}, /* line_open_4 */
-        {1709, -2597}, /* line_open_5 */
-        {0, 0}, /* line_open_6 */
+        {-3222, 874}, /* crit2_waiter */
+        {-769, 1739}, /* road_2 */
+        {943, 580}, /* road_3 */
+        {1027, 200}, /* road_4 */
+        {4, -798}, /* road_rows */
+        {-823, -97}, /* groups */
+        {160, -106}, /* adjacent */
+        {231, -32}, /* liberties */
+        {-645, 2090}, /* line_open_0 */
+        {-748, 2343}, /* line_open_1 */
+        {-508, 1089}, /* line_open_2 */
+        {-1130, 1745}, /* line_open_3 */
+        {-1138, 3274}, /* line_open_4 */
+        {-2280, -68}, /* line_open_5 */
+        {-2695, -2641}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-344, 695}, /* line_contested_0 */
-        {-357, 602}, /* line_contested_1 */
-        {-816, 604}, /* line_contested_2 */
-        {29, 96}, /* line_contested_3 */
-        {1031, -112}, /* line_contested_4 */
-        {1714, -285}, /* line_contested_5 */
-        {4314, -4235}, /* line_contested_6 */
+        {808, -497}, /* line_contested_0 */
+        {647, -374}, /* line_contested_1 */
+        {193, -445}, /* line_contested_2 */
+        {350, -536}, /* line_contested_3 */
+        {-317, -97}, /* line_contested_4 */
+        {-931, 752}, /* line_contested_5 */
+        {-901, 1019}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {746, -166}, /* cap_free */
-        {-583, -545}, /* cap_near_wall */
-        {-647, 757}, /* cap_height */
-        {74, -326}, /* wall_block */
-        {-1041, -31}, /* cap_block */
+        {-76, 852}, /* cap_free */
+        {122, 391}, /* cap_near_wall */
+        {-38, 584}, /* cap_height */
+        {-110, 290}, /* wall_block */
+        {-146, 446}, /* cap_block */
     }},
 };

@@ -32,19 +32,22 @@ tune="$data/tune-g$gen"
 
 # One chunk kind a line: size, half komi, games, nodes a move. The plan is
 # walked round-robin; komi 2 (half komi 4) is the match setting, komi 0 keeps
-# the weights honest without komi. 5x5 and 6x6 get the most games.
-plan="6 4 200 4000
-5 4 200 4000
-6 4 200 4000
-7 4 150 4000
-6 0 200 4000
-5 4 200 4000
-8 4 120 4000
-5 0 200 4000
-4 4 200 3000
-6 4 200 4000
-7 0 150 4000
-3 0 200 2000"
+# the weights honest without komi. 5x5 and 6x6 get the most games. The nodes
+# matter: at 4,000 a move half the 6x6 games end by a road someone missed, at
+# 20,000 and more most end on the flat count, as games against strong engines
+# do, so the weights learn the flat race from games that have one.
+plan="6 4 50 20000
+5 4 50 20000
+6 4 50 20000
+7 4 30 10000
+6 0 50 20000
+5 4 50 20000
+8 4 30 10000
+5 0 50 20000
+4 4 100 3000
+6 4 50 20000
+7 0 30 10000
+3 0 100 2000"
 
 worker() {
     local w=$1 i=0
