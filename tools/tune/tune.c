@@ -357,14 +357,66 @@ static int cmd_fit(int argc, char **argv) {
     return 0;
 }
 
+
+/* ---- carrying weights to another size ------------------------------------ */
+
+/* The feature of board `from` that plays the part of feature i on board
+ * `to`: a square class by its distances from the edges (capped at the
+ * smaller board's), a line by how many squares it lacks; the rest as is. */
+static int carried_feature(int i, int from, int to) {
+    int groups[3] = {F_PST_FLAT, F_PST_WALL, F_PST_CAP};
+    for (int g = 0; g < 3; g++) {
+        if (i < groups[g] || i >= groups[g] + EVAL_SQ_CLASSES) continue;
+        int k = i - groups[g], b = 0;
+        while ((b + 1) * (b + 2) / 2 <= k) b++;
+        int a = k - b * (b + 1) / 2, cap = (from - 1) / 2;
+        if (a > cap) a = cap;
+        if (b > cap) b = cap;
+        return groups[g] + b * (b + 1) / 2 + a;
+    }
+    int lines[2] = {F_LINE_OPEN, F_LINE_CONTESTED};
+    for (int g = 0; g < 2; g++) {
+        if (i < lines[g] || i >= lines[g] + EVAL_LINE_MAX) continue;
+        int k = i - lines[g] + 1 - (to - from);
+        if (k < 1) k = 1;
+        if (k > from) k = from;
+        return lines[g] + k - 1;
+    }
+    return i;
+}
+
+/* tune carry OUT.c FROM TO...: the weights of size FROM carried to each TO. */
+static int cmd_carry(int argc, char **argv) {
+    if (argc < 5) return 2;
+    int from = atoi(argv[3]);
+    if (from < TAK_MIN_SIZE || from > TAK_MAX_SIZE) return 2;
+    static Weights w[TAK_MAX_SIZE + 1];
+    for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++)
+        for (int i = 0; i < F_COUNT; i++)
+            for (int t = 0; t < 2; t++) w[size][i][t] = engine_weights[size].w[i][t];
+    for (int a = 4; a < argc; a++) {
+        int to = atoi(argv[a]);
+        if (to < TAK_MIN_SIZE || to > TAK_MAX_SIZE) return 2;
+        for (int i = 0; i < F_COUNT; i++)
+            for (int t = 0; t < 2; t++) w[to][i][t] = engine_weights[from].w[carried_feature(i, from, to)][t];
+    }
+    FILE *out = fopen(argv[2], "w");
+    if (!out) return 1;
+    write_weights(out, w);
+    fclose(out);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int rc = 2;
     if (argc >= 2 && strcmp(argv[1], "gen") == 0) rc = cmd_gen(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "ptn") == 0) rc = cmd_ptn(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "fit") == 0) rc = cmd_fit(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "carry") == 0) rc = cmd_carry(argc, argv);
     if (rc == 2)
         fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI]\n"
                         "       tune ptn FILE...\n"
-                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] DATA...\n");
+                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] DATA...\n"
+                        "       tune carry OUT.c FROM TO...\n");
     return rc;
 }
