@@ -8,10 +8,10 @@
 
 const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
     [3] = {{
-        {1734, 789}, /* tempo */
-        {360, 377}, /* pst_flat_0 */
-        {506, 343}, /* pst_flat_1 */
-        {499, 513}, /* pst_flat_2 */
+        {1358, 791}, /* tempo */
+        {337, 438}, /* pst_flat_0 */
+        {343, 344}, /* pst_flat_1 */
+        {618, 263}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -19,9 +19,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {55, -33}, /* pst_wall_0 */
-        {-297, 258}, /* pst_wall_1 */
-        {879, -237}, /* pst_wall_2 */
+        {393, -40}, /* pst_wall_0 */
+        {305, 75}, /* pst_wall_1 */
+        {348, 337}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -39,41 +39,41 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {1433, -156}, /* support_flat */
-        {1713, 642}, /* support_wall */
+        {1611, -230}, /* support_flat */
+        {2992, 162}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-87, 196}, /* captive_flat */
-        {839, -137}, /* captive_wall */
+        {75, 47}, /* captive_flat */
+        {931, 54}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {12, 380}, /* deep_own */
-        {-176, -295}, /* deep_opp */
-        {943, -323}, /* stack_tall */
-        {-409, -57}, /* stack_near_opp */
-        {-246, -309}, /* reserve */
-        {609, 305}, /* count_lead */
-        {-83, 16}, /* race_near */
-        {327, -134}, /* race_sign */
+        {427, 33}, /* deep_own */
+        {-181, -2}, /* deep_opp */
+        {275, -147}, /* stack_tall */
+        {-461, 25}, /* stack_near_opp */
+        {-456, -379}, /* reserve */
+        {587, 221}, /* count_lead */
+        {-21, 13}, /* race_near */
+        {336, -110}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {780, 8}, /* road1_waiter */
+        {844, 108}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {2668, -1053}, /* crit2_waiter */
-        {-587, 140}, /* road_2 */
-        {-95, -69}, /* road_3 */
-        {360, -84}, /* road_4 */
-        {-871, 103}, /* road_rows */
-        {-268, 177}, /* groups */
-        {994, 189}, /* adjacent */
-        {254, -72}, /* liberties */
-        {545, -96}, /* line_open_0 */
-        {269, 90}, /* line_open_1 */
+        {2955, -576}, /* crit2_waiter */
+        {112, -379}, /* road_2 */
+        {-720, 696}, /* road_3 */
+        {-72, -20}, /* road_4 */
+        {-561, 182}, /* road_rows */
+        {-87, 431}, /* groups */
+        {894, 195}, /* adjacent */
+        {-274, 193}, /* liberties */
+        {578, -111}, /* line_open_0 */
+        {184, -177}, /* line_open_1 */
         {0, 0}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {191, 22}, /* line_contested_0 */
-        {66, 110}, /* line_contested_1 */
+        {238, 83}, /* line_contested_0 */
+        {-64, 166}, /* line_contested_1 */
         {0, 0}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
@@ -83,14 +83,14 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
         {0, 0}, /* cap_height */
-        {402, 41}, /* wall_block */
+        {895, -27}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1244, -204}, /* tempo */
-        {945, 447}, /* pst_flat_0 */
-        {1128, 555}, /* pst_flat_1 */
-        {1349, 576}, /* pst_flat_2 */
+        {1035, 61}, /* tempo */
+        {1101, 291}, /* pst_flat_0 */
+        {991, 297}, /* pst_flat_1 */
+        {1309, 119}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -98,9 +98,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-1157, 291}, /* pst_wall_0 */
-        {-481, 615}, /* pst_wall_1 */
-        {-377, 833}, /* pst_wall_2 */
+        {-623, -158}, /* pst_wall_0 */
+        {-702, 98}, /* pst_wall_1 */
+        {-149, 334}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -118,42 +118,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {-531, 982}, /* support_flat */
-        {913, 1235}, /* support_wall */
+        {91, 531}, /* support_flat */
+        {322, 977}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-268, 220}, /* captive_flat */
-        {-186, 165}, /* captive_wall */
+        {-562, -460}, /* captive_flat */
+        {400, -143}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {194, 442}, /* deep_own */
-        {-648, -221}, /* deep_opp */
-        {881, -926}, /* stack_tall */
-        {-96, 44}, /* stack_near_opp */
-        {-362, -400}, /* reserve */
-        {150, 233}, /* count_lead */
-        {37, 45}, /* race_near */
-        {-486, 188}, /* race_sign */
+        {466, 418}, /* deep_own */
+        {-910, 179}, /* deep_opp */
+        {1069, 9}, /* stack_tall */
+        {368, -186}, /* stack_near_opp */
+        {-315, -217}, /* reserve */
+        {256, 403}, /* count_lead */
+        {-33, 69}, /* race_near */
+        {-88, 24}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {2321, -432}, /* road1_waiter */
+        {457, 527}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {484, -9}, /* crit2_waiter */
-        {195, 97}, /* road_2 */
-        {-832, 630}, /* road_3 */
-        {-432, 557}, /* road_4 */
-        {548, -722}, /* road_rows */
-        {-1391, -482}, /* groups */
-        {-1815, -149}, /* adjacent */
-        {-43, -57}, /* liberties */
-        {159, 197}, /* line_open_0 */
-        {713, -2}, /* line_open_1 */
-        {-219, 710}, /* line_open_2 */
+        {-2180, 2136}, /* crit2_waiter */
+        {-242, 509}, /* road_2 */
+        {7, 321}, /* road_3 */
+        {422, 170}, /* road_4 */
+        {96, -361}, /* road_rows */
+        {-1091, -140}, /* groups */
+        {-981, 153}, /* adjacent */
+        {49, 6}, /* liberties */
+        {472, -145}, /* line_open_0 */
+        {749, -322}, /* line_open_1 */
+        {625, -379}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {127, -174}, /* line_contested_0 */
-        {509, -60}, /* line_contested_1 */
-        {1429, -201}, /* line_contested_2 */
+        {169, -75}, /* line_contested_0 */
+        {608, -309}, /* line_contested_1 */
+        {739, -560}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -162,323 +162,323 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
         {0, 0}, /* cap_height */
-        {89, 200}, /* wall_block */
+        {399, 336}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1210, 552}, /* tempo */
-        {0, 785}, /* pst_flat_0 */
-        {407, 562}, /* pst_flat_1 */
-        {555, 607}, /* pst_flat_2 */
-        {443, 741}, /* pst_flat_3 */
-        {536, 608}, /* pst_flat_4 */
-        {352, 927}, /* pst_flat_5 */
+        {1101, 490}, /* tempo */
+        {441, 407}, /* pst_flat_0 */
+        {665, 281}, /* pst_flat_1 */
+        {730, 287}, /* pst_flat_2 */
+        {566, 394}, /* pst_flat_3 */
+        {685, 255}, /* pst_flat_4 */
+        {637, 250}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-3, -185}, /* pst_wall_0 */
-        {-174, 235}, /* pst_wall_1 */
-        {-478, 433}, /* pst_wall_2 */
-        {-264, 165}, /* pst_wall_3 */
-        {9, 376}, /* pst_wall_4 */
-        {-100, 229}, /* pst_wall_5 */
+        {-388, 220}, /* pst_wall_0 */
+        {-488, 492}, /* pst_wall_1 */
+        {-586, 576}, /* pst_wall_2 */
+        {-932, 473}, /* pst_wall_3 */
+        {68, 431}, /* pst_wall_4 */
+        {-1057, 693}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-271, 1195}, /* pst_cap_0 */
-        {-231, 562}, /* pst_cap_1 */
-        {731, 45}, /* pst_cap_2 */
-        {75, 687}, /* pst_cap_3 */
-        {729, 563}, /* pst_cap_4 */
-        {1526, 120}, /* pst_cap_5 */
+        {-1012, 836}, /* pst_cap_0 */
+        {-282, 208}, /* pst_cap_1 */
+        {712, 60}, /* pst_cap_2 */
+        {-103, 671}, /* pst_cap_3 */
+        {872, 470}, /* pst_cap_4 */
+        {1796, 259}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {441, 523}, /* support_flat */
-        {1582, 737}, /* support_wall */
-        {680, 690}, /* support_cap */
-        {-155, -340}, /* captive_flat */
-        {432, -100}, /* captive_wall */
-        {-180, -358}, /* captive_cap */
-        {-87, 355}, /* deep_own */
-        {10, -97}, /* deep_opp */
-        {-137, 318}, /* stack_tall */
-        {-125, 67}, /* stack_near_opp */
-        {-455, -567}, /* reserve */
-        {143, 423}, /* count_lead */
-        {-46, 33}, /* race_near */
-        {69, 187}, /* race_sign */
+        {371, 647}, /* support_flat */
+        {1220, 982}, /* support_wall */
+        {550, 905}, /* support_cap */
+        {-426, -415}, /* captive_flat */
+        {463, -294}, /* captive_wall */
+        {-24, -472}, /* captive_cap */
+        {-196, 361}, /* deep_own */
+        {918, -457}, /* deep_opp */
+        {320, 92}, /* stack_tall */
+        {28, 6}, /* stack_near_opp */
+        {-590, -330}, /* reserve */
+        {203, 467}, /* count_lead */
+        {-18, 28}, /* race_near */
+        {-68, 92}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {961, 648}, /* road1_waiter */
+        {563, 609}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {819, 995}, /* crit2_waiter */
-        {435, 49}, /* road_2 */
-        {-165, 89}, /* road_3 */
-        {-517, 106}, /* road_4 */
-        {-58, 163}, /* road_rows */
-        {15, -409}, /* groups */
-        {436, -494}, /* adjacent */
-        {189, -159}, /* liberties */
-        {-93, 286}, /* line_open_0 */
-        {273, -107}, /* line_open_1 */
-        {163, -162}, /* line_open_2 */
-        {-29, -230}, /* line_open_3 */
+        {1178, -91}, /* crit2_waiter */
+        {476, -16}, /* road_2 */
+        {-107, 118}, /* road_3 */
+        {-274, 109}, /* road_4 */
+        {224, -11}, /* road_rows */
+        {-659, 296}, /* groups */
+        {-373, 286}, /* adjacent */
+        {139, -45}, /* liberties */
+        {124, -109}, /* line_open_0 */
+        {396, -470}, /* line_open_1 */
+        {358, -649}, /* line_open_2 */
+        {267, -834}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {72, -119}, /* line_contested_0 */
-        {-30, -108}, /* line_contested_1 */
-        {102, -222}, /* line_contested_2 */
-        {47, -243}, /* line_contested_3 */
+        {4, -139}, /* line_contested_0 */
+        {61, -344}, /* line_contested_1 */
+        {401, -623}, /* line_contested_2 */
+        {331, -550}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {20, 612}, /* cap_free */
-        {411, 344}, /* cap_near_wall */
-        {503, 190}, /* cap_height */
-        {472, 216}, /* wall_block */
-        {1035, 403}, /* cap_block */
+        {127, 314}, /* cap_free */
+        {393, 232}, /* cap_near_wall */
+        {556, 146}, /* cap_height */
+        {384, 189}, /* wall_block */
+        {478, 474}, /* cap_block */
     }},
     [6] = {{
-        {870, 507}, /* tempo */
-        {108, 635}, /* pst_flat_0 */
-        {789, 669}, /* pst_flat_1 */
-        {850, 612}, /* pst_flat_2 */
-        {538, 706}, /* pst_flat_3 */
-        {708, 706}, /* pst_flat_4 */
-        {539, 746}, /* pst_flat_5 */
+        {819, 509}, /* tempo */
+        {310, 409}, /* pst_flat_0 */
+        {678, 409}, /* pst_flat_1 */
+        {799, 376}, /* pst_flat_2 */
+        {612, 402}, /* pst_flat_3 */
+        {770, 520}, /* pst_flat_4 */
+        {779, 415}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-991, 302}, /* pst_wall_0 */
-        {-259, 188}, /* pst_wall_1 */
-        {528, -177}, /* pst_wall_2 */
-        {309, 56}, /* pst_wall_3 */
-        {41, 219}, /* pst_wall_4 */
-        {304, 43}, /* pst_wall_5 */
+        {-376, 772}, /* pst_wall_0 */
+        {-402, 126}, /* pst_wall_1 */
+        {289, -95}, /* pst_wall_2 */
+        {-162, 184}, /* pst_wall_3 */
+        {349, 208}, /* pst_wall_4 */
+        {235, -92}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-1706, 701}, /* pst_cap_0 */
-        {-1160, 178}, /* pst_cap_1 */
-        {518, 109}, /* pst_cap_2 */
-        {-197, 318}, /* pst_cap_3 */
-        {1270, 232}, /* pst_cap_4 */
-        {1864, 203}, /* pst_cap_5 */
+        {-1188, -31}, /* pst_cap_0 */
+        {-896, 359}, /* pst_cap_1 */
+        {529, 12}, /* pst_cap_2 */
+        {269, 55}, /* pst_cap_3 */
+        {1344, 220}, /* pst_cap_4 */
+        {2054, 146}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {744, 327}, /* support_flat */
-        {188, 866}, /* support_wall */
-        {188, 465}, /* support_cap */
-        {-468, -182}, /* captive_flat */
-        {809, -269}, /* captive_wall */
-        {275, -184}, /* captive_cap */
-        {-382, 483}, /* deep_own */
-        {-536, -233}, /* deep_opp */
-        {-80, 16}, /* stack_tall */
-        {98, 6}, /* stack_near_opp */
-        {-514, -338}, /* reserve */
-        {223, 300}, /* count_lead */
-        {26, 20}, /* race_near */
-        {-194, 150}, /* race_sign */
+        {271, 356}, /* support_flat */
+        {-429, 793}, /* support_wall */
+        {469, 610}, /* support_cap */
+        {-229, -248}, /* captive_flat */
+        {890, -207}, /* captive_wall */
+        {122, -256}, /* captive_cap */
+        {-38, 432}, /* deep_own */
+        {-392, -312}, /* deep_opp */
+        {251, 9}, /* stack_tall */
+        {112, -26}, /* stack_near_opp */
+        {-754, -310}, /* reserve */
+        {143, 377}, /* count_lead */
+        {51, 18}, /* race_near */
+        {-967, 177}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {296, 346}, /* road1_waiter */
+        {718, 218}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1394, 695}, /* crit2_waiter */
-        {702, -77}, /* road_2 */
-        {252, -254}, /* road_3 */
-        {-462, -31}, /* road_4 */
-        {-16, 12}, /* road_rows */
-        {-272, -376}, /* groups */
-        {-241, -264}, /* adjacent */
-        {3, -41}, /* liberties */
-        {242, -186}, /* line_open_0 */
-        {262, -138}, /* line_open_1 */
-        {-317, 193}, /* line_open_2 */
-        {-7, -54}, /* line_open_3 */
-        {423, -437}, /* line_open_4 */
+        {-292, 1076}, /* crit2_waiter */
+        {533, -125}, /* road_2 */
+        {-52, -98}, /* road_3 */
+        {-300, 9}, /* road_4 */
+        {-55, 88}, /* road_rows */
+        {-840, 95}, /* groups */
+        {-600, 4}, /* adjacent */
+        {79, -41}, /* liberties */
+        {175, -150}, /* line_open_0 */
+        {321, -135}, /* line_open_1 */
+        {286, -390}, /* line_open_2 */
+        {68, -365}, /* line_open_3 */
+        {7, -607}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {212, -131}, /* line_contested_0 */
-        {165, -162}, /* line_contested_1 */
-        {100, -116}, /* line_contested_2 */
-        {254, -137}, /* line_contested_3 */
-        {375, -50}, /* line_contested_4 */
+        {328, -257}, /* line_contested_0 */
+        {427, -394}, /* line_contested_1 */
+        {414, -466}, /* line_contested_2 */
+        {584, -604}, /* line_contested_3 */
+        {978, -710}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-30, 186}, /* cap_free */
-        {-171, 250}, /* cap_near_wall */
-        {624, 206}, /* cap_height */
-        {-121, 364}, /* wall_block */
-        {434, 94}, /* cap_block */
+        {-86, 241}, /* cap_free */
+        {-5, 257}, /* cap_near_wall */
+        {510, 144}, /* cap_height */
+        {144, 295}, /* wall_block */
+        {449, 208}, /* cap_block */
     }},
     [7] = {{
-        {870, 507}, /* tempo */
-        {108, 635}, /* pst_flat_0 */
-        {789, 669}, /* pst_flat_1 */
-        {850, 612}, /* pst_flat_2 */
-        {538, 706}, /* pst_flat_3 */
-        {708, 706}, /* pst_flat_4 */
-        {539, 746}, /* pst_flat_5 */
-        {538, 706}, /* pst_flat_6 */
-        {708, 706}, /* pst_flat_7 */
-        {539, 746}, /* pst_flat_8 */
-        {539, 746}, /* pst_flat_9 */
-        {-991, 302}, /* pst_wall_0 */
-        {-259, 188}, /* pst_wall_1 */
-        {528, -177}, /* pst_wall_2 */
-        {309, 56}, /* pst_wall_3 */
-        {41, 219}, /* pst_wall_4 */
-        {304, 43}, /* pst_wall_5 */
-        {309, 56}, /* pst_wall_6 */
-        {41, 219}, /* pst_wall_7 */
-        {304, 43}, /* pst_wall_8 */
-        {304, 43}, /* pst_wall_9 */
-        {-1706, 701}, /* pst_cap_0 */
-        {-1160, 178}, /* pst_cap_1 */
-        {518, 109}, /* pst_cap_2 */
-        {-197, 318}, /* pst_cap_3 */
-        {1270, 232}, /* pst_cap_4 */
-        {1864, 203}, /* pst_cap_5 */
-        {-197, 318}, /* pst_cap_6 */
-        {1270, 232}, /* pst_cap_7 */
-        {1864, 203}, /* pst_cap_8 */
-        {1864, 203}, /* pst_cap_9 */
-        {744, 327}, /* support_flat */
-        {188, 866}, /* support_wall */
-        {188, 465}, /* support_cap */
-        {-468, -182}, /* captive_flat */
-        {809, -269}, /* captive_wall */
-        {275, -184}, /* captive_cap */
-        {-382, 483}, /* deep_own */
-        {-536, -233}, /* deep_opp */
-        {-80, 16}, /* stack_tall */
-        {98, 6}, /* stack_near_opp */
-        {-514, -338}, /* reserve */
-        {223, 300}, /* count_lead */
-        {26, 20}, /* race_near */
-        {-194, 150}, /* race_sign */
+        {819, 509}, /* tempo */
+        {310, 409}, /* pst_flat_0 */
+        {678, 409}, /* pst_flat_1 */
+        {799, 376}, /* pst_flat_2 */
+        {612, 402}, /* pst_flat_3 */
+        {770, 520}, /* pst_flat_4 */
+        {779, 415}, /* pst_flat_5 */
+        {612, 402}, /* pst_flat_6 */
+        {770, 520}, /* pst_flat_7 */
+        {779, 415}, /* pst_flat_8 */
+        {779, 415}, /* pst_flat_9 */
+        {-376, 772}, /* pst_wall_0 */
+        {-402, 126}, /* pst_wall_1 */
+        {289, -95}, /* pst_wall_2 */
+        {-162, 184}, /* pst_wall_3 */
+        {349, 208}, /* pst_wall_4 */
+        {235, -92}, /* pst_wall_5 */
+        {-162, 184}, /* pst_wall_6 */
+        {349, 208}, /* pst_wall_7 */
+        {235, -92}, /* pst_wall_8 */
+        {235, -92}, /* pst_wall_9 */
+        {-1188, -31}, /* pst_cap_0 */
+        {-896, 359}, /* pst_cap_1 */
+        {529, 12}, /* pst_cap_2 */
+        {269, 55}, /* pst_cap_3 */
+        {1344, 220}, /* pst_cap_4 */
+        {2054, 146}, /* pst_cap_5 */
+        {269, 55}, /* pst_cap_6 */
+        {1344, 220}, /* pst_cap_7 */
+        {2054, 146}, /* pst_cap_8 */
+        {2054, 146}, /* pst_cap_9 */
+        {271, 356}, /* support_flat */
+        {-429, 793}, /* support_wall */
+        {469, 610}, /* support_cap */
+        {-229, -248}, /* captive_flat */
+        {890, -207}, /* captive_wall */
+        {122, -256}, /* captive_cap */
+        {-38, 432}, /* deep_own */
+        {-392, -312}, /* deep_opp */
+        {251, 9}, /* stack_tall */
+        {112, -26}, /* stack_near_opp */
+        {-754, -310}, /* reserve */
+        {143, 377}, /* count_lead */
+        {51, 18}, /* race_near */
+        {-967, 177}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {296, 346}, /* road1_waiter */
+        {718, 218}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1394, 695}, /* crit2_waiter */
-        {702, -77}, /* road_2 */
-        {252, -254}, /* road_3 */
-        {-462, -31}, /* road_4 */
-        {-16, 12}, /* road_rows */
-        {-272, -376}, /* groups */
-        {-241, -264}, /* adjacent */
-        {3, -41}, /* liberties */
-        {242, -186}, /* line_open_0 */
-        {242, -186}, /* line_open_1 */
-        {262, -138}, /* line_open_2 */
-        {-317, 193}, /* line_open_3 */
-        {-7, -54}, /* line_open_4 */
-        {423, -437}, /* line_open_5 */
+        {-292, 1076}, /* crit2_waiter */
+        {533, -125}, /* road_2 */
+        {-52, -98}, /* road_3 */
+        {-300, 9}, /* road_4 */
+        {-55, 88}, /* road_rows */
+        {-840, 95}, /* groups */
+        {-600, 4}, /* adjacent */
+        {79, -41}, /* liberties */
+        {175, -150}, /* line_open_0 */
+        {175, -150}, /* line_open_1 */
+        {321, -135}, /* line_open_2 */
+        {286, -390}, /* line_open_3 */
+        {68, -365}, /* line_open_4 */
+        {7, -607}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {212, -131}, /* line_contested_0 */
-        {212, -131}, /* line_contested_1 */
-        {165, -162}, /* line_contested_2 */
-        {100, -116}, /* line_contested_3 */
-        {254, -137}, /* line_contested_4 */
-        {375, -50}, /* line_contested_5 */
+        {328, -257}, /* line_contested_0 */
+        {328, -257}, /* line_contested_1 */
+        {427, -394}, /* line_contested_2 */
+        {414, -466}, /* line_contested_3 */
+        {584, -604}, /* line_contested_4 */
+        {978, -710}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-30, 186}, /* cap_free */
-        {-171, 250}, /* cap_near_wall */
-        {624, 206}, /* cap_height */
-        {-121, 364}, /* wall_block */
-        {434, 94}, /* cap_block */
+        {-86, 241}, /* cap_free */
+        {-5, 257}, /* cap_near_wall */
+        {510, 144}, /* cap_height */
+        {144, 295}, /* wall_block */
+        {449, 208}, /* cap_block */
     }},
     [8] = {{
-        {870, 507}, /* tempo */
-        {108, 635}, /* pst_flat_0 */
-        {789, 669}, /* pst_flat_1 */
-        {850, 612}, /* pst_flat_2 */
-        {538, 706}, /* pst_flat_3 */
-        {708, 706}, /* pst_flat_4 */
-        {539, 746}, /* pst_flat_5 */
-        {538, 706}, /* pst_flat_6 */
-        {708, 706}, /* pst_flat_7 */
-        {539, 746}, /* pst_flat_8 */
-        {539, 746}, /* pst_flat_9 */
-        {-991, 302}, /* pst_wall_0 */
-        {-259, 188}, /* pst_wall_1 */
-        {528, -177}, /* pst_wall_2 */
-        {309, 56}, /* pst_wall_3 */
-        {41, 219}, /* pst_wall_4 */
-        {304, 43}, /* pst_wall_5 */
-        {309, 56}, /* pst_wall_6 */
-        {41, 219}, /* pst_wall_7 */
-        {304, 43}, /* pst_wall_8 */
-        {304, 43}, /* pst_wall_9 */
-        {-1706, 701}, /* pst_cap_0 */
-        {-1160, 178}, /* pst_cap_1 */
-        {518, 109}, /* pst_cap_2 */
-        {-197, 318}, /* pst_cap_3 */
-        {1270, 232}, /* pst_cap_4 */
-        {1864, 203}, /* pst_cap_5 */
-        {-197, 318}, /* pst_cap_6 */
-        {1270, 232}, /* pst_cap_7 */
-        {1864, 203}, /* pst_cap_8 */
-        {1864, 203}, /* pst_cap_9 */
-        {744, 327}, /* support_flat */
-        {188, 866}, /* support_wall */
-        {188, 465}, /* support_cap */
-        {-468, -182}, /* captive_flat */
-        {809, -269}, /* captive_wall */
-        {275, -184}, /* captive_cap */
-        {-382, 483}, /* deep_own */
-        {-536, -233}, /* deep_opp */
-        {-80, 16}, /* stack_tall */
-        {98, 6}, /* stack_near_opp */
-        {-514, -338}, /* reserve */
-        {223, 300}, /* count_lead */
-        {26, 20}, /* race_near */
-        {-194, 150}, /* race_sign */
+        {819, 509}, /* tempo */
+        {310, 409}, /* pst_flat_0 */
+        {678, 409}, /* pst_flat_1 */
+        {799, 376}, /* pst_flat_2 */
+        {612, 402}, /* pst_flat_3 */
+        {770, 520}, /* pst_flat_4 */
+        {779, 415}, /* pst_flat_5 */
+        {612, 402}, /* pst_flat_6 */
+        {770, 520}, /* pst_flat_7 */
+        {779, 415}, /* pst_flat_8 */
+        {779, 415}, /* pst_flat_9 */
+        {-376, 772}, /* pst_wall_0 */
+        {-402, 126}, /* pst_wall_1 */
+        {289, -95}, /* pst_wall_2 */
+        {-162, 184}, /* pst_wall_3 */
+        {349, 208}, /* pst_wall_4 */
+        {235, -92}, /* pst_wall_5 */
+        {-162, 184}, /* pst_wall_6 */
+        {349, 208}, /* pst_wall_7 */
+        {235, -92}, /* pst_wall_8 */
+        {235, -92}, /* pst_wall_9 */
+        {-1188, -31}, /* pst_cap_0 */
+        {-896, 359}, /* pst_cap_1 */
+        {529, 12}, /* pst_cap_2 */
+        {269, 55}, /* pst_cap_3 */
+        {1344, 220}, /* pst_cap_4 */
+        {2054, 146}, /* pst_cap_5 */
+        {269, 55}, /* pst_cap_6 */
+        {1344, 220}, /* pst_cap_7 */
+        {2054, 146}, /* pst_cap_8 */
+        {2054, 146}, /* pst_cap_9 */
+        {271, 356}, /* support_flat */
+        {-429, 793}, /* support_wall */
+        {469, 610}, /* support_cap */
+        {-229, -248}, /* captive_flat */
+        {890, -207}, /* captive_wall */
+        {122, -256}, /* captive_cap */
+        {-38, 432}, /* deep_own */
+        {-392, -312}, /* deep_opp */
+        {251, 9}, /* stack_tall */
+        {112, -26}, /* stack_near_opp */
+        {-754, -310}, /* reserve */
+        {143, 377}, /* count_lead */
+        {51, 18}, /* race_near */
+        {-967, 177}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {296, 346}, /* road1_waiter */
+        {718, 218}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1394, 695}, /* crit2_waiter */
-        {702, -77}, /* road_2 */
-        {252, -254}, /* road_3 */
-        {-462, -31}, /* road_4 */
-        {-16, 12}, /* road_rows */
-        {-272, -376}, /* groups */
-        {-241, -264}, /* adjacent */
-        {3, -41}, /* liberties */
-        {242, -186}, /* line_open_0 */
-        {242, -186}, /* line_open_1 */
-        {242, -186}, /* line_open_2 */
-        {262, -138}, /* line_open_3 */
-        {-317, 193}, /* line_open_4 */
-        {-7, -54}, /* line_open_5 */
-        {423, -437}, /* line_open_6 */
+        {-292, 1076}, /* crit2_waiter */
+        {533, -125}, /* road_2 */
+        {-52, -98}, /* road_3 */
+        {-300, 9}, /* road_4 */
+        {-55, 88}, /* road_rows */
+        {-840, 95}, /* groups */
+        {-600, 4}, /* adjacent */
+        {79, -41}, /* liberties */
+        {175, -150}, /* line_open_0 */
+        {175, -150}, /* line_open_1 */
+        {175, -150}, /* line_open_2 */
+        {321, -135}, /* line_open_3 */
+        {286, -390}, /* line_open_4 */
+        {68, -365}, /* line_open_5 */
+        {7, -607}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {212, -131}, /* line_contested_0 */
-        {212, -131}, /* line_contested_1 */
-        {212, -131}, /* line_contested_2 */
-        {165, -162}, /* line_contested_3 */
-        {100, -116}, /* line_contested_4 */
-        {254, -137}, /* line_contested_5 */
-        {375, -50}, /* line_contested_6 */
+        {328, -257}, /* line_contested_0 */
+        {328, -257}, /* line_contested_1 */
+        {328, -257}, /* line_contested_2 */
+        {427, -394}, /* line_contested_3 */
+        {414, -466}, /* line_contested_4 */
+        {584, -604}, /* line_contested_5 */
+        {978, -710}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-30, 186}, /* cap_free */
-        {-171, 250}, /* cap_near_wall */
-        {624, 206}, /* cap_height */
-        {-121, 364}, /* wall_block */
-        {434, 94}, /* cap_block */
+        {-86, 241}, /* cap_free */
+        {-5, 257}, /* cap_near_wall */
+        {510, 144}, /* cap_height */
+        {144, 295}, /* wall_block */
+        {449, 208}, /* cap_block */
     }},
 };
