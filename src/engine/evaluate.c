@@ -109,8 +109,6 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
             TakBitboard nb = bb_neighbours(bb_bit(sq), m, size);
             f[F_CAP_FREE] += sign_c * __builtin_popcountll(nb & ~pos->walls & ~pos->caps);
             f[F_CAP_NEAR_WALL] += sign_c * __builtin_popcountll(nb & opp & pos->walls);
-            int h = pos->height[sq] - 1;
-            f[F_CAP_HEIGHT] += sign_c * (h < carry_below ? h : carry_below);
         }
         TakBitboard opp_flats = opp & ~pos->walls & ~pos->caps;
         for (TakBitboard b = own; b; b &= b - 1) {
@@ -144,7 +142,8 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
                 int d2 = road_distance(r, empty, m->west, m->east, m, size, maxd);
                 if (d2 < d) d = d2;
             }
-            if (d >= 2 && d <= 4) f[F_ROAD_2 + d - 2] += sign_c;
+            /* (maxd + 1: farther, or no way through; no feature.) */
+            if (d >= 2 && d <= maxd) f[F_ROAD_2 + d - 2] += sign_c;
         }
         int span;
         f[F_GROUPS] += sign_c * road_groups(r, m, size, &span);
@@ -220,7 +219,6 @@ const char *engine_feature_name(int i, char buf[32]) {
         {F_LINE_CONTESTED, EVAL_LINE_MAX, "line_contested"},
         {F_CAP_FREE, 1, "cap_free"},
         {F_CAP_NEAR_WALL, 1, "cap_near_wall"},
-        {F_CAP_HEIGHT, 1, "cap_height"},
         {F_WALL_BLOCK, 1, "wall_block"},
         {F_CAP_BLOCK, 1, "cap_block"},
     };

@@ -66,7 +66,6 @@ enum {
     F_LINE_CONTESTED = F_LINE_OPEN + EVAL_LINE_MAX, /* ... and some opponent top */
     F_CAP_FREE = F_LINE_CONTESTED + EVAL_LINE_MAX,  /* free neighbours of own capstones */
     F_CAP_NEAR_WALL,                              /* opponent's walls next to own capstones */
-    F_CAP_HEIGHT,                                 /* pieces under own capstones (up to the carry) */
     F_WALL_BLOCK,                                 /* own walls next to opponent's road squares */
     F_CAP_BLOCK,                                  /* own capstones next to opponent's road squares */
     F_COUNT

@@ -8,10 +8,10 @@
 
 const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
     [3] = {{
-        {1358, 791}, /* tempo */
-        {337, 438}, /* pst_flat_0 */
-        {343, 344}, /* pst_flat_1 */
-        {618, 263}, /* pst_flat_2 */
+        {1462, 906}, /* tempo */
+        {500, 490}, /* pst_flat_0 */
+        {237, 428}, /* pst_flat_1 */
+        {414, 396}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -19,9 +19,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {393, -40}, /* pst_wall_0 */
-        {305, 75}, /* pst_wall_1 */
-        {348, 337}, /* pst_wall_2 */
+        {-47, -219}, /* pst_wall_0 */
+        {229, -126}, /* pst_wall_1 */
+        {480, 94}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -39,41 +39,41 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {1611, -230}, /* support_flat */
-        {2992, 162}, /* support_wall */
+        {1388, 97}, /* support_flat */
+        {2219, 362}, /* support_wall */
         {0, 0}, /* support_cap */
-        {75, 47}, /* captive_flat */
-        {931, 54}, /* captive_wall */
+        {538, -375}, /* captive_flat */
+        {480, 10}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {427, 33}, /* deep_own */
-        {-181, -2}, /* deep_opp */
-        {275, -147}, /* stack_tall */
-        {-461, 25}, /* stack_near_opp */
-        {-456, -379}, /* reserve */
-        {587, 221}, /* count_lead */
-        {-21, 13}, /* race_near */
-        {336, -110}, /* race_sign */
+        {667, -177}, /* deep_own */
+        {35, -79}, /* deep_opp */
+        {-481, 686}, /* stack_tall */
+        {-1092, 289}, /* stack_near_opp */
+        {29, -710}, /* reserve */
+        {583, 264}, /* count_lead */
+        {-82, 65}, /* race_near */
+        {401, -131}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {844, 108}, /* road1_waiter */
+        {1204, 8}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {2955, -576}, /* crit2_waiter */
-        {112, -379}, /* road_2 */
-        {-720, 696}, /* road_3 */
-        {-72, -20}, /* road_4 */
-        {-561, 182}, /* road_rows */
-        {-87, 431}, /* groups */
-        {894, 195}, /* adjacent */
-        {-274, 193}, /* liberties */
-        {578, -111}, /* line_open_0 */
-        {184, -177}, /* line_open_1 */
+        {3809, -384}, /* crit2_waiter */
+        {646, -499}, /* road_2 */
+        {1059, -408}, /* road_3 */
+        {0, 0}, /* road_4 */
+        {-1274, 301}, /* road_rows */
+        {-498, 1096}, /* groups */
+        {1601, 398}, /* adjacent */
+        {181, -149}, /* liberties */
+        {619, -49}, /* line_open_0 */
+        {-136, 77}, /* line_open_1 */
         {0, 0}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {238, 83}, /* line_contested_0 */
-        {-64, 166}, /* line_contested_1 */
+        {205, -22}, /* line_contested_0 */
+        {-36, 107}, /* line_contested_1 */
         {0, 0}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
@@ -82,15 +82,14 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {0, 0}, /* cap_height */
-        {895, -27}, /* wall_block */
+        {1299, 298}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1035, 61}, /* tempo */
-        {1101, 291}, /* pst_flat_0 */
-        {991, 297}, /* pst_flat_1 */
-        {1309, 119}, /* pst_flat_2 */
+        {1578, 119}, /* tempo */
+        {928, 5}, /* pst_flat_0 */
+        {830, 59}, /* pst_flat_1 */
+        {1418, -100}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -98,9 +97,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-623, -158}, /* pst_wall_0 */
-        {-702, 98}, /* pst_wall_1 */
-        {-149, 334}, /* pst_wall_2 */
+        {-487, -370}, /* pst_wall_0 */
+        {-910, 91}, /* pst_wall_1 */
+        {8, 488}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -118,42 +117,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {91, 531}, /* support_flat */
-        {322, 977}, /* support_wall */
+        {750, 784}, /* support_flat */
+        {883, 1595}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-562, -460}, /* captive_flat */
-        {400, -143}, /* captive_wall */
+        {-1080, -774}, /* captive_flat */
+        {375, -521}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {466, 418}, /* deep_own */
-        {-910, 179}, /* deep_opp */
-        {1069, 9}, /* stack_tall */
-        {368, -186}, /* stack_near_opp */
-        {-315, -217}, /* reserve */
-        {256, 403}, /* count_lead */
-        {-33, 69}, /* race_near */
-        {-88, 24}, /* race_sign */
+        {577, 858}, /* deep_own */
+        {-1272, -33}, /* deep_opp */
+        {1094, 422}, /* stack_tall */
+        {291, -152}, /* stack_near_opp */
+        {-60, -323}, /* reserve */
+        {345, 560}, /* count_lead */
+        {-21, 78}, /* race_near */
+        {-180, 81}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {457, 527}, /* road1_waiter */
+        {-165, 1055}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-2180, 2136}, /* crit2_waiter */
-        {-242, 509}, /* road_2 */
-        {7, 321}, /* road_3 */
-        {422, 170}, /* road_4 */
-        {96, -361}, /* road_rows */
-        {-1091, -140}, /* groups */
-        {-981, 153}, /* adjacent */
-        {49, 6}, /* liberties */
-        {472, -145}, /* line_open_0 */
-        {749, -322}, /* line_open_1 */
-        {625, -379}, /* line_open_2 */
+        {-2555, 2709}, /* crit2_waiter */
+        {-1465, 977}, /* road_2 */
+        {-980, 362}, /* road_3 */
+        {0, 0}, /* road_4 */
+        {375, -416}, /* road_rows */
+        {-432, 530}, /* groups */
+        {-634, 829}, /* adjacent */
+        {264, -140}, /* liberties */
+        {372, -241}, /* line_open_0 */
+        {1046, -834}, /* line_open_1 */
+        {786, -950}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {169, -75}, /* line_contested_0 */
-        {608, -309}, /* line_contested_1 */
-        {739, -560}, /* line_contested_2 */
+        {-137, -305}, /* line_contested_0 */
+        {254, -552}, /* line_contested_1 */
+        {747, -1100}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -161,324 +160,319 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {0, 0}, /* cap_height */
-        {399, 336}, /* wall_block */
+        {239, 620}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1101, 490}, /* tempo */
-        {441, 407}, /* pst_flat_0 */
-        {665, 281}, /* pst_flat_1 */
-        {730, 287}, /* pst_flat_2 */
-        {566, 394}, /* pst_flat_3 */
-        {685, 255}, /* pst_flat_4 */
-        {637, 250}, /* pst_flat_5 */
+        {1045, 390}, /* tempo */
+        {165, 527}, /* pst_flat_0 */
+        {589, 442}, /* pst_flat_1 */
+        {833, 401}, /* pst_flat_2 */
+        {519, 511}, /* pst_flat_3 */
+        {806, 472}, /* pst_flat_4 */
+        {794, 415}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-388, 220}, /* pst_wall_0 */
-        {-488, 492}, /* pst_wall_1 */
-        {-586, 576}, /* pst_wall_2 */
-        {-932, 473}, /* pst_wall_3 */
-        {68, 431}, /* pst_wall_4 */
-        {-1057, 693}, /* pst_wall_5 */
+        {-789, 130}, /* pst_wall_0 */
+        {-518, 318}, /* pst_wall_1 */
+        {-591, 436}, /* pst_wall_2 */
+        {-484, 409}, /* pst_wall_3 */
+        {-165, 451}, /* pst_wall_4 */
+        {-349, 394}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-1012, 836}, /* pst_cap_0 */
-        {-282, 208}, /* pst_cap_1 */
-        {712, 60}, /* pst_cap_2 */
-        {-103, 671}, /* pst_cap_3 */
-        {872, 470}, /* pst_cap_4 */
-        {1796, 259}, /* pst_cap_5 */
+        {-1551, 25}, /* pst_cap_0 */
+        {-413, -539}, /* pst_cap_1 */
+        {254, -193}, /* pst_cap_2 */
+        {-127, -220}, /* pst_cap_3 */
+        {757, -85}, /* pst_cap_4 */
+        {1227, -45}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {371, 647}, /* support_flat */
-        {1220, 982}, /* support_wall */
-        {550, 905}, /* support_cap */
-        {-426, -415}, /* captive_flat */
-        {463, -294}, /* captive_wall */
-        {-24, -472}, /* captive_cap */
-        {-196, 361}, /* deep_own */
-        {918, -457}, /* deep_opp */
-        {320, 92}, /* stack_tall */
-        {28, 6}, /* stack_near_opp */
-        {-590, -330}, /* reserve */
-        {203, 467}, /* count_lead */
-        {-18, 28}, /* race_near */
-        {-68, 92}, /* race_sign */
+        {406, 502}, /* support_flat */
+        {775, 874}, /* support_wall */
+        {1362, 1020}, /* support_cap */
+        {-383, -315}, /* captive_flat */
+        {632, -278}, /* captive_wall */
+        {526, -217}, /* captive_cap */
+        {33, 334}, /* deep_own */
+        {-337, -182}, /* deep_opp */
+        {244, 75}, /* stack_tall */
+        {60, -33}, /* stack_near_opp */
+        {-827, -224}, /* reserve */
+        {166, 381}, /* count_lead */
+        {-50, 26}, /* race_near */
+        {62, 46}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {563, 609}, /* road1_waiter */
+        {711, 282}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1178, -91}, /* crit2_waiter */
-        {476, -16}, /* road_2 */
-        {-107, 118}, /* road_3 */
-        {-274, 109}, /* road_4 */
-        {224, -11}, /* road_rows */
-        {-659, 296}, /* groups */
-        {-373, 286}, /* adjacent */
-        {139, -45}, /* liberties */
-        {124, -109}, /* line_open_0 */
-        {396, -470}, /* line_open_1 */
-        {358, -649}, /* line_open_2 */
-        {267, -834}, /* line_open_3 */
+        {1281, 67}, /* crit2_waiter */
+        {526, -111}, /* road_2 */
+        {130, -28}, /* road_3 */
+        {0, 0}, /* road_4 */
+        {304, -124}, /* road_rows */
+        {-265, -28}, /* groups */
+        {-233, 88}, /* adjacent */
+        {13, 24}, /* liberties */
+        {2, -22}, /* line_open_0 */
+        {12, -239}, /* line_open_1 */
+        {54, -470}, /* line_open_2 */
+        {-195, -535}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {4, -139}, /* line_contested_0 */
-        {61, -344}, /* line_contested_1 */
-        {401, -623}, /* line_contested_2 */
-        {331, -550}, /* line_contested_3 */
+        {-180, -190}, /* line_contested_0 */
+        {-325, -340}, /* line_contested_1 */
+        {-85, -590}, /* line_contested_2 */
+        {-101, -546}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {127, 314}, /* cap_free */
-        {393, 232}, /* cap_near_wall */
-        {556, 146}, /* cap_height */
-        {384, 189}, /* wall_block */
-        {478, 474}, /* cap_block */
+        {402, 3}, /* cap_free */
+        {-13, 79}, /* cap_near_wall */
+        {84, 187}, /* wall_block */
+        {312, 413}, /* cap_block */
     }},
     [6] = {{
-        {819, 509}, /* tempo */
-        {310, 409}, /* pst_flat_0 */
-        {678, 409}, /* pst_flat_1 */
-        {799, 376}, /* pst_flat_2 */
-        {612, 402}, /* pst_flat_3 */
-        {770, 520}, /* pst_flat_4 */
-        {779, 415}, /* pst_flat_5 */
+        {829, 459}, /* tempo */
+        {182, 405}, /* pst_flat_0 */
+        {327, 359}, /* pst_flat_1 */
+        {477, 416}, /* pst_flat_2 */
+        {547, 322}, /* pst_flat_3 */
+        {748, 369}, /* pst_flat_4 */
+        {676, 421}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-376, 772}, /* pst_wall_0 */
-        {-402, 126}, /* pst_wall_1 */
-        {289, -95}, /* pst_wall_2 */
-        {-162, 184}, /* pst_wall_3 */
-        {349, 208}, /* pst_wall_4 */
-        {235, -92}, /* pst_wall_5 */
+        {-353, 48}, /* pst_wall_0 */
+        {-497, 127}, /* pst_wall_1 */
+        {-290, 59}, /* pst_wall_2 */
+        {-191, 355}, /* pst_wall_3 */
+        {-129, 404}, /* pst_wall_4 */
+        {115, -64}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-1188, -31}, /* pst_cap_0 */
-        {-896, 359}, /* pst_cap_1 */
-        {529, 12}, /* pst_cap_2 */
-        {269, 55}, /* pst_cap_3 */
-        {1344, 220}, /* pst_cap_4 */
-        {2054, 146}, /* pst_cap_5 */
+        {-31, -916}, /* pst_cap_0 */
+        {-501, -159}, /* pst_cap_1 */
+        {596, 169}, /* pst_cap_2 */
+        {-112, 18}, /* pst_cap_3 */
+        {1103, 264}, /* pst_cap_4 */
+        {1564, 397}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {271, 356}, /* support_flat */
-        {-429, 793}, /* support_wall */
-        {469, 610}, /* support_cap */
-        {-229, -248}, /* captive_flat */
-        {890, -207}, /* captive_wall */
-        {122, -256}, /* captive_cap */
-        {-38, 432}, /* deep_own */
-        {-392, -312}, /* deep_opp */
-        {251, 9}, /* stack_tall */
-        {112, -26}, /* stack_near_opp */
-        {-754, -310}, /* reserve */
-        {143, 377}, /* count_lead */
-        {51, 18}, /* race_near */
-        {-967, 177}, /* race_sign */
+        {-176, 380}, /* support_flat */
+        {-246, 707}, /* support_wall */
+        {1124, 897}, /* support_cap */
+        {66, -176}, /* captive_flat */
+        {847, -109}, /* captive_wall */
+        {440, -44}, /* captive_cap */
+        {96, 203}, /* deep_own */
+        {-101, -273}, /* deep_opp */
+        {342, -29}, /* stack_tall */
+        {118, -68}, /* stack_near_opp */
+        {-965, -338}, /* reserve */
+        {155, 353}, /* count_lead */
+        {34, 26}, /* race_near */
+        {-726, 126}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {718, 218}, /* road1_waiter */
+        {490, 539}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-292, 1076}, /* crit2_waiter */
-        {533, -125}, /* road_2 */
-        {-52, -98}, /* road_3 */
-        {-300, 9}, /* road_4 */
-        {-55, 88}, /* road_rows */
-        {-840, 95}, /* groups */
-        {-600, 4}, /* adjacent */
-        {79, -41}, /* liberties */
-        {175, -150}, /* line_open_0 */
-        {321, -135}, /* line_open_1 */
-        {286, -390}, /* line_open_2 */
-        {68, -365}, /* line_open_3 */
-        {7, -607}, /* line_open_4 */
+        {-217, 627}, /* crit2_waiter */
+        {543, 6}, /* road_2 */
+        {124, -33}, /* road_3 */
+        {0, 0}, /* road_4 */
+        {101, -34}, /* road_rows */
+        {-547, 27}, /* groups */
+        {-466, -29}, /* adjacent */
+        {36, -28}, /* liberties */
+        {-85, -125}, /* line_open_0 */
+        {15, -144}, /* line_open_1 */
+        {-21, -422}, /* line_open_2 */
+        {-211, -448}, /* line_open_3 */
+        {-73, -714}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {328, -257}, /* line_contested_0 */
-        {427, -394}, /* line_contested_1 */
-        {414, -466}, /* line_contested_2 */
-        {584, -604}, /* line_contested_3 */
-        {978, -710}, /* line_contested_4 */
+        {146, -246}, /* line_contested_0 */
+        {173, -402}, /* line_contested_1 */
+        {204, -514}, /* line_contested_2 */
+        {236, -552}, /* line_contested_3 */
+        {583, -742}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-86, 241}, /* cap_free */
-        {-5, 257}, /* cap_near_wall */
-        {510, 144}, /* cap_height */
-        {144, 295}, /* wall_block */
-        {449, 208}, /* cap_block */
+        {82, 112}, /* cap_free */
+        {-96, 325}, /* cap_near_wall */
+        {370, 366}, /* wall_block */
+        {197, 543}, /* cap_block */
     }},
     [7] = {{
-        {819, 509}, /* tempo */
-        {310, 409}, /* pst_flat_0 */
-        {678, 409}, /* pst_flat_1 */
-        {799, 376}, /* pst_flat_2 */
-        {612, 402}, /* pst_flat_3 */
-        {770, 520}, /* pst_flat_4 */
-        {779, 415}, /* pst_flat_5 */
-        {612, 402}, /* pst_flat_6 */
-        {770, 520}, /* pst_flat_7 */
-        {779, 415}, /* pst_flat_8 */
-        {779, 415}, /* pst_flat_9 */
-        {-376, 772}, /* pst_wall_0 */
-        {-402, 126}, /* pst_wall_1 */
-        {289, -95}, /* pst_wall_2 */
-        {-162, 184}, /* pst_wall_3 */
-        {349, 208}, /* pst_wall_4 */
-        {235, -92}, /* pst_wall_5 */
-        {-162, 184}, /* pst_wall_6 */
-        {349, 208}, /* pst_wall_7 */
-        {235, -92}, /* pst_wall_8 */
-        {235, -92}, /* pst_wall_9 */
-        {-1188, -31}, /* pst_cap_0 */
-        {-896, 359}, /* pst_cap_1 */
-        {529, 12}, /* pst_cap_2 */
-        {269, 55}, /* pst_cap_3 */
-        {1344, 220}, /* pst_cap_4 */
-        {2054, 146}, /* pst_cap_5 */
-        {269, 55}, /* pst_cap_6 */
-        {1344, 220}, /* pst_cap_7 */
-        {2054, 146}, /* pst_cap_8 */
-        {2054, 146}, /* pst_cap_9 */
-        {271, 356}, /* support_flat */
-        {-429, 793}, /* support_wall */
-        {469, 610}, /* support_cap */
-        {-229, -248}, /* captive_flat */
-        {890, -207}, /* captive_wall */
-        {122, -256}, /* captive_cap */
-        {-38, 432}, /* deep_own */
-        {-392, -312}, /* deep_opp */
-        {251, 9}, /* stack_tall */
-        {112, -26}, /* stack_near_opp */
-        {-754, -310}, /* reserve */
-        {143, 377}, /* count_lead */
-        {51, 18}, /* race_near */
-        {-967, 177}, /* race_sign */
+        {829, 459}, /* tempo */
+        {182, 405}, /* pst_flat_0 */
+        {327, 359}, /* pst_flat_1 */
+        {477, 416}, /* pst_flat_2 */
+        {547, 322}, /* pst_flat_3 */
+        {748, 369}, /* pst_flat_4 */
+        {676, 421}, /* pst_flat_5 */
+        {547, 322}, /* pst_flat_6 */
+        {748, 369}, /* pst_flat_7 */
+        {676, 421}, /* pst_flat_8 */
+        {676, 421}, /* pst_flat_9 */
+        {-353, 48}, /* pst_wall_0 */
+        {-497, 127}, /* pst_wall_1 */
+        {-290, 59}, /* pst_wall_2 */
+        {-191, 355}, /* pst_wall_3 */
+        {-129, 404}, /* pst_wall_4 */
+        {115, -64}, /* pst_wall_5 */
+        {-191, 355}, /* pst_wall_6 */
+        {-129, 404}, /* pst_wall_7 */
+        {115, -64}, /* pst_wall_8 */
+        {115, -64}, /* pst_wall_9 */
+        {-31, -916}, /* pst_cap_0 */
+        {-501, -159}, /* pst_cap_1 */
+        {596, 169}, /* pst_cap_2 */
+        {-112, 18}, /* pst_cap_3 */
+        {1103, 264}, /* pst_cap_4 */
+        {1564, 397}, /* pst_cap_5 */
+        {-112, 18}, /* pst_cap_6 */
+        {1103, 264}, /* pst_cap_7 */
+        {1564, 397}, /* pst_cap_8 */
+        {1564, 397}, /* pst_cap_9 */
+        {-176, 380}, /* support_flat */
+        {-246, 707}, /* support_wall */
+        {1124, 897}, /* support_cap */
+        {66, -176}, /* captive_flat */
+        {847, -109}, /* captive_wall */
+        {440, -44}, /* captive_cap */
+        {96, 203}, /* deep_own */
+        {-101, -273}, /* deep_opp */
+        {342, -29}, /* stack_tall */
+        {118, -68}, /* stack_near_opp */
+        {-965, -338}, /* reserve */
+        {155, 353}, /* count_lead */
+        {34, 26}, /* race_near */
+        {-726, 126}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {718, 218}, /* road1_waiter */
+        {490, 539}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-292, 1076}, /* crit2_waiter */
-        {533, -125}, /* road_2 */
-        {-52, -98}, /* road_3 */
-        {-300, 9}, /* road_4 */
-        {-55, 88}, /* road_rows */
-        {-840, 95}, /* groups */
-        {-600, 4}, /* adjacent */
-        {79, -41}, /* liberties */
-        {175, -150}, /* line_open_0 */
-        {175, -150}, /* line_open_1 */
-        {321, -135}, /* line_open_2 */
-        {286, -390}, /* line_open_3 */
-        {68, -365}, /* line_open_4 */
-        {7, -607}, /* line_open_5 */
+        {-217, 627}, /* crit2_waiter */
+        {543, 6}, /* road_2 */
+        {124, -33}, /* road_3 */
+        {0, 0}, /* road_4 */
+        {101, -34}, /* road_rows */
+        {-547, 27}, /* groups */
+        {-466, -29}, /* adjacent */
+        {36, -28}, /* liberties */
+        {-85, -125}, /* line_open_0 */
+        {-85, -125}, /* line_open_1 */
+        {15, -144}, /* line_open_2 */
+        {-21, -422}, /* line_open_3 */
+        {-211, -448}, /* line_open_4 */
+        {-73, -714}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {328, -257}, /* line_contested_0 */
-        {328, -257}, /* line_contested_1 */
-        {427, -394}, /* line_contested_2 */
-        {414, -466}, /* line_contested_3 */
-        {584, -604}, /* line_contested_4 */
-        {978, -710}, /* line_contested_5 */
+        {146, -246}, /* line_contested_0 */
+        {146, -246}, /* line_contested_1 */
+        {173, -402}, /* line_contested_2 */
+        {204, -514}, /* line_contested_3 */
+        {236, -552}, /* line_contested_4 */
+        {583, -742}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-86, 241}, /* cap_free */
-        {-5, 257}, /* cap_near_wall */
-        {510, 144}, /* cap_height */
-        {144, 295}, /* wall_block */
-        {449, 208}, /* cap_block */
+        {82, 112}, /* cap_free */
+        {-96, 325}, /* cap_near_wall */
+        {370, 366}, /* wall_block */
+        {197, 543}, /* cap_block */
     }},
     [8] = {{
-        {819, 509}, /* tempo */
-        {310, 409}, /* pst_flat_0 */
-        {678, 409}, /* pst_flat_1 */
-        {799, 376}, /* pst_flat_2 */
-        {612, 402}, /* pst_flat_3 */
-        {770, 520}, /* pst_flat_4 */
-        {779, 415}, /* pst_flat_5 */
-        {612, 402}, /* pst_flat_6 */
-        {770, 520}, /* pst_flat_7 */
-        {779, 415}, /* pst_flat_8 */
-        {779, 415}, /* pst_flat_9 */
-        {-376, 772}, /* pst_wall_0 */
-        {-402, 126}, /* pst_wall_1 */
-        {289, -95}, /* pst_wall_2 */
-        {-162, 184}, /* pst_wall_3 */
-        {349, 208}, /* pst_wall_4 */
-        {235, -92}, /* pst_wall_5 */
-        {-162, 184}, /* pst_wall_6 */
-        {349, 208}, /* pst_wall_7 */
-        {235, -92}, /* pst_wall_8 */
-        {235, -92}, /* pst_wall_9 */
-        {-1188, -31}, /* pst_cap_0 */
-        {-896, 359}, /* pst_cap_1 */
-        {529, 12}, /* pst_cap_2 */
-        {269, 55}, /* pst_cap_3 */
-        {1344, 220}, /* pst_cap_4 */
-        {2054, 146}, /* pst_cap_5 */
-        {269, 55}, /* pst_cap_6 */
-        {1344, 220}, /* pst_cap_7 */
-        {2054, 146}, /* pst_cap_8 */
-        {2054, 146}, /* pst_cap_9 */
-        {271, 356}, /* support_flat */
-        {-429, 793}, /* support_wall */
-        {469, 610}, /* support_cap */
-        {-229, -248}, /* captive_flat */
-        {890, -207}, /* captive_wall */
-        {122, -256}, /* captive_cap */
-        {-38, 432}, /* deep_own */
-        {-392, -312}, /* deep_opp */
-        {251, 9}, /* stack_tall */
-        {112, -26}, /* stack_near_opp */
-        {-754, -310}, /* reserve */
-        {143, 377}, /* count_lead */
-        {51, 18}, /* race_near */
-        {-967, 177}, /* race_sign */
+        {829, 459}, /* tempo */
+        {182, 405}, /* pst_flat_0 */
+        {327, 359}, /* pst_flat_1 */
+        {477, 416}, /* pst_flat_2 */
+        {547, 322}, /* pst_flat_3 */
+        {748, 369}, /* pst_flat_4 */
+        {676, 421}, /* pst_flat_5 */
+        {547, 322}, /* pst_flat_6 */
+        {748, 369}, /* pst_flat_7 */
+        {676, 421}, /* pst_flat_8 */
+        {676, 421}, /* pst_flat_9 */
+        {-353, 48}, /* pst_wall_0 */
+        {-497, 127}, /* pst_wall_1 */
+        {-290, 59}, /* pst_wall_2 */
+        {-191, 355}, /* pst_wall_3 */
+        {-129, 404}, /* pst_wall_4 */
+        {115, -64}, /* pst_wall_5 */
+        {-191, 355}, /* pst_wall_6 */
+        {-129, 404}, /* pst_wall_7 */
+        {115, -64}, /* pst_wall_8 */
+        {115, -64}, /* pst_wall_9 */
+        {-31, -916}, /* pst_cap_0 */
+        {-501, -159}, /* pst_cap_1 */
+        {596, 169}, /* pst_cap_2 */
+        {-112, 18}, /* pst_cap_3 */
+        {1103, 264}, /* pst_cap_4 */
+        {1564, 397}, /* pst_cap_5 */
+        {-112, 18}, /* pst_cap_6 */
+        {1103, 264}, /* pst_cap_7 */
+        {1564, 397}, /* pst_cap_8 */
+        {1564, 397}, /* pst_cap_9 */
+        {-176, 380}, /* support_flat */
+        {-246, 707}, /* support_wall */
+        {1124, 897}, /* support_cap */
+        {66, -176}, /* captive_flat */
+        {847, -109}, /* captive_wall */
+        {440, -44}, /* captive_cap */
+        {96, 203}, /* deep_own */
+        {-101, -273}, /* deep_opp */
+        {342, -29}, /* stack_tall */
+        {118, -68}, /* stack_near_opp */
+        {-965, -338}, /* reserve */
+        {155, 353}, /* count_lead */
+        {34, 26}, /* race_near */
+        {-726, 126}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {718, 218}, /* road1_waiter */
+        {490, 539}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-292, 1076}, /* crit2_waiter */
-        {533, -125}, /* road_2 */
-        {-52, -98}, /* road_3 */
-        {-300, 9}, /* road_4 */
-        {-55, 88}, /* road_rows */
-        {-840, 95}, /* groups */
-        {-600, 4}, /* adjacent */
-        {79, -41}, /* liberties */
-        {175, -150}, /* line_open_0 */
-        {175, -150}, /* line_open_1 */
-        {175, -150}, /* line_open_2 */
-        {321, -135}, /* line_open_3 */
-        {286, -390}, /* line_open_4 */
-        {68, -365}, /* line_open_5 */
-        {7, -607}, /* line_open_6 */
+        {-217, 627}, /* crit2_waiter */
+        {543, 6}, /* road_2 */
+        {124, -33}, /* road_3 */
+        {0, 0}, /* road_4 */
+        {101, -34}, /* road_rows */
+        {-547, 27}, /* groups */
+        {-466, -29}, /* adjacent */
+        {36, -28}, /* liberties */
+        {-85, -125}, /* line_open_0 */
+        {-85, -125}, /* line_open_1 */
+        {-85, -125}, /* line_open_2 */
+        {15, -144}, /* line_open_3 */
+        {-21, -422}, /* line_open_4 */
+        {-211, -448}, /* line_open_5 */
+        {-73, -714}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {328, -257}, /* line_contested_0 */
-        {328, -257}, /* line_contested_1 */
-        {328, -257}, /* line_contested_2 */
-        {427, -394}, /* line_contested_3 */
-        {414, -466}, /* line_contested_4 */
-        {584, -604}, /* line_contested_5 */
-        {978, -710}, /* line_contested_6 */
+        {146, -246}, /* line_contested_0 */
+        {146, -246}, /* line_contested_1 */
+        {146, -246}, /* line_contested_2 */
+        {173, -402}, /* line_contested_3 */
+        {204, -514}, /* line_contested_4 */
+        {236, -552}, /* line_contested_5 */
+        {583, -742}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-86, 241}, /* cap_free */
-        {-5, 257}, /* cap_near_wall */
-        {510, 144}, /* cap_height */
-        {144, 295}, /* wall_block */
-        {449, 208}, /* cap_block */
+        {82, 112}, /* cap_free */
+        {-96, 325}, /* cap_near_wall */
+        {370, 366}, /* wall_block */
+        {197, 543}, /* cap_block */
     }},
 };

@@ -64,16 +64,29 @@ worker() {
     done
 }
 
+# Stops the players: each worker first (so it starts no new chunk), then the
+# game it was playing; unfinished chunks (*.part) are dropped.
 pids=()
+stop_workers() {
+    for p in "${pids[@]}"; do
+        local games
+        games=$(pgrep -P "$p" || true)
+        kill "$p" 2>/dev/null || true
+        [ -n "$games" ] && kill $games 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+    rm -f "$data/g$gen"/*.part
+}
+trap 'stop_workers; exit 1' INT TERM
+
 for w in $(seq 0 $((workers - 1))); do
     worker "$w" &
     pids+=($!)
 done
-sleep $((minutes * 60))
-# Stop the players; their unfinished chunks (*.part) are dropped.
-for p in "${pids[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
-wait 2>/dev/null || true
-rm -f "$data/g$gen"/*.part
+sleep $((minutes * 60)) &
+wait $! || true
+stop_workers
+trap - INT TERM
 
 files=()
 for g in $(seq "$from" "$gen"); do

@@ -38,8 +38,8 @@ static uint64_t rng_next(uint64_t *s) {
 static void emit(const TakPosition *pos, double result) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 6) return;
     BbMasks m = bb_masks(pos->rules.size);
-    /* Positions with a road in one are the search's business, not the evaluation's. */
-    if (engine_road_in_one(pos, pos->side, &m) != TAK_MOVE_NONE) return;
+    /* Positions with a win in one are the search's business, not the evaluation's. */
+    if (engine_win_in_one(pos, pos->side, &m) != TAK_MOVE_NONE) return;
     char tps[TAK_TPS_MAX];
     if (tak_tps_write(pos, tps, sizeof tps) < 0) return;
     printf("%d %d %.1f %s\n", pos->rules.size, pos->rules.half_komi, result, tps);
@@ -89,6 +89,7 @@ static int cmd_gen(int argc, char **argv) {
                 pos.result.winner = -1;
             }
         }
+        if (pos.result.end == TAK_END_NONE) continue; /* cut short: no result to learn */
         double r = white_result(pos.result);
         /* Sample about one position in two, to keep them less correlated. */
         for (int i = 0; i < n; i++)
@@ -239,7 +240,11 @@ static void fit(Weights w, const Data *d, int size, double k, int iterations) {
     /* ... plus what placing it changes in the count and the reserve. */
     flat += 2 * (w[F_COUNT_LEAD][0] + w[F_COUNT_LEAD][1]) / 2 - (w[F_RESERVE][0] + w[F_RESERVE][1]) / 2;
     flat /= EVAL_SCALE;
-    double scale = flat > 1 ? 100 / flat : 1;
+    if (!isfinite(flat) || flat <= 1) {
+        fprintf(stderr, "size %d: a flat is worth %g after the fit: kept unscaled\n", size, flat);
+        flat = 100;
+    }
+    double scale = 100 / flat;
     for (int j = 0; j < F_COUNT; j++) {
         for (int t = 0; t < 2; t++) {
             w[j][t] *= scale;
@@ -275,7 +280,8 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
         lineno++;
         int size, half_komi, used = 0;
         float result;
-        if (sscanf(line, "%d %d %f %n", &size, &half_komi, &result, &used) != 3 || !used) {
+        if (sscanf(line, "%d %d %f %n", &size, &half_komi, &result, &used) != 3 || !used ||
+            (result != 0 && result != 0.5f && result != 1) || half_komi < -20 || half_komi > 20) {
             bad++;
             continue;
         }
@@ -292,6 +298,8 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
             continue;
         }
         BbMasks m = bb_masks(size);
+        if (tak_position_is_over(&pos) || engine_win_in_one(&pos, pos.side, &m) != TAK_MOVE_NONE)
+            continue; /* the search's business (older data has them) */
         int feats[F_COUNT];
         Sample s;
         s.result = result;
@@ -326,6 +334,36 @@ static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
     fprintf(out, "};\n");
 }
 
+/* Writes the weights to `path` through a temporary file renamed over it, so
+ * a failed write never leaves a half-written weights.c; refuses weights that
+ * are not finite or do not fit the table's int16_t. */
+static bool save_weights(const char *path, Weights w[TAK_MAX_SIZE + 1]) {
+    for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++)
+        for (int i = 0; i < F_COUNT; i++)
+            for (int t = 0; t < 2; t++)
+                if (!isfinite(w[size][i][t]) || fabs(w[size][i][t]) > 32767) {
+                    fprintf(stderr, "tune: size %d weight %d is %g: nothing written\n", size, i,
+                            w[size][i][t]);
+                    return false;
+                }
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "tune: cannot write %s\n", tmp);
+        return false;
+    }
+    write_weights(out, w);
+    bool ok = !ferror(out);
+    ok = fclose(out) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "tune: writing %s failed\n", path);
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
 /* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] DATA... */
 static int cmd_fit(int argc, char **argv) {
     if (argc < 4) return 2;
@@ -350,11 +388,7 @@ static int cmd_fit(int argc, char **argv) {
         if (wanted && data[size].n >= 500) fit(w[size], &data[size], size, k, iterations);
         free(data[size].s);
     }
-    FILE *out = fopen(argv[2], "w");
-    if (!out) return 1;
-    write_weights(out, w);
-    fclose(out);
-    return 0;
+    return save_weights(argv[2], w) ? 0 : 1;
 }
 
 
@@ -400,11 +434,7 @@ static int cmd_carry(int argc, char **argv) {
         for (int i = 0; i < F_COUNT; i++)
             for (int t = 0; t < 2; t++) w[to][i][t] = engine_weights[from].w[carried_feature(i, from, to)][t];
     }
-    FILE *out = fopen(argv[2], "w");
-    if (!out) return 1;
-    write_weights(out, w);
-    fclose(out);
-    return 0;
+    return save_weights(argv[2], w) ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
