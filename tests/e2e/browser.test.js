@@ -8,7 +8,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { startServer } = require('../server/lib.js');
-const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
+const { browserForTests, newPage: openPage, shot, atPly, freeSquare } = require('./lib.js');
 
 const env = browserForTests(test);
 const newPage = (opts) => openPage(env.browser, opts);
@@ -92,7 +92,7 @@ test('typed PTN, refused moves say why, takeback against the engine, review and 
   await p.fill('#ptn-input', 'a1');
   await p.press('#ptn-input', 'Enter');
   await atPly(p, 2); // the engine answered
-  await click(p, 'c3');
+  await click(p, await freeSquare(p, ['c3', 'b2', 'd4']));
   await atPly(p, 4);
   await p.click('#takeback');
   await atPly(p, 2);
@@ -137,7 +137,7 @@ test('server killed and restarted mid-game: the page reconnects and play goes on
   own = await startServer({ db: own.db, port: own.port });
   await p.waitForFunction(() => document.getElementById('conn').textContent === 'connected', null, { timeout: 15000 });
   await atPly(p, 2);
-  await click(p, 'd4');
+  await click(p, await freeSquare(p, ['d4', 'b2', 'c3']));
   await atPly(p, 4);
   assert.match(await p.textContent('#moves'), /a1.*d4/s);
   await shot(p, 'restart-resumed');

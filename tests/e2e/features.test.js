@@ -8,7 +8,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
+const { browserForTests, newPage: openPage, shot, atPly, freeSquare } = require('./lib.js');
 
 const env = browserForTests(test);
 const newPage = (opts) => openPage(env.browser, opts);
@@ -24,7 +24,7 @@ test('review: the engine analyses the position shown, once the game is over', as
   await p.waitForSelector('[data-square=a1]');
   await click(p, 'a1');
   await atPly(p, 2);
-  await click(p, 'b2');
+  await click(p, await freeSquare(p, ['b2', 'c3', 'b3']));
   await atPly(p, 4);
   assert.ok(await p.isDisabled('#analyze'), 'no analysis during the game');
   await p.click('#resign');
@@ -112,13 +112,14 @@ test('rule enforcement off in a game: the sandbox starts from the position shown
   assert.equal(await p.evaluate(() => window.takApp.sandbox.board.join(',')), played);
   assert.ok(await p.isHidden('#ptn-form'));
   await p.click('.palette button[data-piece="1S"]');
-  await click(p, 'e5');
-  await p.waitForFunction(() => window.takApp.sandbox.board[24] === '1S');
+  const wall = played.split(',')[24] === '' ? 'e5' : 'd5'; // a square the engine left empty
+  await click(p, wall);
+  await p.waitForFunction((i) => window.takApp.sandbox.board[i] === '1S', wall === 'e5' ? 24 : 23);
   await p.selectOption('#sandbox-turn', 'black');
   await p.waitForFunction(() => window.takApp.sandbox.turn === 'black');
   await p.click('#enforce'); // rules back on: a new game, Black (the engine) to move
   await p.waitForFunction(() => window.takApp.gameId && window.takApp.state && window.takApp.state.game === window.takApp.gameId);
-  assert.match(await p.evaluate(() => window.takApp.state.start), /^x4,1S\/.* 2 2$/);
+  assert.match(await p.evaluate(() => window.takApp.state.start), wall === 'e5' ? /^x4,1S\/.* 2 2$/ : /^x3,1S,x\/.* 2 2$/);
   await atPly(p, 1); // the engine moved
   assert.equal(await p.evaluate(() => window.takApp.state.turn), 'white');
   await p.context().close();

@@ -38,4 +38,9 @@ async function newPage(browser, opts = {}) {
 const shot = (page, name) => page.screenshot({ path: path.join(ART, name + '.png') });
 const atPly = (page, n) => page.waitForFunction((n) => window.takApp.state && window.takApp.state.ply === n, n);
 
-module.exports = { browserForTests, newPage, shot, atPly };
+// The first of these squares where a placement is legal: the engine's levels
+// choose among near-best moves at random, so a test cannot know which it took.
+const freeSquare = (page, squares) =>
+  page.evaluate((sqs) => sqs.find((sq) => window.takApp.state.legal.includes(sq)), squares);
+
+module.exports = { browserForTests, newPage, shot, atPly, freeSquare };
