@@ -7,12 +7,18 @@
  *       for White (1, 0.5, 0) and the position as TPS;
  *   tune ptn FILE... > data.txt
  *       the same lines from recorded games in PTN;
- *   tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] DATA...
+ *   tune score NODES [--sizes 56] DATA... > scored.txt
+ *       searches every position NODES nodes and writes its line again with
+ *       the search's score for White after the result ("@-35");
+ *   tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L] DATA...
  *       for each size present, computes the features of every position and
  *       fits the weights (an opening and an end weight a feature) by
- *       logistic regression on the results, from the current weights, by
- *       Adam; writes a whole weights.c to OUT.c. Sizes without data keep
- *       their current weights.
+ *       logistic regression, from the current weights, by Adam; the target
+ *       is the game's result, or on scored lines L * result + (1 - L) *
+ *       sigmoid(score) (L 0.5 by default): the search's verdict on that very
+ *       position is far less noisy than the result of a whole game; writes a
+ *       whole weights.c to OUT.c. Sizes without data keep their current
+ *       weights.
  * train.sh runs one generation of games and the fit; README.md the recipe.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -132,10 +138,62 @@ static int cmd_ptn(int argc, char **argv) {
     return 0;
 }
 
+/* tune score NODES [--sizes LIST] DATA...: every line again, with the score
+ * of a NODES-node search for White ("@score") after the result; lines of
+ * other sizes, and lines that are not samples, are left out. */
+static void keep_score(const TakSearchInfo *info, void *user) { *(int *)user = info->score; }
+
+static int cmd_score(int argc, char **argv) {
+    if (argc < 4) return 2;
+    uint64_t nodes = strtoull(argv[2], NULL, 10);
+    const char *sizes = "345678";
+    int a = 3;
+    if (a + 1 < argc && strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1], a += 2;
+    if (nodes == 0 || a >= argc) return 2;
+    TakEngine *e = tak_engine_new(16, 1);
+    if (!e) return 1;
+    char line[TAK_TPS_MAX + 64];
+    for (; a < argc; a++) {
+        FILE *f = fopen(argv[a], "r");
+        if (!f) {
+            fprintf(stderr, "cannot read %s\n", argv[a]);
+            tak_engine_free(e);
+            return 1;
+        }
+        while (fgets(line, sizeof line, f)) {
+            int size, half_komi, used = 0;
+            float result;
+            if (sscanf(line, "%d %d %f %n", &size, &half_komi, &result, &used) != 3 || !used ||
+                line[used] == '@' || !strchr(sizes, '0' + size))
+                continue;
+            TakRules rules;
+            TakPosition pos;
+            TakError err;
+            if (!tak_rules_standard(&rules, size, &err)) continue;
+            rules.half_komi = half_komi;
+            line[strcspn(line, "\n")] = 0;
+            if (!tak_tps_read(line + used, &rules, &pos, &err) || tak_position_is_over(&pos)) continue;
+            tak_engine_new_game(e);
+            TakSearchLimits lim = {0};
+            lim.nodes = nodes;
+            int score = 0;
+            if (tak_engine_search(e, &pos, NULL, 0, &lim, keep_score, &score, NULL) == TAK_MOVE_NONE)
+                continue;
+            if (pos.side == TAK_BLACK) score = -score;
+            printf("%d %d %.1f @%d %s\n", size, half_komi, result, score, line + used);
+        }
+        fclose(f);
+        fflush(stdout);
+    }
+    tak_engine_free(e);
+    return 0;
+}
+
 /* ---- fitting ------------------------------------------------------------ */
 
 typedef struct Sample {
     float result;
+    float score; /* the search's score for White, or NAN when not scored */
     uint8_t phase;
     int16_t f[F_COUNT];
 } Sample;
@@ -160,6 +218,15 @@ static double eval_of(const Weights w, const Sample *s) {
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
+/* What a sample's prediction is fitted to (see the header). */
+static double lambda = 0.5;
+
+static double target(const Sample *s, double k) {
+    if (isnan(s->score)) return s->result;
+    double v = s->score >= TAK_SCORE_WIN_MIN ? 1 : s->score <= -TAK_SCORE_WIN_MIN ? 0 : sigmoid(s->score / k);
+    return lambda * s->result + (1 - lambda) * v;
+}
+
 /* Mean cross-entropy of sigmoid(eval / k) against the results, over the
  * samples with (index % 20 == 0) == held_out. */
 static double loss(const Weights w, const Data *d, double k, bool held_out) {
@@ -167,7 +234,7 @@ static double loss(const Weights w, const Data *d, double k, bool held_out) {
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         if ((i % 20 == 0) != held_out) continue;
-        double p = sigmoid(eval_of(w, &d->s[i]) / k), y = d->s[i].result;
+        double p = sigmoid(eval_of(w, &d->s[i]) / k), y = target(&d->s[i], k);
         if (p < 1e-9) p = 1e-9;
         if (p > 1 - 1e-9) p = 1 - 1e-9;
         sum -= y * log(p) + (1 - y) * log(1 - p);
@@ -181,12 +248,15 @@ static double loss(const Weights w, const Data *d, double k, bool held_out) {
  * scaled so that a flat on top is worth about 100 (a hundredth of a flat is
  * the search's unit), which is the same as choosing the sigmoid's scale. */
 static void fit(Weights w, const Data *d, int size, double k, int iterations) {
-    if (k <= 0) { /* the scale at which the current weights fit best */
+    if (k <= 0) { /* the scale at which the current weights fit the results best */
+        double keep = lambda;
+        lambda = 1;
         double best = loss(w, d, k = 100, false);
         for (double c = 30; c <= 3000; c *= 1.1) {
             double e = loss(w, d, c, false);
             if (e < best) best = e, k = c;
         }
+        lambda = keep;
     }
     fprintf(stderr, "size %d: sigmoid scale %.0f\n", size, k);
     fprintf(stderr, "size %d: %zu positions, start loss %.5f (held out %.5f)\n", size, d->n,
@@ -202,7 +272,7 @@ static void fit(Weights w, const Data *d, int size, double k, int iterations) {
             if (i % 20 == 0) continue;
             const Sample *s = &d->s[i];
             double p = sigmoid(eval_of(w, s) / k);
-            double grad = (p - s->result) / (k * EVAL_PHASE_MAX * EVAL_SCALE);
+            double grad = (p - target(s, k)) / (k * EVAL_PHASE_MAX * EVAL_SCALE);
             double go = grad * (EVAL_PHASE_MAX - s->phase), ge = grad * s->phase;
             for (int j = 0; j < F_COUNT; j++) {
                 if (!s->f[j]) continue;
@@ -285,6 +355,15 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
             bad++;
             continue;
         }
+        float score = NAN;
+        if (line[used] == '@') {
+            int more = 0;
+            if (sscanf(line + used, "@%f %n", &score, &more) != 1 || !more || !isfinite(score)) {
+                bad++;
+                continue;
+            }
+            used += more;
+        }
         TakRules rules;
         TakPosition pos;
         TakError err;
@@ -303,6 +382,7 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
         int feats[F_COUNT];
         Sample s;
         s.result = result;
+        s.score = score;
         s.phase = (uint8_t)engine_features(&pos, &m, feats);
         for (int i = 0; i < F_COUNT; i++) s.f[i] = (int16_t)feats[i];
         if (!add_sample(&data[size], &s)) {
@@ -375,8 +455,10 @@ static int cmd_fit(int argc, char **argv) {
         if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--iterations") == 0) iterations = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1];
+        else if (strcmp(argv[a], "--lambda") == 0) lambda = atof(argv[a + 1]);
         else return 2;
     }
+    if (!(lambda >= 0 && lambda <= 1)) return 2;
     static Data data[TAK_MAX_SIZE + 1];
     for (; a < argc; a++)
         if (!read_data(argv[a], data)) return 1;
@@ -441,12 +523,14 @@ int main(int argc, char **argv) {
     int rc = 2;
     if (argc >= 2 && strcmp(argv[1], "gen") == 0) rc = cmd_gen(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "ptn") == 0) rc = cmd_ptn(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "score") == 0) rc = cmd_score(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "fit") == 0) rc = cmd_fit(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "carry") == 0) rc = cmd_carry(argc, argv);
     if (rc == 2)
         fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI]\n"
                         "       tune ptn FILE...\n"
-                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] DATA...\n"
+                        "       tune score NODES [--sizes 56] DATA...\n"
+                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L] DATA...\n"
                         "       tune carry OUT.c FROM TO...\n");
     return rc;
 }
