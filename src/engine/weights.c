@@ -164,315 +164,315 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1045, 390}, /* tempo */
-        {165, 527}, /* pst_flat_0 */
-        {589, 442}, /* pst_flat_1 */
-        {833, 401}, /* pst_flat_2 */
-        {519, 511}, /* pst_flat_3 */
-        {806, 472}, /* pst_flat_4 */
-        {794, 415}, /* pst_flat_5 */
+        {1098, 481}, /* tempo */
+        {220, 540}, /* pst_flat_0 */
+        {567, 473}, /* pst_flat_1 */
+        {743, 454}, /* pst_flat_2 */
+        {518, 525}, /* pst_flat_3 */
+        {734, 497}, /* pst_flat_4 */
+        {683, 451}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-789, 130}, /* pst_wall_0 */
-        {-518, 318}, /* pst_wall_1 */
-        {-591, 436}, /* pst_wall_2 */
-        {-484, 409}, /* pst_wall_3 */
-        {-165, 451}, /* pst_wall_4 */
-        {-349, 394}, /* pst_wall_5 */
+        {-680, 148}, /* pst_wall_0 */
+        {-479, 333}, /* pst_wall_1 */
+        {-536, 442}, /* pst_wall_2 */
+        {-531, 414}, /* pst_wall_3 */
+        {-101, 398}, /* pst_wall_4 */
+        {-347, 397}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-1551, 25}, /* pst_cap_0 */
-        {-413, -539}, /* pst_cap_1 */
-        {254, -193}, /* pst_cap_2 */
-        {-127, -220}, /* pst_cap_3 */
-        {757, -85}, /* pst_cap_4 */
-        {1227, -45}, /* pst_cap_5 */
+        {-996, -15}, /* pst_cap_0 */
+        {-82, -434}, /* pst_cap_1 */
+        {746, -250}, /* pst_cap_2 */
+        {189, -214}, /* pst_cap_3 */
+        {1151, -120}, /* pst_cap_4 */
+        {1616, -99}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {406, 502}, /* support_flat */
-        {775, 874}, /* support_wall */
-        {1362, 1020}, /* support_cap */
-        {-383, -315}, /* captive_flat */
-        {632, -278}, /* captive_wall */
-        {526, -217}, /* captive_cap */
-        {33, 334}, /* deep_own */
-        {-337, -182}, /* deep_opp */
-        {244, 75}, /* stack_tall */
-        {60, -33}, /* stack_near_opp */
-        {-827, -224}, /* reserve */
-        {166, 381}, /* count_lead */
-        {-50, 26}, /* race_near */
-        {62, 46}, /* race_sign */
+        {451, 485}, /* support_flat */
+        {966, 753}, /* support_wall */
+        {1456, 947}, /* support_cap */
+        {-362, -311}, /* captive_flat */
+        {489, -256}, /* captive_wall */
+        {505, -219}, /* captive_cap */
+        {66, 327}, /* deep_own */
+        {-158, -182}, /* deep_opp */
+        {158, 114}, /* stack_tall */
+        {45, -13}, /* stack_near_opp */
+        {-821, -214}, /* reserve */
+        {185, 370}, /* count_lead */
+        {-34, 21}, /* race_near */
+        {-28, 57}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {711, 282}, /* road1_waiter */
+        {761, 287}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {1281, 67}, /* crit2_waiter */
-        {526, -111}, /* road_2 */
-        {130, -28}, /* road_3 */
+        {504, 134}, /* crit2_waiter */
+        {428, -76}, /* road_2 */
+        {123, -65}, /* road_3 */
         {0, 0}, /* road_4 */
-        {304, -124}, /* road_rows */
-        {-265, -28}, /* groups */
-        {-233, 88}, /* adjacent */
-        {13, 24}, /* liberties */
-        {2, -22}, /* line_open_0 */
-        {12, -239}, /* line_open_1 */
-        {54, -470}, /* line_open_2 */
-        {-195, -535}, /* line_open_3 */
+        {188, -34}, /* road_rows */
+        {-277, -58}, /* groups */
+        {-234, 34}, /* adjacent */
+        {16, -1}, /* liberties */
+        {35, -82}, /* line_open_0 */
+        {56, -275}, /* line_open_1 */
+        {97, -424}, /* line_open_2 */
+        {108, -434}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-180, -190}, /* line_contested_0 */
-        {-325, -340}, /* line_contested_1 */
-        {-85, -590}, /* line_contested_2 */
-        {-101, -546}, /* line_contested_3 */
+        {-117, -167}, /* line_contested_0 */
+        {-192, -313}, /* line_contested_1 */
+        {28, -519}, /* line_contested_2 */
+        {259, -536}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {402, 3}, /* cap_free */
-        {-13, 79}, /* cap_near_wall */
-        {84, 187}, /* wall_block */
-        {312, 413}, /* cap_block */
+        {219, 68}, /* cap_free */
+        {123, 67}, /* cap_near_wall */
+        {356, 154}, /* wall_block */
+        {389, 350}, /* cap_block */
     }},
     [6] = {{
-        {829, 459}, /* tempo */
-        {182, 405}, /* pst_flat_0 */
-        {327, 359}, /* pst_flat_1 */
-        {477, 416}, /* pst_flat_2 */
-        {547, 322}, /* pst_flat_3 */
-        {748, 369}, /* pst_flat_4 */
-        {676, 421}, /* pst_flat_5 */
+        {944, 537}, /* tempo */
+        {145, 430}, /* pst_flat_0 */
+        {321, 379}, /* pst_flat_1 */
+        {475, 400}, /* pst_flat_2 */
+        {484, 345}, /* pst_flat_3 */
+        {680, 373}, /* pst_flat_4 */
+        {640, 404}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-353, 48}, /* pst_wall_0 */
-        {-497, 127}, /* pst_wall_1 */
-        {-290, 59}, /* pst_wall_2 */
-        {-191, 355}, /* pst_wall_3 */
-        {-129, 404}, /* pst_wall_4 */
-        {115, -64}, /* pst_wall_5 */
+        {-473, 143}, /* pst_wall_0 */
+        {-481, 181}, /* pst_wall_1 */
+        {-263, 145}, /* pst_wall_2 */
+        {-216, 321}, /* pst_wall_3 */
+        {-90, 390}, /* pst_wall_4 */
+        {-19, 19}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-31, -916}, /* pst_cap_0 */
-        {-501, -159}, /* pst_cap_1 */
-        {596, 169}, /* pst_cap_2 */
-        {-112, 18}, /* pst_cap_3 */
-        {1103, 264}, /* pst_cap_4 */
-        {1564, 397}, /* pst_cap_5 */
+        {-270, -588}, /* pst_cap_0 */
+        {-400, 48}, /* pst_cap_1 */
+        {865, 122}, /* pst_cap_2 */
+        {126, 96}, /* pst_cap_3 */
+        {1383, 270}, /* pst_cap_4 */
+        {1862, 355}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {-176, 380}, /* support_flat */
-        {-246, 707}, /* support_wall */
-        {1124, 897}, /* support_cap */
-        {66, -176}, /* captive_flat */
-        {847, -109}, /* captive_wall */
-        {440, -44}, /* captive_cap */
-        {96, 203}, /* deep_own */
-        {-101, -273}, /* deep_opp */
-        {342, -29}, /* stack_tall */
-        {118, -68}, /* stack_near_opp */
-        {-965, -338}, /* reserve */
-        {155, 353}, /* count_lead */
-        {34, 26}, /* race_near */
-        {-726, 126}, /* race_sign */
+        {68, 368}, /* support_flat */
+        {-30, 697}, /* support_wall */
+        {1215, 827}, /* support_cap */
+        {13, -193}, /* captive_flat */
+        {829, -137}, /* captive_wall */
+        {526, -66}, /* captive_cap */
+        {128, 233}, /* deep_own */
+        {-269, -224}, /* deep_opp */
+        {231, 25}, /* stack_tall */
+        {82, -47}, /* stack_near_opp */
+        {-981, -308}, /* reserve */
+        {178, 352}, /* count_lead */
+        {20, 22}, /* race_near */
+        {-748, 136}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {490, 539}, /* road1_waiter */
+        {630, 366}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-217, 627}, /* crit2_waiter */
-        {543, 6}, /* road_2 */
-        {124, -33}, /* road_3 */
+        {132, 562}, /* crit2_waiter */
+        {494, -58}, /* road_2 */
+        {153, -37}, /* road_3 */
         {0, 0}, /* road_4 */
-        {101, -34}, /* road_rows */
-        {-547, 27}, /* groups */
-        {-466, -29}, /* adjacent */
-        {36, -28}, /* liberties */
-        {-85, -125}, /* line_open_0 */
-        {15, -144}, /* line_open_1 */
-        {-21, -422}, /* line_open_2 */
-        {-211, -448}, /* line_open_3 */
-        {-73, -714}, /* line_open_4 */
+        {61, 34}, /* road_rows */
+        {-500, 21}, /* groups */
+        {-420, -9}, /* adjacent */
+        {27, -19}, /* liberties */
+        {-25, -120}, /* line_open_0 */
+        {48, -211}, /* line_open_1 */
+        {52, -445}, /* line_open_2 */
+        {-61, -460}, /* line_open_3 */
+        {18, -529}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {146, -246}, /* line_contested_0 */
-        {173, -402}, /* line_contested_1 */
-        {204, -514}, /* line_contested_2 */
-        {236, -552}, /* line_contested_3 */
-        {583, -742}, /* line_contested_4 */
+        {129, -251}, /* line_contested_0 */
+        {142, -405}, /* line_contested_1 */
+        {155, -524}, /* line_contested_2 */
+        {201, -587}, /* line_contested_3 */
+        {553, -730}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {82, 112}, /* cap_free */
-        {-96, 325}, /* cap_near_wall */
-        {370, 366}, /* wall_block */
-        {197, 543}, /* cap_block */
+        {13, 125}, /* cap_free */
+        {19, 250}, /* cap_near_wall */
+        {475, 259}, /* wall_block */
+        {230, 472}, /* cap_block */
     }},
     [7] = {{
-        {829, 459}, /* tempo */
-        {182, 405}, /* pst_flat_0 */
-        {327, 359}, /* pst_flat_1 */
-        {477, 416}, /* pst_flat_2 */
-        {547, 322}, /* pst_flat_3 */
-        {748, 369}, /* pst_flat_4 */
-        {676, 421}, /* pst_flat_5 */
-        {547, 322}, /* pst_flat_6 */
-        {748, 369}, /* pst_flat_7 */
-        {676, 421}, /* pst_flat_8 */
-        {676, 421}, /* pst_flat_9 */
-        {-353, 48}, /* pst_wall_0 */
-        {-497, 127}, /* pst_wall_1 */
-        {-290, 59}, /* pst_wall_2 */
-        {-191, 355}, /* pst_wall_3 */
-        {-129, 404}, /* pst_wall_4 */
-        {115, -64}, /* pst_wall_5 */
-        {-191, 355}, /* pst_wall_6 */
-        {-129, 404}, /* pst_wall_7 */
-        {115, -64}, /* pst_wall_8 */
-        {115, -64}, /* pst_wall_9 */
-        {-31, -916}, /* pst_cap_0 */
-        {-501, -159}, /* pst_cap_1 */
-        {596, 169}, /* pst_cap_2 */
-        {-112, 18}, /* pst_cap_3 */
-        {1103, 264}, /* pst_cap_4 */
-        {1564, 397}, /* pst_cap_5 */
-        {-112, 18}, /* pst_cap_6 */
-        {1103, 264}, /* pst_cap_7 */
-        {1564, 397}, /* pst_cap_8 */
-        {1564, 397}, /* pst_cap_9 */
-        {-176, 380}, /* support_flat */
-        {-246, 707}, /* support_wall */
-        {1124, 897}, /* support_cap */
-        {66, -176}, /* captive_flat */
-        {847, -109}, /* captive_wall */
-        {440, -44}, /* captive_cap */
-        {96, 203}, /* deep_own */
-        {-101, -273}, /* deep_opp */
-        {342, -29}, /* stack_tall */
-        {118, -68}, /* stack_near_opp */
-        {-965, -338}, /* reserve */
-        {155, 353}, /* count_lead */
-        {34, 26}, /* race_near */
-        {-726, 126}, /* race_sign */
+        {944, 537}, /* tempo */
+        {145, 430}, /* pst_flat_0 */
+        {321, 379}, /* pst_flat_1 */
+        {475, 400}, /* pst_flat_2 */
+        {484, 345}, /* pst_flat_3 */
+        {680, 373}, /* pst_flat_4 */
+        {640, 404}, /* pst_flat_5 */
+        {484, 345}, /* pst_flat_6 */
+        {680, 373}, /* pst_flat_7 */
+        {640, 404}, /* pst_flat_8 */
+        {640, 404}, /* pst_flat_9 */
+        {-473, 143}, /* pst_wall_0 */
+        {-481, 181}, /* pst_wall_1 */
+        {-263, 145}, /* pst_wall_2 */
+        {-216, 321}, /* pst_wall_3 */
+        {-90, 390}, /* pst_wall_4 */
+        {-19, 19}, /* pst_wall_5 */
+        {-216, 321}, /* pst_wall_6 */
+        {-90, 390}, /* pst_wall_7 */
+        {-19, 19}, /* pst_wall_8 */
+        {-19, 19}, /* pst_wall_9 */
+        {-270, -588}, /* pst_cap_0 */
+        {-400, 48}, /* pst_cap_1 */
+        {865, 122}, /* pst_cap_2 */
+        {126, 96}, /* pst_cap_3 */
+        {1383, 270}, /* pst_cap_4 */
+        {1862, 355}, /* pst_cap_5 */
+        {126, 96}, /* pst_cap_6 */
+        {1383, 270}, /* pst_cap_7 */
+        {1862, 355}, /* pst_cap_8 */
+        {1862, 355}, /* pst_cap_9 */
+        {68, 368}, /* support_flat */
+        {-30, 697}, /* support_wall */
+        {1215, 827}, /* support_cap */
+        {13, -193}, /* captive_flat */
+        {829, -137}, /* captive_wall */
+        {526, -66}, /* captive_cap */
+        {128, 233}, /* deep_own */
+        {-269, -224}, /* deep_opp */
+        {231, 25}, /* stack_tall */
+        {82, -47}, /* stack_near_opp */
+        {-981, -308}, /* reserve */
+        {178, 352}, /* count_lead */
+        {20, 22}, /* race_near */
+        {-748, 136}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {490, 539}, /* road1_waiter */
+        {630, 366}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-217, 627}, /* crit2_waiter */
-        {543, 6}, /* road_2 */
-        {124, -33}, /* road_3 */
+        {132, 562}, /* crit2_waiter */
+        {494, -58}, /* road_2 */
+        {153, -37}, /* road_3 */
         {0, 0}, /* road_4 */
-        {101, -34}, /* road_rows */
-        {-547, 27}, /* groups */
-        {-466, -29}, /* adjacent */
-        {36, -28}, /* liberties */
-        {-85, -125}, /* line_open_0 */
-        {-85, -125}, /* line_open_1 */
-        {15, -144}, /* line_open_2 */
-        {-21, -422}, /* line_open_3 */
-        {-211, -448}, /* line_open_4 */
-        {-73, -714}, /* line_open_5 */
+        {61, 34}, /* road_rows */
+        {-500, 21}, /* groups */
+        {-420, -9}, /* adjacent */
+        {27, -19}, /* liberties */
+        {-25, -120}, /* line_open_0 */
+        {-25, -120}, /* line_open_1 */
+        {48, -211}, /* line_open_2 */
+        {52, -445}, /* line_open_3 */
+        {-61, -460}, /* line_open_4 */
+        {18, -529}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {146, -246}, /* line_contested_0 */
-        {146, -246}, /* line_contested_1 */
-        {173, -402}, /* line_contested_2 */
-        {204, -514}, /* line_contested_3 */
-        {236, -552}, /* line_contested_4 */
-        {583, -742}, /* line_contested_5 */
+        {129, -251}, /* line_contested_0 */
+        {129, -251}, /* line_contested_1 */
+        {142, -405}, /* line_contested_2 */
+        {155, -524}, /* line_contested_3 */
+        {201, -587}, /* line_contested_4 */
+        {553, -730}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {82, 112}, /* cap_free */
-        {-96, 325}, /* cap_near_wall */
-        {370, 366}, /* wall_block */
-        {197, 543}, /* cap_block */
+        {13, 125}, /* cap_free */
+        {19, 250}, /* cap_near_wall */
+        {475, 259}, /* wall_block */
+        {230, 472}, /* cap_block */
     }},
     [8] = {{
-        {829, 459}, /* tempo */
-        {182, 405}, /* pst_flat_0 */
-        {327, 359}, /* pst_flat_1 */
-        {477, 416}, /* pst_flat_2 */
-        {547, 322}, /* pst_flat_3 */
-        {748, 369}, /* pst_flat_4 */
-        {676, 421}, /* pst_flat_5 */
-        {547, 322}, /* pst_flat_6 */
-        {748, 369}, /* pst_flat_7 */
-        {676, 421}, /* pst_flat_8 */
-        {676, 421}, /* pst_flat_9 */
-        {-353, 48}, /* pst_wall_0 */
-        {-497, 127}, /* pst_wall_1 */
-        {-290, 59}, /* pst_wall_2 */
-        {-191, 355}, /* pst_wall_3 */
-        {-129, 404}, /* pst_wall_4 */
-        {115, -64}, /* pst_wall_5 */
-        {-191, 355}, /* pst_wall_6 */
-        {-129, 404}, /* pst_wall_7 */
-        {115, -64}, /* pst_wall_8 */
-        {115, -64}, /* pst_wall_9 */
-        {-31, -916}, /* pst_cap_0 */
-        {-501, -159}, /* pst_cap_1 */
-        {596, 169}, /* pst_cap_2 */
-        {-112, 18}, /* pst_cap_3 */
-        {1103, 264}, /* pst_cap_4 */
-        {1564, 397}, /* pst_cap_5 */
-        {-112, 18}, /* pst_cap_6 */
-        {1103, 264}, /* pst_cap_7 */
-        {1564, 397}, /* pst_cap_8 */
-        {1564, 397}, /* pst_cap_9 */
-        {-176, 380}, /* support_flat */
-        {-246, 707}, /* support_wall */
-        {1124, 897}, /* support_cap */
-        {66, -176}, /* captive_flat */
-        {847, -109}, /* captive_wall */
-        {440, -44}, /* captive_cap */
-        {96, 203}, /* deep_own */
-        {-101, -273}, /* deep_opp */
-        {342, -29}, /* stack_tall */
-        {118, -68}, /* stack_near_opp */
-        {-965, -338}, /* reserve */
-        {155, 353}, /* count_lead */
-        {34, 26}, /* race_near */
-        {-726, 126}, /* race_sign */
+        {944, 537}, /* tempo */
+        {145, 430}, /* pst_flat_0 */
+        {321, 379}, /* pst_flat_1 */
+        {475, 400}, /* pst_flat_2 */
+        {484, 345}, /* pst_flat_3 */
+        {680, 373}, /* pst_flat_4 */
+        {640, 404}, /* pst_flat_5 */
+        {484, 345}, /* pst_flat_6 */
+        {680, 373}, /* pst_flat_7 */
+        {640, 404}, /* pst_flat_8 */
+        {640, 404}, /* pst_flat_9 */
+        {-473, 143}, /* pst_wall_0 */
+        {-481, 181}, /* pst_wall_1 */
+        {-263, 145}, /* pst_wall_2 */
+        {-216, 321}, /* pst_wall_3 */
+        {-90, 390}, /* pst_wall_4 */
+        {-19, 19}, /* pst_wall_5 */
+        {-216, 321}, /* pst_wall_6 */
+        {-90, 390}, /* pst_wall_7 */
+        {-19, 19}, /* pst_wall_8 */
+        {-19, 19}, /* pst_wall_9 */
+        {-270, -588}, /* pst_cap_0 */
+        {-400, 48}, /* pst_cap_1 */
+        {865, 122}, /* pst_cap_2 */
+        {126, 96}, /* pst_cap_3 */
+        {1383, 270}, /* pst_cap_4 */
+        {1862, 355}, /* pst_cap_5 */
+        {126, 96}, /* pst_cap_6 */
+        {1383, 270}, /* pst_cap_7 */
+        {1862, 355}, /* pst_cap_8 */
+        {1862, 355}, /* pst_cap_9 */
+        {68, 368}, /* support_flat */
+        {-30, 697}, /* support_wall */
+        {1215, 827}, /* support_cap */
+        {13, -193}, /* captive_flat */
+        {829, -137}, /* captive_wall */
+        {526, -66}, /* captive_cap */
+        {128, 233}, /* deep_own */
+        {-269, -224}, /* deep_opp */
+        {231, 25}, /* stack_tall */
+        {82, -47}, /* stack_near_opp */
+        {-981, -308}, /* reserve */
+        {178, 352}, /* count_lead */
+        {20, 22}, /* race_near */
+        {-748, 136}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {490, 539}, /* road1_waiter */
+        {630, 366}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-217, 627}, /* crit2_waiter */
-        {543, 6}, /* road_2 */
-        {124, -33}, /* road_3 */
+        {132, 562}, /* crit2_waiter */
+        {494, -58}, /* road_2 */
+        {153, -37}, /* road_3 */
         {0, 0}, /* road_4 */
-        {101, -34}, /* road_rows */
-        {-547, 27}, /* groups */
-        {-466, -29}, /* adjacent */
-        {36, -28}, /* liberties */
-        {-85, -125}, /* line_open_0 */
-        {-85, -125}, /* line_open_1 */
-        {-85, -125}, /* line_open_2 */
-        {15, -144}, /* line_open_3 */
-        {-21, -422}, /* line_open_4 */
-        {-211, -448}, /* line_open_5 */
-        {-73, -714}, /* line_open_6 */
+        {61, 34}, /* road_rows */
+        {-500, 21}, /* groups */
+        {-420, -9}, /* adjacent */
+        {27, -19}, /* liberties */
+        {-25, -120}, /* line_open_0 */
+        {-25, -120}, /* line_open_1 */
+        {-25, -120}, /* line_open_2 */
+        {48, -211}, /* line_open_3 */
+        {52, -445}, /* line_open_4 */
+        {-61, -460}, /* line_open_5 */
+        {18, -529}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {146, -246}, /* line_contested_0 */
-        {146, -246}, /* line_contested_1 */
-        {146, -246}, /* line_contested_2 */
-        {173, -402}, /* line_contested_3 */
-        {204, -514}, /* line_contested_4 */
-        {236, -552}, /* line_contested_5 */
-        {583, -742}, /* line_contested_6 */
+        {129, -251}, /* line_contested_0 */
+        {129, -251}, /* line_contested_1 */
+        {129, -251}, /* line_contested_2 */
+        {142, -405}, /* line_contested_3 */
+        {155, -524}, /* line_contested_4 */
+        {201, -587}, /* line_contested_5 */
+        {553, -730}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {82, 112}, /* cap_free */
-        {-96, 325}, /* cap_near_wall */
-        {370, 366}, /* wall_block */
-        {197, 543}, /* cap_block */
+        {13, 125}, /* cap_free */
+        {19, 250}, /* cap_near_wall */
+        {475, 259}, /* wall_block */
+        {230, 472}, /* cap_block */
     }},
 };
