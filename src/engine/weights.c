@@ -164,315 +164,315 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1098, 481}, /* tempo */
-        {220, 540}, /* pst_flat_0 */
-        {567, 473}, /* pst_flat_1 */
-        {743, 454}, /* pst_flat_2 */
-        {518, 525}, /* pst_flat_3 */
-        {734, 497}, /* pst_flat_4 */
-        {683, 451}, /* pst_flat_5 */
+        {1203, 520}, /* tempo */
+        {215, 529}, /* pst_flat_0 */
+        {556, 459}, /* pst_flat_1 */
+        {715, 453}, /* pst_flat_2 */
+        {542, 497}, /* pst_flat_3 */
+        {714, 488}, /* pst_flat_4 */
+        {601, 496}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-680, 148}, /* pst_wall_0 */
-        {-479, 333}, /* pst_wall_1 */
-        {-536, 442}, /* pst_wall_2 */
-        {-531, 414}, /* pst_wall_3 */
-        {-101, 398}, /* pst_wall_4 */
-        {-347, 397}, /* pst_wall_5 */
+        {-603, 172}, /* pst_wall_0 */
+        {-396, 359}, /* pst_wall_1 */
+        {-435, 480}, /* pst_wall_2 */
+        {-428, 429}, /* pst_wall_3 */
+        {-84, 436}, /* pst_wall_4 */
+        {-261, 424}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-996, -15}, /* pst_cap_0 */
-        {-82, -434}, /* pst_cap_1 */
-        {746, -250}, /* pst_cap_2 */
-        {189, -214}, /* pst_cap_3 */
-        {1151, -120}, /* pst_cap_4 */
-        {1616, -99}, /* pst_cap_5 */
+        {-701, 599}, /* pst_cap_0 */
+        {145, 245}, /* pst_cap_1 */
+        {1063, 349}, /* pst_cap_2 */
+        {458, 405}, /* pst_cap_3 */
+        {1425, 500}, /* pst_cap_4 */
+        {1905, 484}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {451, 485}, /* support_flat */
-        {966, 753}, /* support_wall */
-        {1456, 947}, /* support_cap */
-        {-362, -311}, /* captive_flat */
-        {489, -256}, /* captive_wall */
-        {505, -219}, /* captive_cap */
-        {66, 327}, /* deep_own */
-        {-158, -182}, /* deep_opp */
-        {158, 114}, /* stack_tall */
-        {45, -13}, /* stack_near_opp */
-        {-821, -214}, /* reserve */
-        {185, 370}, /* count_lead */
-        {-34, 21}, /* race_near */
-        {-28, 57}, /* race_sign */
+        {476, 542}, /* support_flat */
+        {1042, 790}, /* support_wall */
+        {1478, 1031}, /* support_cap */
+        {-336, -339}, /* captive_flat */
+        {445, -258}, /* captive_wall */
+        {509, -242}, /* captive_cap */
+        {49, 393}, /* deep_own */
+        {-78, -228}, /* deep_opp */
+        {110, 128}, /* stack_tall */
+        {24, -12}, /* stack_near_opp */
+        {-826, -209}, /* reserve */
+        {199, 367}, /* count_lead */
+        {-39, 22}, /* race_near */
+        {-61, 78}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {761, 287}, /* road1_waiter */
+        {976, 287}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {504, 134}, /* crit2_waiter */
-        {428, -76}, /* road_2 */
-        {123, -65}, /* road_3 */
+        {637, 313}, /* crit2_waiter */
+        {538, -98}, /* road_2 */
+        {156, -75}, /* road_3 */
         {0, 0}, /* road_4 */
-        {188, -34}, /* road_rows */
-        {-277, -58}, /* groups */
-        {-234, 34}, /* adjacent */
-        {16, -1}, /* liberties */
-        {35, -82}, /* line_open_0 */
-        {56, -275}, /* line_open_1 */
-        {97, -424}, /* line_open_2 */
-        {108, -434}, /* line_open_3 */
+        {150, 6}, /* road_rows */
+        {-285, -165}, /* groups */
+        {-232, -74}, /* adjacent */
+        {15, -7}, /* liberties */
+        {38, 16}, /* line_open_0 */
+        {142, -134}, /* line_open_1 */
+        {273, -187}, /* line_open_2 */
+        {405, -132}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-117, -167}, /* line_contested_0 */
-        {-192, -313}, /* line_contested_1 */
-        {28, -519}, /* line_contested_2 */
-        {259, -536}, /* line_contested_3 */
+        {-52, -109}, /* line_contested_0 */
+        {-80, -170}, /* line_contested_1 */
+        {177, -285}, /* line_contested_2 */
+        {518, -240}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {219, 68}, /* cap_free */
-        {123, 67}, /* cap_near_wall */
-        {356, 154}, /* wall_block */
-        {389, 350}, /* cap_block */
+        {93, 131}, /* cap_free */
+        {158, 102}, /* cap_near_wall */
+        {465, 151}, /* wall_block */
+        {516, 359}, /* cap_block */
     }},
     [6] = {{
-        {944, 537}, /* tempo */
-        {145, 430}, /* pst_flat_0 */
-        {321, 379}, /* pst_flat_1 */
-        {475, 400}, /* pst_flat_2 */
-        {484, 345}, /* pst_flat_3 */
-        {680, 373}, /* pst_flat_4 */
-        {640, 404}, /* pst_flat_5 */
+        {939, 536}, /* tempo */
+        {89, 467}, /* pst_flat_0 */
+        {312, 423}, /* pst_flat_1 */
+        {480, 418}, /* pst_flat_2 */
+        {436, 390}, /* pst_flat_3 */
+        {636, 400}, /* pst_flat_4 */
+        {589, 435}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-473, 143}, /* pst_wall_0 */
-        {-481, 181}, /* pst_wall_1 */
-        {-263, 145}, /* pst_wall_2 */
-        {-216, 321}, /* pst_wall_3 */
-        {-90, 390}, /* pst_wall_4 */
-        {-19, 19}, /* pst_wall_5 */
+        {-563, 181}, /* pst_wall_0 */
+        {-508, 213}, /* pst_wall_1 */
+        {-234, 162}, /* pst_wall_2 */
+        {-210, 284}, /* pst_wall_3 */
+        {-97, 368}, /* pst_wall_4 */
+        {-99, 70}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-270, -588}, /* pst_cap_0 */
-        {-400, 48}, /* pst_cap_1 */
-        {865, 122}, /* pst_cap_2 */
-        {126, 96}, /* pst_cap_3 */
-        {1383, 270}, /* pst_cap_4 */
-        {1862, 355}, /* pst_cap_5 */
+        {-416, -343}, /* pst_cap_0 */
+        {-335, 70}, /* pst_cap_1 */
+        {1009, 26}, /* pst_cap_2 */
+        {258, 79}, /* pst_cap_3 */
+        {1526, 168}, /* pst_cap_4 */
+        {2002, 263}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {68, 368}, /* support_flat */
-        {-30, 697}, /* support_wall */
-        {1215, 827}, /* support_cap */
-        {13, -193}, /* captive_flat */
-        {829, -137}, /* captive_wall */
-        {526, -66}, /* captive_cap */
-        {128, 233}, /* deep_own */
-        {-269, -224}, /* deep_opp */
-        {231, 25}, /* stack_tall */
-        {82, -47}, /* stack_near_opp */
-        {-981, -308}, /* reserve */
-        {178, 352}, /* count_lead */
-        {20, 22}, /* race_near */
-        {-748, 136}, /* race_sign */
+        {211, 354}, /* support_flat */
+        {155, 672}, /* support_wall */
+        {1276, 747}, /* support_cap */
+        {-54, -164}, /* captive_flat */
+        {826, -143}, /* captive_wall */
+        {608, -54}, /* captive_cap */
+        {134, 228}, /* deep_own */
+        {-269, -187}, /* deep_opp */
+        {159, 18}, /* stack_tall */
+        {70, -26}, /* stack_near_opp */
+        {-1019, -274}, /* reserve */
+        {206, 321}, /* count_lead */
+        {23, 18}, /* race_near */
+        {-712, 135}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {630, 366}, /* road1_waiter */
+        {611, 344}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {132, 562}, /* crit2_waiter */
-        {494, -58}, /* road_2 */
-        {153, -37}, /* road_3 */
+        {291, 506}, /* crit2_waiter */
+        {499, -52}, /* road_2 */
+        {195, -60}, /* road_3 */
         {0, 0}, /* road_4 */
-        {61, 34}, /* road_rows */
-        {-500, 21}, /* groups */
-        {-420, -9}, /* adjacent */
-        {27, -19}, /* liberties */
-        {-25, -120}, /* line_open_0 */
-        {48, -211}, /* line_open_1 */
-        {52, -445}, /* line_open_2 */
-        {-61, -460}, /* line_open_3 */
-        {18, -529}, /* line_open_4 */
+        {48, 53}, /* road_rows */
+        {-441, -25}, /* groups */
+        {-383, -13}, /* adjacent */
+        {15, -19}, /* liberties */
+        {-1, -105}, /* line_open_0 */
+        {58, -229}, /* line_open_1 */
+        {40, -397}, /* line_open_2 */
+        {17, -459}, /* line_open_3 */
+        {48, -457}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {129, -251}, /* line_contested_0 */
-        {142, -405}, /* line_contested_1 */
-        {155, -524}, /* line_contested_2 */
-        {201, -587}, /* line_contested_3 */
-        {553, -730}, /* line_contested_4 */
+        {102, -225}, /* line_contested_0 */
+        {96, -374}, /* line_contested_1 */
+        {103, -498}, /* line_contested_2 */
+        {207, -589}, /* line_contested_3 */
+        {556, -703}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {13, 125}, /* cap_free */
-        {19, 250}, /* cap_near_wall */
-        {475, 259}, /* wall_block */
-        {230, 472}, /* cap_block */
+        {-8, 143}, /* cap_free */
+        {65, 228}, /* cap_near_wall */
+        {518, 185}, /* wall_block */
+        {264, 391}, /* cap_block */
     }},
     [7] = {{
-        {944, 537}, /* tempo */
-        {145, 430}, /* pst_flat_0 */
-        {321, 379}, /* pst_flat_1 */
-        {475, 400}, /* pst_flat_2 */
-        {484, 345}, /* pst_flat_3 */
-        {680, 373}, /* pst_flat_4 */
-        {640, 404}, /* pst_flat_5 */
-        {484, 345}, /* pst_flat_6 */
-        {680, 373}, /* pst_flat_7 */
-        {640, 404}, /* pst_flat_8 */
-        {640, 404}, /* pst_flat_9 */
-        {-473, 143}, /* pst_wall_0 */
-        {-481, 181}, /* pst_wall_1 */
-        {-263, 145}, /* pst_wall_2 */
-        {-216, 321}, /* pst_wall_3 */
-        {-90, 390}, /* pst_wall_4 */
-        {-19, 19}, /* pst_wall_5 */
-        {-216, 321}, /* pst_wall_6 */
-        {-90, 390}, /* pst_wall_7 */
-        {-19, 19}, /* pst_wall_8 */
-        {-19, 19}, /* pst_wall_9 */
-        {-270, -588}, /* pst_cap_0 */
-        {-400, 48}, /* pst_cap_1 */
-        {865, 122}, /* pst_cap_2 */
-        {126, 96}, /* pst_cap_3 */
-        {1383, 270}, /* pst_cap_4 */
-        {1862, 355}, /* pst_cap_5 */
-        {126, 96}, /* pst_cap_6 */
-        {1383, 270}, /* pst_cap_7 */
-        {1862, 355}, /* pst_cap_8 */
-        {1862, 355}, /* pst_cap_9 */
-        {68, 368}, /* support_flat */
-        {-30, 697}, /* support_wall */
-        {1215, 827}, /* support_cap */
-        {13, -193}, /* captive_flat */
-        {829, -137}, /* captive_wall */
-        {526, -66}, /* captive_cap */
-        {128, 233}, /* deep_own */
-        {-269, -224}, /* deep_opp */
-        {231, 25}, /* stack_tall */
-        {82, -47}, /* stack_near_opp */
-        {-981, -308}, /* reserve */
-        {178, 352}, /* count_lead */
-        {20, 22}, /* race_near */
-        {-748, 136}, /* race_sign */
+        {939, 536}, /* tempo */
+        {89, 467}, /* pst_flat_0 */
+        {312, 423}, /* pst_flat_1 */
+        {480, 418}, /* pst_flat_2 */
+        {436, 390}, /* pst_flat_3 */
+        {636, 400}, /* pst_flat_4 */
+        {589, 435}, /* pst_flat_5 */
+        {436, 390}, /* pst_flat_6 */
+        {636, 400}, /* pst_flat_7 */
+        {589, 435}, /* pst_flat_8 */
+        {589, 435}, /* pst_flat_9 */
+        {-563, 181}, /* pst_wall_0 */
+        {-508, 213}, /* pst_wall_1 */
+        {-234, 162}, /* pst_wall_2 */
+        {-210, 284}, /* pst_wall_3 */
+        {-97, 368}, /* pst_wall_4 */
+        {-99, 70}, /* pst_wall_5 */
+        {-210, 284}, /* pst_wall_6 */
+        {-97, 368}, /* pst_wall_7 */
+        {-99, 70}, /* pst_wall_8 */
+        {-99, 70}, /* pst_wall_9 */
+        {-416, -343}, /* pst_cap_0 */
+        {-335, 70}, /* pst_cap_1 */
+        {1009, 26}, /* pst_cap_2 */
+        {258, 79}, /* pst_cap_3 */
+        {1526, 168}, /* pst_cap_4 */
+        {2002, 263}, /* pst_cap_5 */
+        {258, 79}, /* pst_cap_6 */
+        {1526, 168}, /* pst_cap_7 */
+        {2002, 263}, /* pst_cap_8 */
+        {2002, 263}, /* pst_cap_9 */
+        {211, 354}, /* support_flat */
+        {155, 672}, /* support_wall */
+        {1276, 747}, /* support_cap */
+        {-54, -164}, /* captive_flat */
+        {826, -143}, /* captive_wall */
+        {608, -54}, /* captive_cap */
+        {134, 228}, /* deep_own */
+        {-269, -187}, /* deep_opp */
+        {159, 18}, /* stack_tall */
+        {70, -26}, /* stack_near_opp */
+        {-1019, -274}, /* reserve */
+        {206, 321}, /* count_lead */
+        {23, 18}, /* race_near */
+        {-712, 135}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {630, 366}, /* road1_waiter */
+        {611, 344}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {132, 562}, /* crit2_waiter */
-        {494, -58}, /* road_2 */
-        {153, -37}, /* road_3 */
+        {291, 506}, /* crit2_waiter */
+        {499, -52}, /* road_2 */
+        {195, -60}, /* road_3 */
         {0, 0}, /* road_4 */
-        {61, 34}, /* road_rows */
-        {-500, 21}, /* groups */
-        {-420, -9}, /* adjacent */
-        {27, -19}, /* liberties */
-        {-25, -120}, /* line_open_0 */
-        {-25, -120}, /* line_open_1 */
-        {48, -211}, /* line_open_2 */
-        {52, -445}, /* line_open_3 */
-        {-61, -460}, /* line_open_4 */
-        {18, -529}, /* line_open_5 */
+        {48, 53}, /* road_rows */
+        {-441, -25}, /* groups */
+        {-383, -13}, /* adjacent */
+        {15, -19}, /* liberties */
+        {-1, -105}, /* line_open_0 */
+        {-1, -105}, /* line_open_1 */
+        {58, -229}, /* line_open_2 */
+        {40, -397}, /* line_open_3 */
+        {17, -459}, /* line_open_4 */
+        {48, -457}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {129, -251}, /* line_contested_0 */
-        {129, -251}, /* line_contested_1 */
-        {142, -405}, /* line_contested_2 */
-        {155, -524}, /* line_contested_3 */
-        {201, -587}, /* line_contested_4 */
-        {553, -730}, /* line_contested_5 */
+        {102, -225}, /* line_contested_0 */
+        {102, -225}, /* line_contested_1 */
+        {96, -374}, /* line_contested_2 */
+        {103, -498}, /* line_contested_3 */
+        {207, -589}, /* line_contested_4 */
+        {556, -703}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {13, 125}, /* cap_free */
-        {19, 250}, /* cap_near_wall */
-        {475, 259}, /* wall_block */
-        {230, 472}, /* cap_block */
+        {-8, 143}, /* cap_free */
+        {65, 228}, /* cap_near_wall */
+        {518, 185}, /* wall_block */
+        {264, 391}, /* cap_block */
     }},
     [8] = {{
-        {944, 537}, /* tempo */
-        {145, 430}, /* pst_flat_0 */
-        {321, 379}, /* pst_flat_1 */
-        {475, 400}, /* pst_flat_2 */
-        {484, 345}, /* pst_flat_3 */
-        {680, 373}, /* pst_flat_4 */
-        {640, 404}, /* pst_flat_5 */
-        {484, 345}, /* pst_flat_6 */
-        {680, 373}, /* pst_flat_7 */
-        {640, 404}, /* pst_flat_8 */
-        {640, 404}, /* pst_flat_9 */
-        {-473, 143}, /* pst_wall_0 */
-        {-481, 181}, /* pst_wall_1 */
-        {-263, 145}, /* pst_wall_2 */
-        {-216, 321}, /* pst_wall_3 */
-        {-90, 390}, /* pst_wall_4 */
-        {-19, 19}, /* pst_wall_5 */
-        {-216, 321}, /* pst_wall_6 */
-        {-90, 390}, /* pst_wall_7 */
-        {-19, 19}, /* pst_wall_8 */
-        {-19, 19}, /* pst_wall_9 */
-        {-270, -588}, /* pst_cap_0 */
-        {-400, 48}, /* pst_cap_1 */
-        {865, 122}, /* pst_cap_2 */
-        {126, 96}, /* pst_cap_3 */
-        {1383, 270}, /* pst_cap_4 */
-        {1862, 355}, /* pst_cap_5 */
-        {126, 96}, /* pst_cap_6 */
-        {1383, 270}, /* pst_cap_7 */
-        {1862, 355}, /* pst_cap_8 */
-        {1862, 355}, /* pst_cap_9 */
-        {68, 368}, /* support_flat */
-        {-30, 697}, /* support_wall */
-        {1215, 827}, /* support_cap */
-        {13, -193}, /* captive_flat */
-        {829, -137}, /* captive_wall */
-        {526, -66}, /* captive_cap */
-        {128, 233}, /* deep_own */
-        {-269, -224}, /* deep_opp */
-        {231, 25}, /* stack_tall */
-        {82, -47}, /* stack_near_opp */
-        {-981, -308}, /* reserve */
-        {178, 352}, /* count_lead */
-        {20, 22}, /* race_near */
-        {-748, 136}, /* race_sign */
+        {939, 536}, /* tempo */
+        {89, 467}, /* pst_flat_0 */
+        {312, 423}, /* pst_flat_1 */
+        {480, 418}, /* pst_flat_2 */
+        {436, 390}, /* pst_flat_3 */
+        {636, 400}, /* pst_flat_4 */
+        {589, 435}, /* pst_flat_5 */
+        {436, 390}, /* pst_flat_6 */
+        {636, 400}, /* pst_flat_7 */
+        {589, 435}, /* pst_flat_8 */
+        {589, 435}, /* pst_flat_9 */
+        {-563, 181}, /* pst_wall_0 */
+        {-508, 213}, /* pst_wall_1 */
+        {-234, 162}, /* pst_wall_2 */
+        {-210, 284}, /* pst_wall_3 */
+        {-97, 368}, /* pst_wall_4 */
+        {-99, 70}, /* pst_wall_5 */
+        {-210, 284}, /* pst_wall_6 */
+        {-97, 368}, /* pst_wall_7 */
+        {-99, 70}, /* pst_wall_8 */
+        {-99, 70}, /* pst_wall_9 */
+        {-416, -343}, /* pst_cap_0 */
+        {-335, 70}, /* pst_cap_1 */
+        {1009, 26}, /* pst_cap_2 */
+        {258, 79}, /* pst_cap_3 */
+        {1526, 168}, /* pst_cap_4 */
+        {2002, 263}, /* pst_cap_5 */
+        {258, 79}, /* pst_cap_6 */
+        {1526, 168}, /* pst_cap_7 */
+        {2002, 263}, /* pst_cap_8 */
+        {2002, 263}, /* pst_cap_9 */
+        {211, 354}, /* support_flat */
+        {155, 672}, /* support_wall */
+        {1276, 747}, /* support_cap */
+        {-54, -164}, /* captive_flat */
+        {826, -143}, /* captive_wall */
+        {608, -54}, /* captive_cap */
+        {134, 228}, /* deep_own */
+        {-269, -187}, /* deep_opp */
+        {159, 18}, /* stack_tall */
+        {70, -26}, /* stack_near_opp */
+        {-1019, -274}, /* reserve */
+        {206, 321}, /* count_lead */
+        {23, 18}, /* race_near */
+        {-712, 135}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {630, 366}, /* road1_waiter */
+        {611, 344}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {132, 562}, /* crit2_waiter */
-        {494, -58}, /* road_2 */
-        {153, -37}, /* road_3 */
+        {291, 506}, /* crit2_waiter */
+        {499, -52}, /* road_2 */
+        {195, -60}, /* road_3 */
         {0, 0}, /* road_4 */
-        {61, 34}, /* road_rows */
-        {-500, 21}, /* groups */
-        {-420, -9}, /* adjacent */
-        {27, -19}, /* liberties */
-        {-25, -120}, /* line_open_0 */
-        {-25, -120}, /* line_open_1 */
-        {-25, -120}, /* line_open_2 */
-        {48, -211}, /* line_open_3 */
-        {52, -445}, /* line_open_4 */
-        {-61, -460}, /* line_open_5 */
-        {18, -529}, /* line_open_6 */
+        {48, 53}, /* road_rows */
+        {-441, -25}, /* groups */
+        {-383, -13}, /* adjacent */
+        {15, -19}, /* liberties */
+        {-1, -105}, /* line_open_0 */
+        {-1, -105}, /* line_open_1 */
+        {-1, -105}, /* line_open_2 */
+        {58, -229}, /* line_open_3 */
+        {40, -397}, /* line_open_4 */
+        {17, -459}, /* line_open_5 */
+        {48, -457}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {129, -251}, /* line_contested_0 */
-        {129, -251}, /* line_contested_1 */
-        {129, -251}, /* line_contested_2 */
-        {142, -405}, /* line_contested_3 */
-        {155, -524}, /* line_contested_4 */
-        {201, -587}, /* line_contested_5 */
-        {553, -730}, /* line_contested_6 */
+        {102, -225}, /* line_contested_0 */
+        {102, -225}, /* line_contested_1 */
+        {102, -225}, /* line_contested_2 */
+        {96, -374}, /* line_contested_3 */
+        {103, -498}, /* line_contested_4 */
+        {207, -589}, /* line_contested_5 */
+        {556, -703}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {13, 125}, /* cap_free */
-        {19, 250}, /* cap_near_wall */
-        {475, 259}, /* wall_block */
-        {230, 472}, /* cap_block */
+        {-8, 143}, /* cap_free */
+        {65, 228}, /* cap_near_wall */
+        {518, 185}, /* wall_block */
+        {264, 391}, /* cap_block */
     }},
 };
