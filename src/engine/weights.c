@@ -164,315 +164,315 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1203, 520}, /* tempo */
-        {215, 529}, /* pst_flat_0 */
-        {556, 459}, /* pst_flat_1 */
-        {715, 453}, /* pst_flat_2 */
-        {542, 497}, /* pst_flat_3 */
-        {714, 488}, /* pst_flat_4 */
-        {601, 496}, /* pst_flat_5 */
+        {1217, 535}, /* tempo */
+        {248, 519}, /* pst_flat_0 */
+        {567, 449}, /* pst_flat_1 */
+        {720, 445}, /* pst_flat_2 */
+        {570, 479}, /* pst_flat_3 */
+        {717, 481}, /* pst_flat_4 */
+        {579, 515}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-603, 172}, /* pst_wall_0 */
-        {-396, 359}, /* pst_wall_1 */
-        {-435, 480}, /* pst_wall_2 */
-        {-428, 429}, /* pst_wall_3 */
-        {-84, 436}, /* pst_wall_4 */
-        {-261, 424}, /* pst_wall_5 */
+        {-538, 167}, /* pst_wall_0 */
+        {-355, 361}, /* pst_wall_1 */
+        {-399, 501}, /* pst_wall_2 */
+        {-378, 432}, /* pst_wall_3 */
+        {-88, 459}, /* pst_wall_4 */
+        {-254, 451}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-701, 599}, /* pst_cap_0 */
-        {145, 245}, /* pst_cap_1 */
-        {1063, 349}, /* pst_cap_2 */
-        {458, 405}, /* pst_cap_3 */
-        {1425, 500}, /* pst_cap_4 */
-        {1905, 484}, /* pst_cap_5 */
+        {-506, 953}, /* pst_cap_0 */
+        {255, 648}, /* pst_cap_1 */
+        {1155, 724}, /* pst_cap_2 */
+        {563, 783}, /* pst_cap_3 */
+        {1484, 894}, /* pst_cap_4 */
+        {1946, 868}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {476, 542}, /* support_flat */
-        {1042, 790}, /* support_wall */
-        {1478, 1031}, /* support_cap */
-        {-336, -339}, /* captive_flat */
-        {445, -258}, /* captive_wall */
-        {509, -242}, /* captive_cap */
-        {49, 393}, /* deep_own */
-        {-78, -228}, /* deep_opp */
-        {110, 128}, /* stack_tall */
-        {24, -12}, /* stack_near_opp */
-        {-826, -209}, /* reserve */
-        {199, 367}, /* count_lead */
-        {-39, 22}, /* race_near */
-        {-61, 78}, /* race_sign */
+        {443, 564}, /* support_flat */
+        {1013, 816}, /* support_wall */
+        {1427, 1084}, /* support_cap */
+        {-292, -344}, /* captive_flat */
+        {446, -239}, /* captive_wall */
+        {518, -232}, /* captive_cap */
+        {15, 413}, /* deep_own */
+        {-45, -237}, /* deep_opp */
+        {84, 129}, /* stack_tall */
+        {10, -11}, /* stack_near_opp */
+        {-811, -236}, /* reserve */
+        {196, 361}, /* count_lead */
+        {-47, 26}, /* race_near */
+        {-71, 83}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {976, 287}, /* road1_waiter */
+        {991, 305}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {637, 313}, /* crit2_waiter */
-        {538, -98}, /* road_2 */
-        {156, -75}, /* road_3 */
+        {635, 364}, /* crit2_waiter */
+        {558, -98}, /* road_2 */
+        {171, -80}, /* road_3 */
         {0, 0}, /* road_4 */
-        {150, 6}, /* road_rows */
-        {-285, -165}, /* groups */
-        {-232, -74}, /* adjacent */
-        {15, -7}, /* liberties */
-        {38, 16}, /* line_open_0 */
-        {142, -134}, /* line_open_1 */
-        {273, -187}, /* line_open_2 */
-        {405, -132}, /* line_open_3 */
+        {134, 16}, /* road_rows */
+        {-314, -204}, /* groups */
+        {-255, -111}, /* adjacent */
+        {10, -4}, /* liberties */
+        {53, 39}, /* line_open_0 */
+        {192, -90}, /* line_open_1 */
+        {334, -96}, /* line_open_2 */
+        {488, -30}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-52, -109}, /* line_contested_0 */
-        {-80, -170}, /* line_contested_1 */
-        {177, -285}, /* line_contested_2 */
-        {518, -240}, /* line_contested_3 */
+        {-24, -88}, /* line_contested_0 */
+        {-30, -123}, /* line_contested_1 */
+        {245, -209}, /* line_contested_2 */
+        {606, -142}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {93, 131}, /* cap_free */
-        {158, 102}, /* cap_near_wall */
-        {465, 151}, /* wall_block */
-        {516, 359}, /* cap_block */
+        {60, 159}, /* cap_free */
+        {181, 119}, /* cap_near_wall */
+        {490, 156}, /* wall_block */
+        {537, 386}, /* cap_block */
     }},
     [6] = {{
-        {939, 536}, /* tempo */
-        {89, 467}, /* pst_flat_0 */
-        {312, 423}, /* pst_flat_1 */
-        {480, 418}, /* pst_flat_2 */
-        {436, 390}, /* pst_flat_3 */
-        {636, 400}, /* pst_flat_4 */
-        {589, 435}, /* pst_flat_5 */
+        {952, 536}, /* tempo */
+        {70, 486}, /* pst_flat_0 */
+        {318, 450}, /* pst_flat_1 */
+        {487, 432}, /* pst_flat_2 */
+        {416, 420}, /* pst_flat_3 */
+        {609, 423}, /* pst_flat_4 */
+        {561, 457}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-563, 181}, /* pst_wall_0 */
-        {-508, 213}, /* pst_wall_1 */
-        {-234, 162}, /* pst_wall_2 */
-        {-210, 284}, /* pst_wall_3 */
-        {-97, 368}, /* pst_wall_4 */
-        {-99, 70}, /* pst_wall_5 */
+        {-613, 206}, /* pst_wall_0 */
+        {-512, 225}, /* pst_wall_1 */
+        {-205, 162}, /* pst_wall_2 */
+        {-204, 254}, /* pst_wall_3 */
+        {-96, 353}, /* pst_wall_4 */
+        {-132, 95}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-416, -343}, /* pst_cap_0 */
-        {-335, 70}, /* pst_cap_1 */
-        {1009, 26}, /* pst_cap_2 */
-        {258, 79}, /* pst_cap_3 */
-        {1526, 168}, /* pst_cap_4 */
-        {2002, 263}, /* pst_cap_5 */
+        {-499, -206}, /* pst_cap_0 */
+        {-328, 80}, /* pst_cap_1 */
+        {1014, -16}, /* pst_cap_2 */
+        {293, 77}, /* pst_cap_3 */
+        {1522, 130}, /* pst_cap_4 */
+        {1991, 239}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {211, 354}, /* support_flat */
-        {155, 672}, /* support_wall */
-        {1276, 747}, /* support_cap */
-        {-54, -164}, /* captive_flat */
-        {826, -143}, /* captive_wall */
-        {608, -54}, /* captive_cap */
-        {134, 228}, /* deep_own */
-        {-269, -187}, /* deep_opp */
-        {159, 18}, /* stack_tall */
-        {70, -26}, /* stack_near_opp */
-        {-1019, -274}, /* reserve */
-        {206, 321}, /* count_lead */
-        {23, 18}, /* race_near */
-        {-712, 135}, /* race_sign */
+        {264, 357}, /* support_flat */
+        {227, 677}, /* support_wall */
+        {1263, 733}, /* support_cap */
+        {-86, -150}, /* captive_flat */
+        {829, -142}, /* captive_wall */
+        {670, -44}, /* captive_cap */
+        {130, 225}, /* deep_own */
+        {-272, -165}, /* deep_opp */
+        {125, 10}, /* stack_tall */
+        {58, -14}, /* stack_near_opp */
+        {-1022, -271}, /* reserve */
+        {219, 304}, /* count_lead */
+        {29, 18}, /* race_near */
+        {-739, 136}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {611, 344}, /* road1_waiter */
+        {647, 334}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {291, 506}, /* crit2_waiter */
-        {499, -52}, /* road_2 */
-        {195, -60}, /* road_3 */
+        {352, 498}, /* crit2_waiter */
+        {512, -43}, /* road_2 */
+        {190, -55}, /* road_3 */
         {0, 0}, /* road_4 */
-        {48, 53}, /* road_rows */
-        {-441, -25}, /* groups */
-        {-383, -13}, /* adjacent */
-        {15, -19}, /* liberties */
-        {-1, -105}, /* line_open_0 */
-        {58, -229}, /* line_open_1 */
-        {40, -397}, /* line_open_2 */
-        {17, -459}, /* line_open_3 */
-        {48, -457}, /* line_open_4 */
+        {44, 51}, /* road_rows */
+        {-409, -51}, /* groups */
+        {-357, -18}, /* adjacent */
+        {9, -20}, /* liberties */
+        {7, -102}, /* line_open_0 */
+        {56, -233}, /* line_open_1 */
+        {53, -382}, /* line_open_2 */
+        {42, -445}, /* line_open_3 */
+        {42, -440}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {102, -225}, /* line_contested_0 */
-        {96, -374}, /* line_contested_1 */
-        {103, -498}, /* line_contested_2 */
-        {207, -589}, /* line_contested_3 */
-        {556, -703}, /* line_contested_4 */
+        {84, -212}, /* line_contested_0 */
+        {68, -356}, /* line_contested_1 */
+        {79, -485}, /* line_contested_2 */
+        {207, -583}, /* line_contested_3 */
+        {552, -684}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-8, 143}, /* cap_free */
-        {65, 228}, /* cap_near_wall */
-        {518, 185}, /* wall_block */
-        {264, 391}, /* cap_block */
+        {-4, 155}, /* cap_free */
+        {103, 213}, /* cap_near_wall */
+        {518, 163}, /* wall_block */
+        {267, 361}, /* cap_block */
     }},
     [7] = {{
-        {939, 536}, /* tempo */
-        {89, 467}, /* pst_flat_0 */
-        {312, 423}, /* pst_flat_1 */
-        {480, 418}, /* pst_flat_2 */
-        {436, 390}, /* pst_flat_3 */
-        {636, 400}, /* pst_flat_4 */
-        {589, 435}, /* pst_flat_5 */
-        {436, 390}, /* pst_flat_6 */
-        {636, 400}, /* pst_flat_7 */
-        {589, 435}, /* pst_flat_8 */
-        {589, 435}, /* pst_flat_9 */
-        {-563, 181}, /* pst_wall_0 */
-        {-508, 213}, /* pst_wall_1 */
-        {-234, 162}, /* pst_wall_2 */
-        {-210, 284}, /* pst_wall_3 */
-        {-97, 368}, /* pst_wall_4 */
-        {-99, 70}, /* pst_wall_5 */
-        {-210, 284}, /* pst_wall_6 */
-        {-97, 368}, /* pst_wall_7 */
-        {-99, 70}, /* pst_wall_8 */
-        {-99, 70}, /* pst_wall_9 */
-        {-416, -343}, /* pst_cap_0 */
-        {-335, 70}, /* pst_cap_1 */
-        {1009, 26}, /* pst_cap_2 */
-        {258, 79}, /* pst_cap_3 */
-        {1526, 168}, /* pst_cap_4 */
-        {2002, 263}, /* pst_cap_5 */
-        {258, 79}, /* pst_cap_6 */
-        {1526, 168}, /* pst_cap_7 */
-        {2002, 263}, /* pst_cap_8 */
-        {2002, 263}, /* pst_cap_9 */
-        {211, 354}, /* support_flat */
-        {155, 672}, /* support_wall */
-        {1276, 747}, /* support_cap */
-        {-54, -164}, /* captive_flat */
-        {826, -143}, /* captive_wall */
-        {608, -54}, /* captive_cap */
-        {134, 228}, /* deep_own */
-        {-269, -187}, /* deep_opp */
-        {159, 18}, /* stack_tall */
-        {70, -26}, /* stack_near_opp */
-        {-1019, -274}, /* reserve */
-        {206, 321}, /* count_lead */
-        {23, 18}, /* race_near */
-        {-712, 135}, /* race_sign */
+        {952, 536}, /* tempo */
+        {70, 486}, /* pst_flat_0 */
+        {318, 450}, /* pst_flat_1 */
+        {487, 432}, /* pst_flat_2 */
+        {416, 420}, /* pst_flat_3 */
+        {609, 423}, /* pst_flat_4 */
+        {561, 457}, /* pst_flat_5 */
+        {416, 420}, /* pst_flat_6 */
+        {609, 423}, /* pst_flat_7 */
+        {561, 457}, /* pst_flat_8 */
+        {561, 457}, /* pst_flat_9 */
+        {-613, 206}, /* pst_wall_0 */
+        {-512, 225}, /* pst_wall_1 */
+        {-205, 162}, /* pst_wall_2 */
+        {-204, 254}, /* pst_wall_3 */
+        {-96, 353}, /* pst_wall_4 */
+        {-132, 95}, /* pst_wall_5 */
+        {-204, 254}, /* pst_wall_6 */
+        {-96, 353}, /* pst_wall_7 */
+        {-132, 95}, /* pst_wall_8 */
+        {-132, 95}, /* pst_wall_9 */
+        {-499, -206}, /* pst_cap_0 */
+        {-328, 80}, /* pst_cap_1 */
+        {1014, -16}, /* pst_cap_2 */
+        {293, 77}, /* pst_cap_3 */
+        {1522, 130}, /* pst_cap_4 */
+        {1991, 239}, /* pst_cap_5 */
+        {293, 77}, /* pst_cap_6 */
+        {1522, 130}, /* pst_cap_7 */
+        {1991, 239}, /* pst_cap_8 */
+        {1991, 239}, /* pst_cap_9 */
+        {264, 357}, /* support_flat */
+        {227, 677}, /* support_wall */
+        {1263, 733}, /* support_cap */
+        {-86, -150}, /* captive_flat */
+        {829, -142}, /* captive_wall */
+        {670, -44}, /* captive_cap */
+        {130, 225}, /* deep_own */
+        {-272, -165}, /* deep_opp */
+        {125, 10}, /* stack_tall */
+        {58, -14}, /* stack_near_opp */
+        {-1022, -271}, /* reserve */
+        {219, 304}, /* count_lead */
+        {29, 18}, /* race_near */
+        {-739, 136}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {611, 344}, /* road1_waiter */
+        {647, 334}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {291, 506}, /* crit2_waiter */
-        {499, -52}, /* road_2 */
-        {195, -60}, /* road_3 */
+        {352, 498}, /* crit2_waiter */
+        {512, -43}, /* road_2 */
+        {190, -55}, /* road_3 */
         {0, 0}, /* road_4 */
-        {48, 53}, /* road_rows */
-        {-441, -25}, /* groups */
-        {-383, -13}, /* adjacent */
-        {15, -19}, /* liberties */
-        {-1, -105}, /* line_open_0 */
-        {-1, -105}, /* line_open_1 */
-        {58, -229}, /* line_open_2 */
-        {40, -397}, /* line_open_3 */
-        {17, -459}, /* line_open_4 */
-        {48, -457}, /* line_open_5 */
+        {44, 51}, /* road_rows */
+        {-409, -51}, /* groups */
+        {-357, -18}, /* adjacent */
+        {9, -20}, /* liberties */
+        {7, -102}, /* line_open_0 */
+        {7, -102}, /* line_open_1 */
+        {56, -233}, /* line_open_2 */
+        {53, -382}, /* line_open_3 */
+        {42, -445}, /* line_open_4 */
+        {42, -440}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {102, -225}, /* line_contested_0 */
-        {102, -225}, /* line_contested_1 */
-        {96, -374}, /* line_contested_2 */
-        {103, -498}, /* line_contested_3 */
-        {207, -589}, /* line_contested_4 */
-        {556, -703}, /* line_contested_5 */
+        {84, -212}, /* line_contested_0 */
+        {84, -212}, /* line_contested_1 */
+        {68, -356}, /* line_contested_2 */
+        {79, -485}, /* line_contested_3 */
+        {207, -583}, /* line_contested_4 */
+        {552, -684}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-8, 143}, /* cap_free */
-        {65, 228}, /* cap_near_wall */
-        {518, 185}, /* wall_block */
-        {264, 391}, /* cap_block */
+        {-4, 155}, /* cap_free */
+        {103, 213}, /* cap_near_wall */
+        {518, 163}, /* wall_block */
+        {267, 361}, /* cap_block */
     }},
     [8] = {{
-        {939, 536}, /* tempo */
-        {89, 467}, /* pst_flat_0 */
-        {312, 423}, /* pst_flat_1 */
-        {480, 418}, /* pst_flat_2 */
-        {436, 390}, /* pst_flat_3 */
-        {636, 400}, /* pst_flat_4 */
-        {589, 435}, /* pst_flat_5 */
-        {436, 390}, /* pst_flat_6 */
-        {636, 400}, /* pst_flat_7 */
-        {589, 435}, /* pst_flat_8 */
-        {589, 435}, /* pst_flat_9 */
-        {-563, 181}, /* pst_wall_0 */
-        {-508, 213}, /* pst_wall_1 */
-        {-234, 162}, /* pst_wall_2 */
-        {-210, 284}, /* pst_wall_3 */
-        {-97, 368}, /* pst_wall_4 */
-        {-99, 70}, /* pst_wall_5 */
-        {-210, 284}, /* pst_wall_6 */
-        {-97, 368}, /* pst_wall_7 */
-        {-99, 70}, /* pst_wall_8 */
-        {-99, 70}, /* pst_wall_9 */
-        {-416, -343}, /* pst_cap_0 */
-        {-335, 70}, /* pst_cap_1 */
-        {1009, 26}, /* pst_cap_2 */
-        {258, 79}, /* pst_cap_3 */
-        {1526, 168}, /* pst_cap_4 */
-        {2002, 263}, /* pst_cap_5 */
-        {258, 79}, /* pst_cap_6 */
-        {1526, 168}, /* pst_cap_7 */
-        {2002, 263}, /* pst_cap_8 */
-        {2002, 263}, /* pst_cap_9 */
-        {211, 354}, /* support_flat */
-        {155, 672}, /* support_wall */
-        {1276, 747}, /* support_cap */
-        {-54, -164}, /* captive_flat */
-        {826, -143}, /* captive_wall */
-        {608, -54}, /* captive_cap */
-        {134, 228}, /* deep_own */
-        {-269, -187}, /* deep_opp */
-        {159, 18}, /* stack_tall */
-        {70, -26}, /* stack_near_opp */
-        {-1019, -274}, /* reserve */
-        {206, 321}, /* count_lead */
-        {23, 18}, /* race_near */
-        {-712, 135}, /* race_sign */
+        {952, 536}, /* tempo */
+        {70, 486}, /* pst_flat_0 */
+        {318, 450}, /* pst_flat_1 */
+        {487, 432}, /* pst_flat_2 */
+        {416, 420}, /* pst_flat_3 */
+        {609, 423}, /* pst_flat_4 */
+        {561, 457}, /* pst_flat_5 */
+        {416, 420}, /* pst_flat_6 */
+        {609, 423}, /* pst_flat_7 */
+        {561, 457}, /* pst_flat_8 */
+        {561, 457}, /* pst_flat_9 */
+        {-613, 206}, /* pst_wall_0 */
+        {-512, 225}, /* pst_wall_1 */
+        {-205, 162}, /* pst_wall_2 */
+        {-204, 254}, /* pst_wall_3 */
+        {-96, 353}, /* pst_wall_4 */
+        {-132, 95}, /* pst_wall_5 */
+        {-204, 254}, /* pst_wall_6 */
+        {-96, 353}, /* pst_wall_7 */
+        {-132, 95}, /* pst_wall_8 */
+        {-132, 95}, /* pst_wall_9 */
+        {-499, -206}, /* pst_cap_0 */
+        {-328, 80}, /* pst_cap_1 */
+        {1014, -16}, /* pst_cap_2 */
+        {293, 77}, /* pst_cap_3 */
+        {1522, 130}, /* pst_cap_4 */
+        {1991, 239}, /* pst_cap_5 */
+        {293, 77}, /* pst_cap_6 */
+        {1522, 130}, /* pst_cap_7 */
+        {1991, 239}, /* pst_cap_8 */
+        {1991, 239}, /* pst_cap_9 */
+        {264, 357}, /* support_flat */
+        {227, 677}, /* support_wall */
+        {1263, 733}, /* support_cap */
+        {-86, -150}, /* captive_flat */
+        {829, -142}, /* captive_wall */
+        {670, -44}, /* captive_cap */
+        {130, 225}, /* deep_own */
+        {-272, -165}, /* deep_opp */
+        {125, 10}, /* stack_tall */
+        {58, -14}, /* stack_near_opp */
+        {-1022, -271}, /* reserve */
+        {219, 304}, /* count_lead */
+        {29, 18}, /* race_near */
+        {-739, 136}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {611, 344}, /* road1_waiter */
+        {647, 334}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {291, 506}, /* crit2_waiter */
-        {499, -52}, /* road_2 */
-        {195, -60}, /* road_3 */
+        {352, 498}, /* crit2_waiter */
+        {512, -43}, /* road_2 */
+        {190, -55}, /* road_3 */
         {0, 0}, /* road_4 */
-        {48, 53}, /* road_rows */
-        {-441, -25}, /* groups */
-        {-383, -13}, /* adjacent */
-        {15, -19}, /* liberties */
-        {-1, -105}, /* line_open_0 */
-        {-1, -105}, /* line_open_1 */
-        {-1, -105}, /* line_open_2 */
-        {58, -229}, /* line_open_3 */
-        {40, -397}, /* line_open_4 */
-        {17, -459}, /* line_open_5 */
-        {48, -457}, /* line_open_6 */
+        {44, 51}, /* road_rows */
+        {-409, -51}, /* groups */
+        {-357, -18}, /* adjacent */
+        {9, -20}, /* liberties */
+        {7, -102}, /* line_open_0 */
+        {7, -102}, /* line_open_1 */
+        {7, -102}, /* line_open_2 */
+        {56, -233}, /* line_open_3 */
+        {53, -382}, /* line_open_4 */
+        {42, -445}, /* line_open_5 */
+        {42, -440}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {102, -225}, /* line_contested_0 */
-        {102, -225}, /* line_contested_1 */
-        {102, -225}, /* line_contested_2 */
-        {96, -374}, /* line_contested_3 */
-        {103, -498}, /* line_contested_4 */
-        {207, -589}, /* line_contested_5 */
-        {556, -703}, /* line_contested_6 */
+        {84, -212}, /* line_contested_0 */
+        {84, -212}, /* line_contested_1 */
+        {84, -212}, /* line_contested_2 */
+        {68, -356}, /* line_contested_3 */
+        {79, -485}, /* line_contested_4 */
+        {207, -583}, /* line_contested_5 */
+        {552, -684}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-8, 143}, /* cap_free */
-        {65, 228}, /* cap_near_wall */
-        {518, 185}, /* wall_block */
-        {264, 391}, /* cap_block */
+        {-4, 155}, /* cap_free */
+        {103, 213}, /* cap_near_wall */
+        {518, 163}, /* wall_block */
+        {267, 361}, /* cap_block */
     }},
 };
