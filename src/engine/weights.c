@@ -164,315 +164,315 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1217, 535}, /* tempo */
-        {248, 519}, /* pst_flat_0 */
-        {567, 449}, /* pst_flat_1 */
-        {720, 445}, /* pst_flat_2 */
-        {570, 479}, /* pst_flat_3 */
-        {717, 481}, /* pst_flat_4 */
-        {579, 515}, /* pst_flat_5 */
+        {1215, 532}, /* tempo */
+        {274, 514}, /* pst_flat_0 */
+        {579, 445}, /* pst_flat_1 */
+        {726, 440}, /* pst_flat_2 */
+        {590, 469}, /* pst_flat_3 */
+        {723, 477}, /* pst_flat_4 */
+        {576, 523}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-538, 167}, /* pst_wall_0 */
-        {-355, 361}, /* pst_wall_1 */
-        {-399, 501}, /* pst_wall_2 */
-        {-378, 432}, /* pst_wall_3 */
-        {-88, 459}, /* pst_wall_4 */
-        {-254, 451}, /* pst_wall_5 */
+        {-501, 159}, /* pst_wall_0 */
+        {-334, 356}, /* pst_wall_1 */
+        {-377, 501}, /* pst_wall_2 */
+        {-356, 425}, /* pst_wall_3 */
+        {-95, 464}, /* pst_wall_4 */
+        {-254, 459}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-506, 953}, /* pst_cap_0 */
-        {255, 648}, /* pst_cap_1 */
-        {1155, 724}, /* pst_cap_2 */
-        {563, 783}, /* pst_cap_3 */
-        {1484, 894}, /* pst_cap_4 */
-        {1946, 868}, /* pst_cap_5 */
+        {-407, 1051}, /* pst_cap_0 */
+        {301, 773}, /* pst_cap_1 */
+        {1172, 838}, /* pst_cap_2 */
+        {594, 897}, /* pst_cap_3 */
+        {1484, 1018}, /* pst_cap_4 */
+        {1933, 988}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {443, 564}, /* support_flat */
-        {1013, 816}, /* support_wall */
-        {1427, 1084}, /* support_cap */
-        {-292, -344}, /* captive_flat */
-        {446, -239}, /* captive_wall */
-        {518, -232}, /* captive_cap */
-        {15, 413}, /* deep_own */
-        {-45, -237}, /* deep_opp */
-        {84, 129}, /* stack_tall */
-        {10, -11}, /* stack_near_opp */
-        {-811, -236}, /* reserve */
-        {196, 361}, /* count_lead */
-        {-47, 26}, /* race_near */
-        {-71, 83}, /* race_sign */
+        {427, 559}, /* support_flat */
+        {988, 817}, /* support_wall */
+        {1396, 1093}, /* support_cap */
+        {-259, -338}, /* captive_flat */
+        {453, -225}, /* captive_wall */
+        {527, -219}, /* captive_cap */
+        {1, 408}, /* deep_own */
+        {-30, -228}, /* deep_opp */
+        {57, 134}, /* stack_tall */
+        {4, -11}, /* stack_near_opp */
+        {-806, -253}, /* reserve */
+        {192, 355}, /* count_lead */
+        {-47, 28}, /* race_near */
+        {-73, 84}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {991, 305}, /* road1_waiter */
+        {976, 309}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {635, 364}, /* crit2_waiter */
-        {558, -98}, /* road_2 */
-        {171, -80}, /* road_3 */
+        {654, 353}, /* crit2_waiter */
+        {561, -97}, /* road_2 */
+        {179, -83}, /* road_3 */
         {0, 0}, /* road_4 */
-        {134, 16}, /* road_rows */
-        {-314, -204}, /* groups */
-        {-255, -111}, /* adjacent */
-        {10, -4}, /* liberties */
-        {53, 39}, /* line_open_0 */
-        {192, -90}, /* line_open_1 */
-        {334, -96}, /* line_open_2 */
-        {488, -30}, /* line_open_3 */
+        {133, 18}, /* road_rows */
+        {-330, -220}, /* groups */
+        {-273, -124}, /* adjacent */
+        {6, -1}, /* liberties */
+        {63, 39}, /* line_open_0 */
+        {210, -77}, /* line_open_1 */
+        {353, -73}, /* line_open_2 */
+        {512, 1}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-24, -88}, /* line_contested_0 */
-        {-30, -123}, /* line_contested_1 */
-        {245, -209}, /* line_contested_2 */
-        {606, -142}, /* line_contested_3 */
+        {-13, -83}, /* line_contested_0 */
+        {-9, -111}, /* line_contested_1 */
+        {270, -186}, /* line_contested_2 */
+        {621, -104}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {60, 159}, /* cap_free */
-        {181, 119}, /* cap_near_wall */
-        {490, 156}, /* wall_block */
-        {537, 386}, /* cap_block */
+        {54, 169}, /* cap_free */
+        {190, 128}, /* cap_near_wall */
+        {494, 157}, /* wall_block */
+        {536, 397}, /* cap_block */
     }},
     [6] = {{
-        {952, 536}, /* tempo */
-        {70, 486}, /* pst_flat_0 */
-        {318, 450}, /* pst_flat_1 */
-        {487, 432}, /* pst_flat_2 */
-        {416, 420}, /* pst_flat_3 */
-        {609, 423}, /* pst_flat_4 */
-        {561, 457}, /* pst_flat_5 */
+        {958, 533}, /* tempo */
+        {65, 496}, /* pst_flat_0 */
+        {330, 466}, /* pst_flat_1 */
+        {496, 441}, /* pst_flat_2 */
+        {412, 438}, /* pst_flat_3 */
+        {598, 438}, /* pst_flat_4 */
+        {546, 472}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-613, 206}, /* pst_wall_0 */
-        {-512, 225}, /* pst_wall_1 */
-        {-205, 162}, /* pst_wall_2 */
-        {-204, 254}, /* pst_wall_3 */
-        {-96, 353}, /* pst_wall_4 */
-        {-132, 95}, /* pst_wall_5 */
+        {-639, 218}, /* pst_wall_0 */
+        {-511, 229}, /* pst_wall_1 */
+        {-192, 160}, /* pst_wall_2 */
+        {-209, 237}, /* pst_wall_3 */
+        {-102, 345}, /* pst_wall_4 */
+        {-153, 110}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-499, -206}, /* pst_cap_0 */
-        {-328, 80}, /* pst_cap_1 */
-        {1014, -16}, /* pst_cap_2 */
-        {293, 77}, /* pst_cap_3 */
-        {1522, 130}, /* pst_cap_4 */
-        {1991, 239}, /* pst_cap_5 */
+        {-530, -119}, /* pst_cap_0 */
+        {-321, 97}, /* pst_cap_1 */
+        {1007, -28}, /* pst_cap_2 */
+        {313, 85}, /* pst_cap_3 */
+        {1507, 124}, /* pst_cap_4 */
+        {1969, 243}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {264, 357}, /* support_flat */
-        {227, 677}, /* support_wall */
-        {1263, 733}, /* support_cap */
-        {-86, -150}, /* captive_flat */
-        {829, -142}, /* captive_wall */
-        {670, -44}, /* captive_cap */
-        {130, 225}, /* deep_own */
-        {-272, -165}, /* deep_opp */
-        {125, 10}, /* stack_tall */
-        {58, -14}, /* stack_near_opp */
-        {-1022, -271}, /* reserve */
-        {219, 304}, /* count_lead */
-        {29, 18}, /* race_near */
-        {-739, 136}, /* race_sign */
+        {286, 355}, /* support_flat */
+        {262, 678}, /* support_wall */
+        {1250, 725}, /* support_cap */
+        {-100, -145}, /* captive_flat */
+        {833, -141}, /* captive_wall */
+        {711, -38}, /* captive_cap */
+        {134, 222}, /* deep_own */
+        {-284, -152}, /* deep_opp */
+        {108, 6}, /* stack_tall */
+        {54, -9}, /* stack_near_opp */
+        {-1022, -269}, /* reserve */
+        {225, 292}, /* count_lead */
+        {34, 17}, /* race_near */
+        {-766, 139}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {647, 334}, /* road1_waiter */
+        {653, 333}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {352, 498}, /* crit2_waiter */
-        {512, -43}, /* road_2 */
-        {190, -55}, /* road_3 */
+        {343, 484}, /* crit2_waiter */
+        {509, -33}, /* road_2 */
+        {192, -53}, /* road_3 */
         {0, 0}, /* road_4 */
-        {44, 51}, /* road_rows */
-        {-409, -51}, /* groups */
-        {-357, -18}, /* adjacent */
-        {9, -20}, /* liberties */
-        {7, -102}, /* line_open_0 */
-        {56, -233}, /* line_open_1 */
-        {53, -382}, /* line_open_2 */
-        {42, -445}, /* line_open_3 */
-        {42, -440}, /* line_open_4 */
+        {45, 49}, /* road_rows */
+        {-397, -58}, /* groups */
+        {-347, -17}, /* adjacent */
+        {5, -20}, /* liberties */
+        {10, -105}, /* line_open_0 */
+        {55, -235}, /* line_open_1 */
+        {57, -379}, /* line_open_2 */
+        {55, -448}, /* line_open_3 */
+        {55, -448}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {84, -212}, /* line_contested_0 */
-        {68, -356}, /* line_contested_1 */
-        {79, -485}, /* line_contested_2 */
-        {207, -583}, /* line_contested_3 */
-        {552, -684}, /* line_contested_4 */
+        {77, -206}, /* line_contested_0 */
+        {56, -349}, /* line_contested_1 */
+        {71, -483}, /* line_contested_2 */
+        {208, -585}, /* line_contested_3 */
+        {555, -689}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-4, 155}, /* cap_free */
-        {103, 213}, /* cap_near_wall */
-        {518, 163}, /* wall_block */
-        {267, 361}, /* cap_block */
+        {1, 160}, /* cap_free */
+        {118, 204}, /* cap_near_wall */
+        {512, 153}, /* wall_block */
+        {270, 346}, /* cap_block */
     }},
     [7] = {{
-        {952, 536}, /* tempo */
-        {70, 486}, /* pst_flat_0 */
-        {318, 450}, /* pst_flat_1 */
-        {487, 432}, /* pst_flat_2 */
-        {416, 420}, /* pst_flat_3 */
-        {609, 423}, /* pst_flat_4 */
-        {561, 457}, /* pst_flat_5 */
-        {416, 420}, /* pst_flat_6 */
-        {609, 423}, /* pst_flat_7 */
-        {561, 457}, /* pst_flat_8 */
-        {561, 457}, /* pst_flat_9 */
-        {-613, 206}, /* pst_wall_0 */
-        {-512, 225}, /* pst_wall_1 */
-        {-205, 162}, /* pst_wall_2 */
-        {-204, 254}, /* pst_wall_3 */
-        {-96, 353}, /* pst_wall_4 */
-        {-132, 95}, /* pst_wall_5 */
-        {-204, 254}, /* pst_wall_6 */
-        {-96, 353}, /* pst_wall_7 */
-        {-132, 95}, /* pst_wall_8 */
-        {-132, 95}, /* pst_wall_9 */
-        {-499, -206}, /* pst_cap_0 */
-        {-328, 80}, /* pst_cap_1 */
-        {1014, -16}, /* pst_cap_2 */
-        {293, 77}, /* pst_cap_3 */
-        {1522, 130}, /* pst_cap_4 */
-        {1991, 239}, /* pst_cap_5 */
-        {293, 77}, /* pst_cap_6 */
-        {1522, 130}, /* pst_cap_7 */
-        {1991, 239}, /* pst_cap_8 */
-        {1991, 239}, /* pst_cap_9 */
-        {264, 357}, /* support_flat */
-        {227, 677}, /* support_wall */
-        {1263, 733}, /* support_cap */
-        {-86, -150}, /* captive_flat */
-        {829, -142}, /* captive_wall */
-        {670, -44}, /* captive_cap */
-        {130, 225}, /* deep_own */
-        {-272, -165}, /* deep_opp */
-        {125, 10}, /* stack_tall */
-        {58, -14}, /* stack_near_opp */
-        {-1022, -271}, /* reserve */
-        {219, 304}, /* count_lead */
-        {29, 18}, /* race_near */
-        {-739, 136}, /* race_sign */
+        {958, 533}, /* tempo */
+        {65, 496}, /* pst_flat_0 */
+        {330, 466}, /* pst_flat_1 */
+        {496, 441}, /* pst_flat_2 */
+        {412, 438}, /* pst_flat_3 */
+        {598, 438}, /* pst_flat_4 */
+        {546, 472}, /* pst_flat_5 */
+        {412, 438}, /* pst_flat_6 */
+        {598, 438}, /* pst_flat_7 */
+        {546, 472}, /* pst_flat_8 */
+        {546, 472}, /* pst_flat_9 */
+        {-639, 218}, /* pst_wall_0 */
+        {-511, 229}, /* pst_wall_1 */
+        {-192, 160}, /* pst_wall_2 */
+        {-209, 237}, /* pst_wall_3 */
+        {-102, 345}, /* pst_wall_4 */
+        {-153, 110}, /* pst_wall_5 */
+        {-209, 237}, /* pst_wall_6 */
+        {-102, 345}, /* pst_wall_7 */
+        {-153, 110}, /* pst_wall_8 */
+        {-153, 110}, /* pst_wall_9 */
+        {-530, -119}, /* pst_cap_0 */
+        {-321, 97}, /* pst_cap_1 */
+        {1007, -28}, /* pst_cap_2 */
+        {313, 85}, /* pst_cap_3 */
+        {1507, 124}, /* pst_cap_4 */
+        {1969, 243}, /* pst_cap_5 */
+        {313, 85}, /* pst_cap_6 */
+        {1507, 124}, /* pst_cap_7 */
+        {1969, 243}, /* pst_cap_8 */
+        {1969, 243}, /* pst_cap_9 */
+        {286, 355}, /* support_flat */
+        {262, 678}, /* support_wall */
+        {1250, 725}, /* support_cap */
+        {-100, -145}, /* captive_flat */
+        {833, -141}, /* captive_wall */
+        {711, -38}, /* captive_cap */
+        {134, 222}, /* deep_own */
+        {-284, -152}, /* deep_opp */
+        {108, 6}, /* stack_tall */
+        {54, -9}, /* stack_near_opp */
+        {-1022, -269}, /* reserve */
+        {225, 292}, /* count_lead */
+        {34, 17}, /* race_near */
+        {-766, 139}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {647, 334}, /* road1_waiter */
+        {653, 333}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {352, 498}, /* crit2_waiter */
-        {512, -43}, /* road_2 */
-        {190, -55}, /* road_3 */
+        {343, 484}, /* crit2_waiter */
+        {509, -33}, /* road_2 */
+        {192, -53}, /* road_3 */
         {0, 0}, /* road_4 */
-        {44, 51}, /* road_rows */
-        {-409, -51}, /* groups */
-        {-357, -18}, /* adjacent */
-        {9, -20}, /* liberties */
-        {7, -102}, /* line_open_0 */
-        {7, -102}, /* line_open_1 */
-        {56, -233}, /* line_open_2 */
-        {53, -382}, /* line_open_3 */
-        {42, -445}, /* line_open_4 */
-        {42, -440}, /* line_open_5 */
+        {45, 49}, /* road_rows */
+        {-397, -58}, /* groups */
+        {-347, -17}, /* adjacent */
+        {5, -20}, /* liberties */
+        {10, -105}, /* line_open_0 */
+        {10, -105}, /* line_open_1 */
+        {55, -235}, /* line_open_2 */
+        {57, -379}, /* line_open_3 */
+        {55, -448}, /* line_open_4 */
+        {55, -448}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {84, -212}, /* line_contested_0 */
-        {84, -212}, /* line_contested_1 */
-        {68, -356}, /* line_contested_2 */
-        {79, -485}, /* line_contested_3 */
-        {207, -583}, /* line_contested_4 */
-        {552, -684}, /* line_contested_5 */
+        {77, -206}, /* line_contested_0 */
+        {77, -206}, /* line_contested_1 */
+        {56, -349}, /* line_contested_2 */
+        {71, -483}, /* line_contested_3 */
+        {208, -585}, /* line_contested_4 */
+        {555, -689}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-4, 155}, /* cap_free */
-        {103, 213}, /* cap_near_wall */
-        {518, 163}, /* wall_block */
-        {267, 361}, /* cap_block */
+        {1, 160}, /* cap_free */
+        {118, 204}, /* cap_near_wall */
+        {512, 153}, /* wall_block */
+        {270, 346}, /* cap_block */
     }},
     [8] = {{
-        {952, 536}, /* tempo */
-        {70, 486}, /* pst_flat_0 */
-        {318, 450}, /* pst_flat_1 */
-        {487, 432}, /* pst_flat_2 */
-        {416, 420}, /* pst_flat_3 */
-        {609, 423}, /* pst_flat_4 */
-        {561, 457}, /* pst_flat_5 */
-        {416, 420}, /* pst_flat_6 */
-        {609, 423}, /* pst_flat_7 */
-        {561, 457}, /* pst_flat_8 */
-        {561, 457}, /* pst_flat_9 */
-        {-613, 206}, /* pst_wall_0 */
-        {-512, 225}, /* pst_wall_1 */
-        {-205, 162}, /* pst_wall_2 */
-        {-204, 254}, /* pst_wall_3 */
-        {-96, 353}, /* pst_wall_4 */
-        {-132, 95}, /* pst_wall_5 */
-        {-204, 254}, /* pst_wall_6 */
-        {-96, 353}, /* pst_wall_7 */
-        {-132, 95}, /* pst_wall_8 */
-        {-132, 95}, /* pst_wall_9 */
-        {-499, -206}, /* pst_cap_0 */
-        {-328, 80}, /* pst_cap_1 */
-        {1014, -16}, /* pst_cap_2 */
-        {293, 77}, /* pst_cap_3 */
-        {1522, 130}, /* pst_cap_4 */
-        {1991, 239}, /* pst_cap_5 */
-        {293, 77}, /* pst_cap_6 */
-        {1522, 130}, /* pst_cap_7 */
-        {1991, 239}, /* pst_cap_8 */
-        {1991, 239}, /* pst_cap_9 */
-        {264, 357}, /* support_flat */
-        {227, 677}, /* support_wall */
-        {1263, 733}, /* support_cap */
-        {-86, -150}, /* captive_flat */
-        {829, -142}, /* captive_wall */
-        {670, -44}, /* captive_cap */
-        {130, 225}, /* deep_own */
-        {-272, -165}, /* deep_opp */
-        {125, 10}, /* stack_tall */
-        {58, -14}, /* stack_near_opp */
-        {-1022, -271}, /* reserve */
-        {219, 304}, /* count_lead */
-        {29, 18}, /* race_near */
-        {-739, 136}, /* race_sign */
+        {958, 533}, /* tempo */
+        {65, 496}, /* pst_flat_0 */
+        {330, 466}, /* pst_flat_1 */
+        {496, 441}, /* pst_flat_2 */
+        {412, 438}, /* pst_flat_3 */
+        {598, 438}, /* pst_flat_4 */
+        {546, 472}, /* pst_flat_5 */
+        {412, 438}, /* pst_flat_6 */
+        {598, 438}, /* pst_flat_7 */
+        {546, 472}, /* pst_flat_8 */
+        {546, 472}, /* pst_flat_9 */
+        {-639, 218}, /* pst_wall_0 */
+        {-511, 229}, /* pst_wall_1 */
+        {-192, 160}, /* pst_wall_2 */
+        {-209, 237}, /* pst_wall_3 */
+        {-102, 345}, /* pst_wall_4 */
+        {-153, 110}, /* pst_wall_5 */
+        {-209, 237}, /* pst_wall_6 */
+        {-102, 345}, /* pst_wall_7 */
+        {-153, 110}, /* pst_wall_8 */
+        {-153, 110}, /* pst_wall_9 */
+        {-530, -119}, /* pst_cap_0 */
+        {-321, 97}, /* pst_cap_1 */
+        {1007, -28}, /* pst_cap_2 */
+        {313, 85}, /* pst_cap_3 */
+        {1507, 124}, /* pst_cap_4 */
+        {1969, 243}, /* pst_cap_5 */
+        {313, 85}, /* pst_cap_6 */
+        {1507, 124}, /* pst_cap_7 */
+        {1969, 243}, /* pst_cap_8 */
+        {1969, 243}, /* pst_cap_9 */
+        {286, 355}, /* support_flat */
+        {262, 678}, /* support_wall */
+        {1250, 725}, /* support_cap */
+        {-100, -145}, /* captive_flat */
+        {833, -141}, /* captive_wall */
+        {711, -38}, /* captive_cap */
+        {134, 222}, /* deep_own */
+        {-284, -152}, /* deep_opp */
+        {108, 6}, /* stack_tall */
+        {54, -9}, /* stack_near_opp */
+        {-1022, -269}, /* reserve */
+        {225, 292}, /* count_lead */
+        {34, 17}, /* race_near */
+        {-766, 139}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {647, 334}, /* road1_waiter */
+        {653, 333}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {352, 498}, /* crit2_waiter */
-        {512, -43}, /* road_2 */
-        {190, -55}, /* road_3 */
+        {343, 484}, /* crit2_waiter */
+        {509, -33}, /* road_2 */
+        {192, -53}, /* road_3 */
         {0, 0}, /* road_4 */
-        {44, 51}, /* road_rows */
-        {-409, -51}, /* groups */
-        {-357, -18}, /* adjacent */
-        {9, -20}, /* liberties */
-        {7, -102}, /* line_open_0 */
-        {7, -102}, /* line_open_1 */
-        {7, -102}, /* line_open_2 */
-        {56, -233}, /* line_open_3 */
-        {53, -382}, /* line_open_4 */
-        {42, -445}, /* line_open_5 */
-        {42, -440}, /* line_open_6 */
+        {45, 49}, /* road_rows */
+        {-397, -58}, /* groups */
+        {-347, -17}, /* adjacent */
+        {5, -20}, /* liberties */
+        {10, -105}, /* line_open_0 */
+        {10, -105}, /* line_open_1 */
+        {10, -105}, /* line_open_2 */
+        {55, -235}, /* line_open_3 */
+        {57, -379}, /* line_open_4 */
+        {55, -448}, /* line_open_5 */
+        {55, -448}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {84, -212}, /* line_contested_0 */
-        {84, -212}, /* line_contested_1 */
-        {84, -212}, /* line_contested_2 */
-        {68, -356}, /* line_contested_3 */
-        {79, -485}, /* line_contested_4 */
-        {207, -583}, /* line_contested_5 */
-        {552, -684}, /* line_contested_6 */
+        {77, -206}, /* line_contested_0 */
+        {77, -206}, /* line_contested_1 */
+        {77, -206}, /* line_contested_2 */
+        {56, -349}, /* line_contested_3 */
+        {71, -483}, /* line_contested_4 */
+        {208, -585}, /* line_contested_5 */
+        {555, -689}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {-4, 155}, /* cap_free */
-        {103, 213}, /* cap_near_wall */
-        {518, 163}, /* wall_block */
-        {267, 361}, /* cap_block */
+        {1, 160}, /* cap_free */
+        {118, 204}, /* cap_near_wall */
+        {512, 153}, /* wall_block */
+        {270, 346}, /* cap_block */
     }},
 };
