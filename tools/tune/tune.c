@@ -138,6 +138,37 @@ static int cmd_ptn(int argc, char **argv) {
     return 0;
 }
 
+/* One data line: "size half_komi result [@score] TPS". */
+typedef struct DataLine {
+    int size, half_komi;
+    float result;
+    float score;     /* the search's score for White, or NAN when the line has none */
+    const char *tps; /* within the line */
+    TakPosition pos;
+} DataLine;
+
+/* Parses `line`; false when it is not a sample (bad numbers, bad TPS). */
+static bool parse_line(const char *line, DataLine *d) {
+    int used = 0;
+    if (sscanf(line, "%d %d %f %n", &d->size, &d->half_komi, &d->result, &used) != 3 || !used ||
+        (d->result != 0 && d->result != 0.5f && d->result != 1) || d->half_komi < -20 ||
+        d->half_komi > 20)
+        return false;
+    d->score = NAN;
+    if (line[used] == '@') {
+        int more = 0;
+        if (sscanf(line + used, "@%f %n", &d->score, &more) != 1 || !more || !isfinite(d->score))
+            return false;
+        used += more;
+    }
+    TakRules rules;
+    TakError err;
+    if (!tak_rules_standard(&rules, d->size, &err)) return false;
+    rules.half_komi = d->half_komi;
+    d->tps = line + used;
+    return tak_tps_read(d->tps, &rules, &d->pos, &err);
+}
+
 /* tune score NODES [--sizes LIST] DATA...: every line again, with the score
  * of a NODES-node search for White ("@score") after the result; lines of
  * other sizes, and lines that are not samples, are left out. */
@@ -161,26 +192,19 @@ static int cmd_score(int argc, char **argv) {
             return 1;
         }
         while (fgets(line, sizeof line, f)) {
-            int size, half_komi, used = 0;
-            float result;
-            if (sscanf(line, "%d %d %f %n", &size, &half_komi, &result, &used) != 3 || !used ||
-                line[used] == '@' || !strchr(sizes, '0' + size))
-                continue;
-            TakRules rules;
-            TakPosition pos;
-            TakError err;
-            if (!tak_rules_standard(&rules, size, &err)) continue;
-            rules.half_komi = half_komi;
             line[strcspn(line, "\n")] = 0;
-            if (!tak_tps_read(line + used, &rules, &pos, &err) || tak_position_is_over(&pos)) continue;
+            DataLine d;
+            if (!parse_line(line, &d) || !isnan(d.score) || !strchr(sizes, '0' + d.size) ||
+                tak_position_is_over(&d.pos))
+                continue;
             tak_engine_new_game(e);
             TakSearchLimits lim = {0};
             lim.nodes = nodes;
             int score = 0;
-            if (tak_engine_search(e, &pos, NULL, 0, &lim, keep_score, &score, NULL) == TAK_MOVE_NONE)
+            if (tak_engine_search(e, &d.pos, NULL, 0, &lim, keep_score, &score, NULL) == TAK_MOVE_NONE)
                 continue;
-            if (pos.side == TAK_BLACK) score = -score;
-            printf("%d %d %.1f @%d %s\n", size, half_komi, result, score, line + used);
+            if (d.pos.side == TAK_BLACK) score = -score;
+            printf("%d %d %.1f @%d %s\n", d.size, d.half_komi, d.result, score, d.tps);
         }
         fclose(f);
         fflush(stdout);
@@ -219,9 +243,7 @@ static double eval_of(const Weights w, const Sample *s) {
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 /* What a sample's prediction is fitted to (see the header). */
-static double lambda = 0.5;
-
-static double target(const Sample *s, double k) {
+static double target(const Sample *s, double k, double lambda) {
     if (isnan(s->score)) return s->result;
     double v = s->score >= TAK_SCORE_WIN_MIN ? 1 : s->score <= -TAK_SCORE_WIN_MIN ? 0 : sigmoid(s->score / k);
     return lambda * s->result + (1 - lambda) * v;
@@ -229,12 +251,12 @@ static double target(const Sample *s, double k) {
 
 /* Mean cross-entropy of sigmoid(eval / k) against the results, over the
  * samples with (index % 20 == 0) == held_out. */
-static double loss(const Weights w, const Data *d, double k, bool held_out) {
+static double loss(const Weights w, const Data *d, double k, double lambda, bool held_out) {
     double sum = 0;
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         if ((i % 20 == 0) != held_out) continue;
-        double p = sigmoid(eval_of(w, &d->s[i]) / k), y = target(&d->s[i], k);
+        double p = sigmoid(eval_of(w, &d->s[i]) / k), y = target(&d->s[i], k, lambda);
         if (p < 1e-9) p = 1e-9;
         if (p > 1 - 1e-9) p = 1 - 1e-9;
         sum -= y * log(p) + (1 - y) * log(1 - p);
@@ -247,20 +269,17 @@ static double loss(const Weights w, const Data *d, double k, bool held_out) {
  * sample in 20 is held out to watch for over-fitting. Then every weight is
  * scaled so that a flat on top is worth about 100 (a hundredth of a flat is
  * the search's unit), which is the same as choosing the sigmoid's scale. */
-static void fit(Weights w, const Data *d, int size, double k, int iterations) {
-    if (k <= 0) { /* the scale at which the current weights fit the results best */
-        double keep = lambda;
-        lambda = 1;
-        double best = loss(w, d, k = 100, false);
+static void fit(Weights w, const Data *d, int size, double k, double lambda, int iterations) {
+    if (k <= 0) { /* the scale at which the current weights fit the results (lambda 1) best */
+        double best = loss(w, d, k = 100, 1, false);
         for (double c = 30; c <= 3000; c *= 1.1) {
-            double e = loss(w, d, c, false);
+            double e = loss(w, d, c, 1, false);
             if (e < best) best = e, k = c;
         }
-        lambda = keep;
     }
     fprintf(stderr, "size %d: sigmoid scale %.0f\n", size, k);
     fprintf(stderr, "size %d: %zu positions, start loss %.5f (held out %.5f)\n", size, d->n,
-            loss(w, d, k, false), loss(w, d, k, true));
+            loss(w, d, k, lambda, false), loss(w, d, k, lambda, true));
     static double m[F_COUNT][2], v[F_COUNT][2], g[F_COUNT][2];
     memset(m, 0, sizeof m);
     memset(v, 0, sizeof v);
@@ -272,7 +291,7 @@ static void fit(Weights w, const Data *d, int size, double k, int iterations) {
             if (i % 20 == 0) continue;
             const Sample *s = &d->s[i];
             double p = sigmoid(eval_of(w, s) / k);
-            double grad = (p - target(s, k)) / (k * EVAL_PHASE_MAX * EVAL_SCALE);
+            double grad = (p - target(s, k, lambda)) / (k * EVAL_PHASE_MAX * EVAL_SCALE);
             double go = grad * (EVAL_PHASE_MAX - s->phase), ge = grad * s->phase;
             for (int j = 0; j < F_COUNT; j++) {
                 if (!s->f[j]) continue;
@@ -291,8 +310,8 @@ static void fit(Weights w, const Data *d, int size, double k, int iterations) {
             }
         }
         if (it % 100 == 0)
-            fprintf(stderr, "  iteration %d: loss %.5f (held out %.5f)\n", it, loss(w, d, k, false),
-                    loss(w, d, k, true));
+            fprintf(stderr, "  iteration %d: loss %.5f (held out %.5f)\n", it, loss(w, d, k, lambda, false),
+                    loss(w, d, k, lambda, true));
     }
     /* A feature (almost) never seen keeps no weight: its value would be noise. */
     for (int j = 0; j < F_COUNT; j++) {
@@ -348,44 +367,21 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
     long lineno = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        int size, half_komi, used = 0;
-        float result;
-        if (sscanf(line, "%d %d %f %n", &size, &half_komi, &result, &used) != 3 || !used ||
-            (result != 0 && result != 0.5f && result != 1) || half_komi < -20 || half_komi > 20) {
+        DataLine d;
+        if (!parse_line(line, &d)) {
             bad++;
             continue;
         }
-        float score = NAN;
-        if (line[used] == '@') {
-            int more = 0;
-            if (sscanf(line + used, "@%f %n", &score, &more) != 1 || !more || !isfinite(score)) {
-                bad++;
-                continue;
-            }
-            used += more;
-        }
-        TakRules rules;
-        TakPosition pos;
-        TakError err;
-        if (!tak_rules_standard(&rules, size, &err)) {
-            bad++;
-            continue;
-        }
-        rules.half_komi = half_komi;
-        if (!tak_tps_read(line + used, &rules, &pos, &err)) {
-            bad++;
-            continue;
-        }
-        BbMasks m = bb_masks(size);
-        if (tak_position_is_over(&pos) || engine_win_in_one(&pos, pos.side, &m) != TAK_MOVE_NONE)
+        BbMasks m = bb_masks(d.size);
+        if (tak_position_is_over(&d.pos) || engine_win_in_one(&d.pos, d.pos.side, &m) != TAK_MOVE_NONE)
             continue; /* the search's business (older data has them) */
         int feats[F_COUNT];
         Sample s;
-        s.result = result;
-        s.score = score;
-        s.phase = (uint8_t)engine_features(&pos, &m, feats);
+        s.result = d.result;
+        s.score = d.score;
+        s.phase = (uint8_t)engine_features(&d.pos, &m, feats);
         for (int i = 0; i < F_COUNT; i++) s.f[i] = (int16_t)feats[i];
-        if (!add_sample(&data[size], &s)) {
+        if (!add_sample(&data[d.size], &s)) {
             fclose(f);
             return false;
         }
@@ -448,6 +444,7 @@ static bool save_weights(const char *path, Weights w[TAK_MAX_SIZE + 1]) {
 static int cmd_fit(int argc, char **argv) {
     if (argc < 4) return 2;
     double k = 0; /* 0: fitted to the current weights first */
+    double lambda = 0.5;
     int iterations = 1000;
     const char *sizes = "345678";
     int a = 3;
@@ -467,7 +464,7 @@ static int cmd_fit(int argc, char **argv) {
         for (int i = 0; i < F_COUNT; i++)
             for (int t = 0; t < 2; t++) w[size][i][t] = engine_weights[size].w[i][t];
         bool wanted = strchr(sizes, '0' + size) != NULL;
-        if (wanted && data[size].n >= 500) fit(w[size], &data[size], size, k, iterations);
+        if (wanted && data[size].n >= 500) fit(w[size], &data[size], size, k, lambda, iterations);
         free(data[size].s);
     }
     return save_weights(argv[2], w) ? 0 : 1;
