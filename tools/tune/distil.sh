@@ -29,6 +29,7 @@ shift 4
 sizes=${SIZES:-56}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 workers=${TRAIN_WORKERS:-$(nproc)}
+. "$root/tools/tune/workers.sh"
 
 mkdir -p "$data/$name"
 data=$(cd "$data" && pwd)
@@ -58,24 +59,9 @@ worker() {
     done
 }
 
-pids=()
-stop_workers() {
-    for p in "${pids[@]}"; do
-        local child
-        child=$(pgrep -P "$p" || true)
-        kill "$p" 2>/dev/null || true
-        [ -n "$child" ] && kill $child 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-    rm -f "$data/$name"/*.part
-}
-trap 'stop_workers; exit 1' INT TERM
-for w in $(seq 0 $((workers - 1))); do
-    worker "$w" &
-    pids+=($!)
-done
+start_workers worker "$workers" "$data/$name"
 wait
-trap - INT TERM
+stop_workers
 
 scored=("$data/$name"/g*.txt)
 echo "distil.sh: fitting to $(cat "${scored[@]}" | wc -l) scored positions (lambda $lambda)"

@@ -23,6 +23,7 @@ data=$1 gen=$2 minutes=$3
 from=${4:-$((gen > 0 ? gen - 1 : 0))}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 workers=${TRAIN_WORKERS:-$(nproc)}
+. "$root/tools/tune/workers.sh"
 
 mkdir -p "$data/g$gen"
 data=$(cd "$data" && pwd)
@@ -64,29 +65,10 @@ worker() {
     done
 }
 
-# Stops the players: each worker first (so it starts no new chunk), then the
-# game it was playing; unfinished chunks (*.part) are dropped.
-pids=()
-stop_workers() {
-    for p in "${pids[@]}"; do
-        local games
-        games=$(pgrep -P "$p" || true)
-        kill "$p" 2>/dev/null || true
-        [ -n "$games" ] && kill $games 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-    rm -f "$data/g$gen"/*.part
-}
-trap 'stop_workers; exit 1' INT TERM
-
-for w in $(seq 0 $((workers - 1))); do
-    worker "$w" &
-    pids+=($!)
-done
+start_workers worker "$workers" "$data/g$gen"
 sleep $((minutes * 60)) &
 wait $! || true
 stop_workers
-trap - INT TERM
 
 files=()
 for g in $(seq "$from" "$gen"); do
