@@ -72,7 +72,7 @@ stop_workers
 
 files=()
 for g in $(seq "$from" "$gen"); do
-    [ -d "$data/g$g" ] && files+=("$data/g$g"/c*.txt)
+    for f in "$data/g$g"/c*.txt; do [ -e "$f" ] && files+=("$f"); done
 done
 echo "train.sh: fitting to $(cat "${files[@]}" | wc -l) positions from generations $from..$gen"
 # 7x7 and 8x8 get too few games for a fit of their own (they lost to the
