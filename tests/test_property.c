@@ -127,6 +127,13 @@ static void check_structure(Checker *ck, const TakPosition *pos) {
 static void check_result(Checker *ck, const TakPosition *pos) {
     TakResult r = tak_position_result(pos);
     bool road[2] = {tak_position_has_road(pos, TAK_WHITE), tak_position_has_road(pos, TAK_BLACK)};
+    for (int c = 0; c < 2; c++) {
+        TakBitboard sq = tak_position_road_squares(pos, (TakColor)c);
+        CHECK((sq != 0) == road[c], "road squares %#" PRIx64 " for colour %d, road %d", sq, c,
+              road[c]);
+        CHECK((sq & ~(pos->owner[c] & ~pos->walls)) == 0,
+              "road squares %#" PRIx64 " not all colour %d's flats or capstones", sq, c);
+    }
     int size = pos->rules.size;
     bool full = (pos->owner[0] | pos->owner[1]) == all_squares(size);
     bool empty_reserve =

@@ -743,6 +743,21 @@ static void test_road_east_west(void **state) {
     assert_no_moves(&pos);
 }
 
+/* The road's squares: the chains joining opposite edges, not other pieces. */
+static void test_road_squares(void **state) {
+    (void)state;
+    /* White: a1-a5 a road, with b3 on it; d2 apart. Black: no road. */
+    TakPosition pos = support_position("1,x4/1,x,2,x2/1,1,x3/1,x2,1,2/1,2,x3 2 6", NULL);
+    TakBitboard want = 0;
+    const char *names[] = {"a1", "a2", "a3", "a4", "a5", "b3"};
+    for (int i = 0; i < 6; i++) want |= (TakBitboard)1 << tak_square_parse(names[i], 5);
+    assert_int_equal(tak_position_road_squares(&pos, TAK_WHITE), want);
+    assert_int_equal(tak_position_road_squares(&pos, TAK_BLACK), 0);
+    /* A wall breaks it: no road, no squares. */
+    pos = support_position("1,x4/1,x,2,x2/1S,1,x3/1,x2,1,2/1,2,x3 2 6", NULL);
+    assert_int_equal(tak_position_road_squares(&pos, TAK_WHITE), 0);
+}
+
 static void test_road_may_bend(void **state) {
     (void)state;
     /* a3 b3, then b4 c4 d4 e4: west edge to east edge through a bend. */
@@ -1387,6 +1402,7 @@ int main(void) {
         cmocka_unit_test(test_stack_taller_than_64),
         cmocka_unit_test(test_road_north_south),
         cmocka_unit_test(test_road_east_west),
+        cmocka_unit_test(test_road_squares),
         cmocka_unit_test(test_road_may_bend),
         cmocka_unit_test(test_road_walls_never_count),
         cmocka_unit_test(test_road_capstones_count),

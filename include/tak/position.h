@@ -110,6 +110,10 @@ static inline bool tak_position_is_over(const TakPosition *pos) { return pos->re
 /* True when `color` has a road now. */
 bool tak_position_has_road(const TakPosition *pos, TakColor color);
 
+/* The squares of `color`'s roads: its chains of flats and capstones that join
+ * two opposite edges (0 when it has no road). */
+TakBitboard tak_position_road_squares(const TakPosition *pos, TakColor color);
+
 /* True when `color`, were it to move now, could complete a road with one
  * move ("Tak"). A finished game has no Tak. */
 bool tak_position_has_tak(const TakPosition *pos, TakColor color);

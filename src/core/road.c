@@ -51,6 +51,27 @@ bool tak_position_has_road(const TakPosition *pos, TakColor color) {
     return road_exists(road_squares(pos, (int)color), pos->rules.size);
 }
 
+/* Everything `from` grows into through `through`. */
+static TakBitboard road_flood(TakBitboard from, TakBitboard through, int size) {
+    TakBitboard seen = from & through;
+    for (;;) {
+        TakBitboard next = (seen | board_neighbours(seen, size)) & through;
+        if (next == seen) return seen;
+        seen = next;
+    }
+}
+
+TakBitboard tak_position_road_squares(const TakPosition *pos, TakColor color) {
+    int size = pos->rules.size;
+    TakBitboard r = road_squares(pos, (int)color);
+    /* The chains that touch the first rank, then those of them that also
+     * touch the last; the same for the files. */
+    TakBitboard south = road_flood(r & board_rank_1(size), r, size);
+    TakBitboard west = road_flood(r & board_file_a[size], r, size);
+    return road_flood(south & board_rank_last(size), r, size) |
+           road_flood(west & board_file_last(size), r, size);
+}
+
 TakResult position_judge_flats(const TakPosition *pos, TakEnd end) {
     int flats[2];
     tak_position_flat_counts(pos, flats);
