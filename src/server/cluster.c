@@ -38,7 +38,7 @@ static void quiet_log(const Cluster *c, const char *what, const char *message) {
 }
 
 /* A notification's payload: "ID PLIES DRAW TAKEBACK THINKING", offers as
- * colours or -1. Anything else (another program on the channel) is ignored. */
+ * LiveGame.offer holds them (-1..3). Anything else (another program on the channel) is ignored. */
 static void on_notification(Cluster *c, const char *payload) {
     char id[STORE_ID_LEN + 2];
     long plies;
@@ -48,7 +48,7 @@ static void on_notification(Cluster *c, const char *payload) {
         payload[end] != '\0' || strlen(id) != STORE_ID_LEN || plies < 0)
         return;
     for (int i = 0; i < 2; i++)
-        if (offer[i] < -1 || offer[i] > 1) return;
+        if (offer[i] < -1 || offer[i] > OFFER_DECLINED + 1) return;
     games_refresh(c->server, id, (size_t)plies, offer, thinking != 0);
 }
 

@@ -397,7 +397,24 @@ static json_t *seat_json(const LiveGame *g, int c) {
     return json_string(g->info.token[c][0] ? "taken" : "open");
 }
 
-static json_t *offer_json(int c) { return c < 0 ? json_null() : json_string(color_name(c)); }
+static json_t *offer_json(int c) { return c < 0 || c > 1 ? json_null() : json_string(color_name(c)); }
+static json_t *declined_json(int c) {
+    return c >= OFFER_DECLINED ? json_string(color_name(c - OFFER_DECLINED)) : json_null();
+}
+
+/* The squares of the winner's road, by name, when the game ended by one. */
+static json_t *road_json(const TakPosition *pos, TakResult r) {
+    json_t *a = json_array();
+    if (r.end != TAK_END_ROAD || r.winner < 0) return a;
+    TakBitboard road = tak_position_road_squares(pos, (TakColor)r.winner);
+    for (int sq = 0; sq < 64; sq++) {
+        if (!((road >> sq) & 1)) continue;
+        char name[3];
+        tak_square_name(sq, tak_position_size(pos), name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
 
 Outbuf *games_state(LiveGame *g) {
     if (g->state) {
@@ -424,8 +441,9 @@ Outbuf *games_state(LiveGame *g) {
     json_t *result = json_null();
     if (r.end != TAK_END_NONE) {
         char text[100];
-        result = json_pack("{s:s, s:s, s:i}", "code", tak_result_code(r), "text",
-                           tak_result_describe(r, text, sizeof text), "winner", r.winner);
+        result = json_pack("{s:s, s:s, s:i, s:o}", "code", tak_result_code(r), "text",
+                           tak_result_describe(r, text, sizeof text), "winner", r.winner,
+                           "road", road_json(pos, r));
     }
     json_object_set_new(msg, "type", json_string("state"));
     json_object_set_new(msg, "game", json_string(g->info.id));
@@ -444,6 +462,9 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "offers",
                         json_pack("{s:o, s:o}", "draw", offer_json(g->offer[OFFER_DRAW]),
                                   "takeback", offer_json(g->offer[OFFER_TAKEBACK])));
+    json_object_set_new(msg, "declined",
+                        json_pack("{s:o, s:o}", "draw", declined_json(g->offer[OFFER_DRAW]),
+                                  "takeback", declined_json(g->offer[OFFER_TAKEBACK])));
     json_object_set_new(msg, "moves", moves);
     json_object_set_new(msg, "legal", legal);
     json_object_set_new(msg, "result", result);

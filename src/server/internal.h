@@ -70,7 +70,10 @@ typedef struct LiveGame {
     StoredGame info;  /* ids, seats, rules; info.moves holds the PTN of every ply */
     size_t moves_cap;
     TakGame game;
-    int offer[2];      /* offer[0] draw, offer[1] takeback: the colour offering, or -1 */
+    /* offer[0] draw, offer[1] takeback: the colour offering (0, 1), the
+     * colour whose offer was just declined plus 2 (2, 3: shown to it until
+     * the game changes), or -1 */
+    int offer[2];
     bool engine_busy;  /* a search for this game is queued or running */
     uint32_t busy_generation; /* the generation the engine's search started at */
     bool thinking_elsewhere; /* another process's engine searches for it (cluster.c) */
@@ -81,7 +84,7 @@ typedef struct LiveGame {
     struct LiveGame *hnext;
 } LiveGame;
 
-enum { OFFER_DRAW = 0, OFFER_TAKEBACK = 1 };
+enum { OFFER_DRAW = 0, OFFER_TAKEBACK = 1, OFFER_DECLINED = 2 };
 
 /* ---- engine pool (engine_pool.c) ---------------------------------------- */
 

@@ -466,7 +466,7 @@ static void answer(const Request *r, bool accept) {
     if (g->offer[what] != !seat) return fail(r, "your opponent has not offered a %s", whats[what]);
     TakError err;
     if (!accept) {
-        g->offer[what] = -1;
+        g->offer[what] = OFFER_DECLINED + g->offer[what]; /* the offerer is told */
         games_changed(r->ss->server, g);
         return ok(r, NULL);
     }

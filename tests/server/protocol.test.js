@@ -153,6 +153,8 @@ test('a road win ends the game; moves after it are refused', async () => {
   const s = await b.nextState((s) => s.result);
   assert.equal(s.result.code, 'R-0');
   assert.match(s.result.text, /road/i);
+  // The road's chain, for the page to show: a1 (White's flat, placed by Black on the first turn) joins it.
+  assert.deepEqual(s.result.road.sort(), ['a1', 'a2', 'b2', 'c2']);
   assert.deepEqual(s.legal, []);
   r = await b.send({ type: 'move', move: 'c3' });
   assert.match(r.message, /over/);
@@ -181,7 +183,10 @@ test('takeback against a friend: request, decline, request, accept', async () =>
   r = await b.send({ type: 'decline', what: 'takeback' });
   assert.equal(r.type, 'ok');
   s = await a.nextState((s) => s.offers.takeback === null);
+  assert.equal(s.declined.takeback, 'white', 'the asker is told the request was declined');
   await a.send({ type: 'takeback' });
+  s = await a.nextState((s) => s.offers.takeback === 'white');
+  assert.equal(s.declined.takeback, null, 'a new request replaces the refusal');
   r = await b.send({ type: 'accept', what: 'takeback' });
   assert.deepEqual([r.type, r.ply], ['ok', 2]);
   s = await a.nextState((s) => s.ply === 2);
@@ -215,6 +220,7 @@ test('draw: offer, refuse to offer twice, accept; the engine does not take draws
   assert.equal((await b.send({ type: 'accept', what: 'draw' })).type, 'ok');
   const s = await a.nextState((s) => s.result);
   assert.equal(s.result.code, '1/2-1/2');
+  assert.deepEqual(s.result.road, [], 'no road');
   assert.match((await a.send({ type: 'resign' })).message, /over/);
   const e = await connect(srv.port);
   await e.send({ type: 'create', opponent: 'engine', level: 1, size: 3 });
