@@ -1,7 +1,7 @@
 // app.js: the Tak page. It draws what the server sends and sends what the
 // player does; it knows no rules: each state carries the legal moves in long
 // PTN ("c3", "Sd4", "3c3>12"), and a click is allowed when some legal move
-// starts with the text the clicks so far spell. One WebSocket, reopened by
+// can still follow from the drops clicked so far. One WebSocket, reopened by
 // itself; seat secrets are kept in localStorage, never in the address bar.
 'use strict';
 
@@ -59,6 +59,7 @@ function setConn(text, down) {
   const el = $('conn');
   el.textContent = text;
   el.classList.toggle('down', !!down);
+  $('offline').hidden = !down;
 }
 
 // Sends a request; resolves with its "ok" reply, rejects with the error's message.
@@ -97,6 +98,9 @@ async function joinGame(id) {
       history.replaceState(null, '', '/g/' + id);
       say(e.message + ' — watching');
       request({ type: 'join', game: id }).then((r) => { app.seat = r.seat; showLinks(); }).catch((e2) => say(e2.message));
+    } else if (!app.state && app.gameId === id) { // no such game: say so where a game can be started
+      showNewGame();
+      $('new-message').textContent = `There is no game ${id} here (${e.message}): start a new one.`;
     } else {
       say(e.message);
     }
@@ -137,9 +141,14 @@ function onState(s) {
   if (s.game !== app.gameId) return;
   const moved = !app.state || app.state.ply !== s.ply;
   const first = !app.state, ended = !!s.result !== !!(app.state && app.state.result);
+  const before = app.state;
   app.state = s;
   if (first || ended) refreshMatch();
   if (moved) { app.carry = null; app.analysis = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
+  if (before && s.ply === before.ply + 1 && !app.view) app.animate = { ply: s.ply };
+  const declined = s.declined && app.seat && ['draw', 'takeback'].find((w) => s.declined[w] === app.seat);
+  if (declined && !(before && before.declined && before.declined[declined] === app.seat))
+    say(declined === 'draw' ? 'Your opponent declined your draw offer.' : 'Your opponent declined your takeback request.');
   if (s.seats[app.seat] !== 'taken') app.invite = app.invite; // nothing: seats shown in turn line
   if (app.invite && s.seats.white !== 'open' && s.seats.black !== 'open') { app.invite = null; showLinks(); }
   render();
@@ -155,15 +164,30 @@ function squareAt(file, rank, size) {
   return file < 0 || rank < 0 || file >= size || rank >= size ? -1 : rank * size + file;
 }
 
-// ---- input: clicks spell a long PTN move, checked against the legal list ------------
+// ---- input: clicks spell a move, checked against the legal list ---------------------
+// A carry is { from, count, dir, drops, cur }: the stones lifted from `from`,
+// the direction once chosen, the stones dropped so far on each square of the
+// path (the last entry on `cur`, which may still grow).
 
-function spelled() {
-  const c = app.carry, size = app.state.size;
-  if (!c) return '';
-  return c.count + squareName(c.from, size) + (c.dir || '') + c.drops.join('');
+// A legal stack move in long PTN ("3c3>12") as its parts; null for a placement or a pass.
+function spreadParts(text) {
+  const r = /^(\d)([a-h][1-8])([<>+-])(\d+)$/.exec(text);
+  return r && { count: +r[1], from: r[2], dir: r[3], drops: r[4].split('').map(Number) };
 }
-function someLegalStarts(text) { return app.state.legal.some((m) => m.startsWith(text)); }
 function isLegal(text) { return app.state.legal.includes(text); }
+function canPlace(piece) { return app.state.legal.some((m) => (piece ? m[0] === piece : /^[a-h]/.test(m) && m.length === 2)); }
+function passes() { return app.state.legal.filter((m) => /^\d[a-h][1-8]$/.test(m)); }
+
+// The legal moves the carry `c` can still become: same stack, count and
+// direction, the same drops on the squares behind, and no more on the current
+// square than the move drops there.
+function carryFits(c) {
+  const from = squareName(c.from, app.state.size), k = c.drops.length;
+  return app.state.legal.map(spreadParts).filter((m) => m && m.from === from && m.count === c.count &&
+    (!c.dir || (m.dir === c.dir && m.drops.length >= k &&
+      c.drops.every((d, i) => (i < k - 1 ? d === m.drops[i] : d <= m.drops[i])))));
+}
+function carryText(c) { return c.count + squareName(c.from, app.state.size) + c.dir + c.drops.join(''); }
 
 // What clicking `sq` would make of the carry; null when nothing legal follows.
 function carryAfter(sq) {
@@ -183,14 +207,34 @@ function carryAfter(sq) {
     if (squareAt(c.cur % size + df, Math.floor(c.cur / size) + dr, size) !== sq) return null;
     n.drops.push(1); n.cur = sq;
   }
-  const save = app.carry;
-  app.carry = n;
-  const text = spelled();
-  app.carry = save;
   const total = n.drops.reduce((a, b) => a + b, 0);
-  if (total > n.count) return null;
-  if (total === n.count) return isLegal(text) ? { move: text } : null;
-  return someLegalStarts(text) ? { carry: n } : null;
+  if (total > n.count || carryFits(n).length === 0) return null;
+  if (total === n.count) return isLegal(carryText(n)) ? { move: carryText(n) } : null;
+  return { carry: n };
+}
+
+// The stones the carry has lifted and not dropped yet, bottom first ("12": white under black).
+function inHand(c, board) {
+  const colors = colorsOf(board[c.from]), dropped = c.drops.reduce((a, b) => a + b, 0);
+  return colors.slice(colors.length - c.count + dropped);
+}
+
+// The board as the carry leaves it: the lifted stones gone from their square,
+// those dropped so far on the path (a capstone or wall keeps its kind on top).
+function boardWithCarry(board) {
+  const c = app.carry;
+  if (!c || app.view) return board;
+  const out = board.slice(), size = app.state.size;
+  const stack = board[c.from], top = stack.match(/[SC]$/), colors = colorsOf(stack);
+  let lifted = colors.slice(colors.length - c.count);
+  out[c.from] = colors.slice(0, colors.length - c.count);
+  const step = DIRS[c.dir || '+'][0] + DIRS[c.dir || '+'][1] * size;
+  c.drops.forEach((d, i) => {
+    const sq = c.from + (i + 1) * step, part = lifted.slice(0, d);
+    lifted = lifted.slice(d);
+    out[sq] = colorsOf(out[sq]) + part + (lifted.length === 0 && top ? top[0] : '');
+  });
+  return out;
 }
 
 function placeText(sq) { return app.piece + squareName(sq, app.state.size); }
@@ -198,8 +242,9 @@ function placeText(sq) { return app.piece + squareName(sq, app.state.size); }
 function clickSquare(sq) {
   if (app.sandbox) { sandboxClick(sq); return; }
   if (!myTurn()) {
-    say(app.view ? 'You are looking at an earlier position: press » to play.' :
-      app.state && app.state.result ? 'The game is over.' : app.seat ? 'Wait for your turn.' : 'You are watching this game.');
+    say(!app.connected && app.state && !app.state.result && app.seat ? 'Not connected to the server: waiting to reconnect…' :
+      app.view ? 'You are looking at an earlier position: press » to play.' :
+        app.state && app.state.result ? 'The game is over.' : app.seat ? 'Wait for your turn.' : 'You are watching this game.');
     return;
   }
   const s = app.state, size = s.size;
@@ -217,21 +262,31 @@ function clickSquare(sq) {
   if (stack === '') {
     const text = placeText(sq);
     if (isLegal(text)) sendMove(text);
-    else say(s.ply < 2 ? 'On the first turn, place a flat.' : 'You cannot place ' + describePiece() + ' there.');
+    else say(!canPlace('S') && !canPlace('C') && app.piece ? 'On the first turn, place a flat (of your opponent\'s colour).' :
+      'You cannot place ' + describePiece() + ' there.');
     return;
   }
-  const height = stack.replace(/[SC]/, '').length;
-  const count = Math.min(height, size);
-  const text = count + squareName(sq, size);
-  if (!someLegalStarts(text)) {
-    say(s.ply < 2 ? 'On the first turn, place a flat on an empty square.' : 'You do not control that stack.');
+  const count = Math.min(colorsOf(stack).length, size);
+  const carry = { from: sq, count, dir: null, drops: [], cur: sq };
+  if (carryFits(carry).length === 0 && !isLegal('1' + squareName(sq, size))) {
+    say(s.ply < 2 && !canPlace('S') ? 'On the first turn, place a flat on an empty square.' : 'You do not control that stack.');
     return;
   }
-  app.carry = { from: sq, count, dir: null, drops: [], cur: sq };
+  app.carry = carry;
   render();
 }
 
 function describePiece() { return app.piece === 'S' ? 'a wall' : app.piece === 'C' ? 'a capstone' : 'a flat'; }
+
+// A pass (the no-pass rule off): lift a stack and put it back; the one carried if any.
+function pass() {
+  if (!myTurn()) return;
+  const all = passes(), c = app.carry;
+  const text = c && all.includes('1' + squareName(c.from, app.state.size)) ? '1' + squareName(c.from, app.state.size) : all[0];
+  if (!text) return;
+  app.carry = null;
+  sendMove(text);
+}
 
 async function sendMove(text) {
   const s = app.state;
@@ -244,14 +299,13 @@ async function sendMove(text) {
   render();
 }
 
+// The squares a click can use now: the next drops of a carry. Placements are
+// not painted: on a placement turn nearly every empty square would be.
 function hints() {
   const s = app.state, out = new Set();
-  if (!myTurn()) return out;
+  if (!myTurn() || !app.carry) return out;
   const n = s.size * s.size;
-  for (let sq = 0; sq < n; sq++) {
-    if (app.carry) { const r = carryAfter(sq); if (r && !r.cancel) out.add(sq); }
-    else if (s.board[sq] === '' && isLegal(placeText(sq))) out.add(sq);
-  }
+  for (let sq = 0; sq < n; sq++) { const r = carryAfter(sq); if (r && !r.cancel) out.add(sq); }
   return out;
 }
 
@@ -270,58 +324,134 @@ function wobble(sq, level) {
   return (x - Math.floor(x) - 0.5) * 8;
 }
 
-function drawStack(g, sq, stack, x, y) {
+// Draws a stack in its square: every stone of it, bottom first, the lower
+// ones as edges (the height is written when it passes the carry limit's
+// worth of edges). `arrived`: how many stones on top just came, and from where,
+// for the move's animation.
+function drawStack(g, sq, stack, x, y, arrived) {
   const top = stack.endsWith('S') ? 'S' : stack.endsWith('C') ? 'C' : '';
-  const colors = stack.replace(/[SC]/, '');
-  const h = colors.length, shown = Math.min(h, 10), first = h - shown;
-  const cx = x + CELL / 2;
-  let base = y + CELL - 18;
+  const colors = colorsOf(stack);
+  const h = colors.length, shown = Math.min(h, 12), first = h - shown;
+  const cx = x + CELL / 2, edge = shown > 8 ? 5 : 7;
+  let base = y + CELL - 14;
+  // The stones that just arrived move as one group (a wall's own rotation stays its own).
+  const moving = arrived ? el('g', { class: arrived.how, style: `--dx:${arrived.dx}px;--dy:${arrived.dy}px` }) : null;
   for (let i = first; i < h; i++) {
-    const cls = colors[i] === '1' ? 'pw' : 'pb', dx = wobble(sq, i);
-    const isTop = i === h - 1;
+    const cls = colors[i] === '1' ? 'pw' : 'pb', dx = wobble(sq, i), isTop = i === h - 1;
+    const into = moving && i >= h - arrived.count ? moving : g;
     if (isTop && top === 'S') {
-      el('rect', { x: cx - 9 + dx, y: base - 52, width: 18, height: 56, rx: 3, class: cls, transform: `rotate(-30 ${cx + dx} ${base - 24})` }, g);
+      el('rect', { x: cx - 9 + dx, y: base - 52, width: 18, height: 56, rx: 3, class: cls + ' wall', transform: `rotate(-30 ${cx + dx} ${base - 24})` }, into);
     } else if (isTop && top === 'C') {
-      el('circle', { cx: cx + dx, cy: base - 22, r: 22, class: cls }, g);
+      el('circle', { cx: cx + dx, cy: base - 22, r: 22, class: cls + ' cap' }, into);
     } else {
-      el('rect', { x: cx - 32 + dx, y: base - 12, width: 64, height: 14, rx: 3, class: cls }, g);
-      base -= 7;
+      el('rect', { x: cx - 32 + dx, y: base - 12, width: 64, height: 14, rx: 3, class: cls }, into);
+      base -= edge;
     }
   }
+  if (moving) g.appendChild(moving);
   if (h > 1) {
-    const t = el('text', { x: x + CELL - 8, y: y + 22, 'text-anchor': 'end', class: 'height' }, g);
+    const t = el('text', { x: x + CELL - 6, y: y + 20, 'text-anchor': 'end', class: 'height' }, g);
     t.textContent = h;
   }
 }
 
+// The stones in hand while a stack is being moved, drawn small over the square they hover.
+function drawInHand(svg, colors, top, x, y) {
+  const g = el('g', { class: 'in-hand', 'aria-hidden': 'true' }, svg);
+  el('rect', { x: x + 4, y: y + 4, width: 30, height: 10 + colors.length * 7, rx: 4, class: 'hand-bg' }, g);
+  for (let i = 0; i < colors.length; i++) {
+    const yy = y + 8 + (colors.length - 1 - i) * 7;
+    const cls = colors[i] === '1' ? 'pw' : 'pb';
+    if (i === colors.length - 1 && top === 'C') el('circle', { cx: x + 19, cy: yy + 4, r: 6, class: cls }, g);
+    else if (i === colors.length - 1 && top === 'S') el('rect', { x: x + 15, y: yy - 2, width: 8, height: 12, class: cls }, g);
+    else el('rect', { x: x + 8, y: yy, width: 22, height: 7, rx: 2, class: cls }, g);
+  }
+  el('text', { x: x + 38, y: y + 16, class: 'hand-count' }, g).textContent = colors.length;
+}
+
+// The squares of a move written in PTN, the square it starts from first.
+function moveSquares(text, size) {
+  const m = /^(\d?)([SCF]?)([a-h])([1-8])([<>+-]?)(\d*)/.exec(text || '');
+  if (!m) return [];
+  const sq = squareAt(m[3].charCodeAt(0) - 97, +m[4] - 1, size);
+  if (!m[5]) return [sq];
+  const [df, dr] = DIRS[m[5]], n = m[6] ? m[6].length : 1, out = [sq];
+  for (let i = 1; i <= n; i++) out.push(squareAt(m[3].charCodeAt(0) - 97 + df * i, +m[4] - 1 + dr * i, size));
+  return out.filter((q) => q >= 0);
+}
+
+// How the stones of the last move arrive on each square, for the animation.
+function arrivals(text, size) {
+  const m = /^(\d?)([SCF]?)([a-h])([1-8])([<>+-]?)(\d*)/.exec(text || '');
+  const out = new Map();
+  if (!m) return out;
+  const sqs = moveSquares(text, size);
+  if (!m[5]) { if (!/^\d/.test(text)) out.set(sqs[0], { count: 1, how: 'drop-in', dx: 0, dy: 0 }); return out; }
+  const count = +(m[1] || 1), drops = m[6] ? m[6].split('').map(Number) : [count];
+  const [df, dr] = DIRS[m[5]];
+  drops.forEach((d, i) => out.set(sqs[i + 1], { count: d, how: 'slide', dx: -df * (i + 1) * CELL, dy: dr * (i + 1) * CELL }));
+  return out;
+}
+
 function drawBoard() {
   const svg = $('board'), s = shown(), size = app.state.size;
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('#board')
+    ? document.activeElement.dataset.square : null;
   const w = size * CELL + MARGIN;
   svg.setAttribute('viewBox', `0 0 ${w} ${w}`);
   svg.textContent = '';
-  const hint = hints();
+  const hint = hints(), board = boardWithCarry(s.board);
+  const last = s.ply > 0 && !app.sandbox ? app.state.moves[s.ply - 1] : null;
+  const lastSqs = new Set(moveSquares(last, size));
+  const animate = app.animate && app.animate.ply === s.ply ? arrivals(last, size) : new Map();
+  app.animate = null;
+  const result = !app.view && app.state.result;
+  const road = new Set(result && result.road ? result.road : []);
+  if (app.focusSq === undefined || app.focusSq >= size * size) app.focusSq = 0;
   for (let rank = size - 1; rank >= 0; rank--) {
     for (let file = 0; file < size; file++) {
       const sq = rank * size + file, x = MARGIN + file * CELL, y = (size - 1 - rank) * CELL;
       const name = squareName(sq, size);
-      const g = el('g', { class: 'sq', tabindex: 0, role: 'gridcell', 'data-square': name, 'aria-label': name + ' ' + describeStack(s.board[sq]) }, svg);
+      const label = name + ', ' + describeStack(board[sq]) + (lastSqs.has(sq) ? ', last move' : '') + (hint.has(sq) ? ', a legal drop' : '');
+      const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, svg);
       el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--sq1)' : 'var(--sq2)' }, g);
+      if (lastSqs.has(sq)) el('rect', { x, y, width: CELL, height: CELL, class: 'last' }, g);
+      if (road.has(name)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: 'road' }, g);
       if (hint.has(sq)) el('rect', { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'hint' }, g);
       if (app.sandbox && app.sandbox.lifted === sq) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
       if (app.carry && !app.view && (sq === app.carry.from || sq === app.carry.cur)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
-      drawStack(g, sq, s.board[sq], x, y);
-      g.addEventListener('click', () => clickSquare(sq));
+      drawStack(g, sq, board[sq], x, y, animate.get(sq));
+      g.addEventListener('click', () => { app.focusSq = sq; clickSquare(sq); });
       g.addEventListener('contextmenu', (e) => { e.preventDefault(); toggleWall(); });
-      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); clickSquare(sq); } });
-      const inspect = () => { $('inspect').textContent = name + ': ' + describeStack(s.board[sq]); };
+      g.addEventListener('keydown', (e) => boardKey(e, sq));
+      const inspect = () => { $('inspect').textContent = name + ': ' + describeStack(board[sq]); };
       g.addEventListener('mouseenter', inspect);
-      g.addEventListener('focus', inspect);
+      g.addEventListener('focus', () => { app.focusSq = sq; inspect(); });
     }
+  }
+  if (app.carry && !app.view) {
+    const c = app.carry, hand = inHand(c, s.board), top = s.board[c.from].match(/[SC]$/);
+    if (hand.length) drawInHand(svg, hand, top && top[0], MARGIN + (c.cur % size) * CELL, (size - 1 - Math.floor(c.cur / size)) * CELL);
   }
   for (let i = 0; i < size; i++) {
     el('text', { x: MARGIN + i * CELL + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
     el('text', { x: 10, y: (size - 1 - i) * CELL + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
   }
+  if (focused) { const f = svg.querySelector(`[data-square=${focused}]`); if (f) f.focus({ preventScroll: true }); }
+}
+
+// Keys on a focused square: Enter or Space clicks it, the arrows move over the board.
+function boardKey(e, sq) {
+  const size = app.state.size, step = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] }[e.key];
+  if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); clickSquare(sq); return; }
+  if (!step) return;
+  e.preventDefault(); e.stopPropagation();
+  const to = squareAt(sq % size + step[0], Math.floor(sq / size) + step[1], size);
+  if (to < 0) return;
+  app.focusSq = to;
+  for (const g of $('board').querySelectorAll('.sq')) g.tabIndex = -1;
+  const g = $('board').querySelector(`[data-square=${squareName(to, size)}]`);
+  g.tabIndex = 0; g.focus();
 }
 
 function describeStack(stack) {
@@ -339,12 +469,12 @@ function drawStash() {
     const who = document.createElement('span');
     who.className = 'who'; who.textContent = color === 'white' ? 'White' : 'Black';
     row.appendChild(who);
-    const mine = myTurn() && app.seat === color && app.state.ply >= 2;
+    const mine = myTurn() && app.seat === color;
     const add = (label, count, piece) => {
       const b = document.createElement('button');
       b.type = 'button'; b.textContent = `${label} ${count}`;
       b.dataset.piece = piece;
-      b.disabled = !mine || count === 0;
+      b.disabled = !mine || count === 0 || (piece !== '' && !canPlace(piece));
       if (mine && app.piece === piece && !app.carry) b.classList.add('selected');
       b.onclick = () => { app.piece = piece; app.carry = null; render(); };
       b.oncontextmenu = (e) => { e.preventDefault(); toggleWall(); };
@@ -354,11 +484,11 @@ function drawStash() {
     add('Caps', s.stash[c][1], 'C');
   }
   $('rotate').textContent = 'Rotate: ' + (app.piece === 'S' ? 'wall' : app.piece === 'C' ? 'capstone' : 'flat');
-  $('rotate').disabled = !myTurn() || app.state.ply < 2;
+  $('rotate').disabled = !myTurn() || !canPlace('S');
 }
 
 function toggleWall() {
-  if (!myTurn() || app.state.ply < 2) return;
+  if (!myTurn() || !canPlace('S')) return;
   app.piece = app.piece === 'S' ? '' : 'S';
   app.carry = null;
   render();
@@ -367,9 +497,17 @@ function toggleWall() {
 function drawMoves() {
   const ol = $('moves'), s = app.state, at = shown().ply;
   ol.textContent = '';
-  for (let i = 0; i < s.moves.length; i += 2) {
+  // Numbered as PTN numbers them: from the starting position's move number,
+  // with a gap ("…") when Black moved first.
+  const [, side, number] = (s.start || '').trim().split(/\s+/);
+  const blackFirst = side === '2' ? 1 : 0;
+  for (let i = -blackFirst; i < s.moves.length; i += 2) {
     const li = document.createElement('li');
-    for (let j = i; j < Math.min(i + 2, s.moves.length); j++) {
+    const num = document.createElement('b');
+    num.className = 'num'; num.textContent = (+number || 1) + (i + blackFirst) / 2 + '.';
+    li.appendChild(num);
+    if (i < 0) li.appendChild(document.createTextNode('… '));
+    for (let j = Math.max(i, 0); j < Math.min(i + 2, s.moves.length); j++) {
       const span = document.createElement('span');
       span.textContent = s.moves[j];
       span.dataset.ply = j + 1;
@@ -379,8 +517,14 @@ function drawMoves() {
     }
     ol.appendChild(li);
   }
+  // Keep the current move in view by scrolling the list alone: scrolling the
+  // page would push the board off a phone's screen.
   const cur = ol.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) {
+    const top = cur.offsetTop, bottom = top + cur.offsetHeight;
+    if (top < ol.scrollTop) ol.scrollTop = top;
+    else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
+  }
 }
 
 function render() {
@@ -393,9 +537,11 @@ function render() {
   const turn = $('turn');
   const name = (c) => (c === 'white' ? 'White' : 'Black');
   const who = (c) => (s.seats[c] === 'engine' ? ` (engine, level ${s.level})` : app.seat === c ? ' (you)' : s.seats[c] === 'open' ? ' (seat open)' : '');
-  turn.className = 'turn ' + v.turn;
+  const over = !!s.result && !app.view;
+  turn.className = 'turn ' + (over ? 'over' : v.turn);
+  const firstTurn = !over && !app.view && v.move_number === 1 && !app.sandbox ? ` — first turn: ${v.turn === app.seat ? 'you place' : 'places'} a flat of ${name(v.turn === 'white' ? 'black' : 'white')}'s` : '';
   turn.textContent = app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
-    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play${who(v.turn)}${s.thinking ? ' — thinking…' : ''}`;
+    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play${who(v.turn)}${firstTurn}${s.thinking ? ' — thinking…' : ''}`;
   turn.classList.toggle('viewing', !!app.view);
   turn.classList.toggle('sandboxed', !!app.sandbox);
   if (app.sandbox) turn.textContent = `Rules off — setting up: ${name(v.turn)} to move (move ${v.move_number})`;
@@ -412,9 +558,13 @@ function render() {
   $('tak-warning').textContent = threat.length ? `Tak! ${name(threat[0])} threatens a road` : '';
   const res = $('result');
   res.hidden = !s.result || !!app.sandbox;
-  res.textContent = s.result ? `${s.result.text} (${s.result.code})` : '';
+  const mine = s.result && app.seat && s.result.winner >= 0 ? (['white', 'black'][s.result.winner] === app.seat ? 'win' : 'loss') : s.result && app.seat ? 'draw' : '';
+  res.className = 'result ' + mine;
+  res.textContent = s.result ? `${mine === 'win' ? 'You won: ' : mine === 'loss' ? 'You lost: ' : ''}${s.result.text} (${s.result.code})` : '';
   const seated = !!app.seat && !s.result;
-  $('takeback').disabled = !seated || s.ply === 0;
+  // Something of yours to take back: a move of yours has been played.
+  $('takeback').disabled = !seated || s.ply === 0 || (s.ply === 1 && s.turn === app.seat);
+  $('pass').hidden = !myTurn() || passes().length === 0;
   $('draw').disabled = !seated || s.seats.white === 'engine' || s.seats.black === 'engine';
   $('resign').disabled = !seated;
   $('ptn-input').disabled = !myTurn();
@@ -437,7 +587,11 @@ function drawOffers() {
     if (!by) continue;
     const p = document.createElement('div');
     if (by === other) {
-      p.textContent = `Your opponent ${what === 'draw' ? 'offers a draw' : 'asks to take back a move'}. `;
+      // A takeback removes the asker's last move and, if one was played, the reply to it.
+      const plies = s.turn === other ? 2 : 1;
+      p.textContent = what === 'draw' ? 'Your opponent offers a draw. ' : plies === 2
+        ? 'Your opponent asks to take back their last move and your reply to it (2 plies). '
+        : 'Your opponent asks to take back their last move. ';
       const yes = document.createElement('button'), no = document.createElement('button');
       yes.textContent = 'Accept'; no.textContent = 'Decline';
       yes.id = `accept-${what}`; no.id = `decline-${what}`;
@@ -445,7 +599,8 @@ function drawOffers() {
       no.onclick = () => act({ type: 'decline', what });
       p.append(yes, ' ', no);
     } else {
-      p.textContent = what === 'draw' ? 'You offered a draw.' : 'You asked to take back your move.';
+      p.textContent = what === 'draw' ? 'You offered a draw.' : s.turn === app.seat
+        ? 'You asked to take back your last move and the reply to it.' : 'You asked to take back your last move.';
     }
     box.appendChild(p);
   }
@@ -749,6 +904,7 @@ function init() {
     const form = $('new-form');
     if (v.length === 3) { form.size.value = v[0]; form.stones.value = v[1]; form.capstones.value = v[2]; }
     else { form.stones.value = ''; form.capstones.value = ''; }
+    form.size.dispatchEvent(new Event('change'));
   };
   $('new-form').onsubmit = createGame;
   $('new-game-btn').onclick = showNewGame;
@@ -758,6 +914,14 @@ function init() {
     if (t) sendMove(t);
   };
   $('rotate').onclick = toggleWall;
+  $('pass').onclick = pass;
+  const standard = { 3: [10, 0], 4: [15, 0], 5: [21, 1], 6: [30, 1], 7: [40, 2], 8: [50, 2] };
+  const placeholders = () => {
+    const [st, caps] = standard[$('size').value] || ['', ''];
+    $('new-form').stones.placeholder = st; $('new-form').capstones.placeholder = caps;
+  };
+  $('size').addEventListener('change', placeholders);
+  placeholders();
   $('takeback').onclick = () => act({ type: 'takeback' });
   $('draw').onclick = () => act({ type: 'draw' });
   $('resign').onclick = () => { if (confirm('Resign this game?')) act({ type: 'resign' }); };

@@ -1,0 +1,226 @@
+// board.test.js: the board as a player uses it, one test per defect players
+// met on it: stack moves whose drops end early and passes made by clicking,
+// the wall and capstone on the first turn of a game from a position, the
+// stones in hand drawn, the last move marked and animated, the winning road
+// shown, the result said to each player, the keyboard on the board, the page
+// kept still on a phone, hints, first-turn note, takeback and draw wording,
+// a bad game link, the move list's numbers, the new-game form, and a server
+// outage said plainly. Screenshots: build/e2e-artifacts/.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { startServer, ROOT } = require('../server/lib.js');
+const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
+
+const env = browserForTests(test);
+const newPage = (opts) => openPage(env.browser, opts);
+
+// A game from the new-game form: a friend game unless `opponent` says otherwise,
+// from `from` (a TPS or a PTN game) when given.
+async function newGame(page, { opponent = 'friend', size = 5, color = 'white', from = '', noPass = true, url = env.srv.url } = {}) {
+  await page.goto(url + '/');
+  await page.check(`input[name=opponent][value=${opponent}]`);
+  await page.selectOption('#size', String(size));
+  await page.selectOption('#level', '1');
+  await page.check(`input[name=color][value=${color}]`);
+  if (!noPass) await page.uncheck('input[name=no_pass]');
+  if (from) await page.fill('#import', from);
+  await page.click('#new-form button[type=submit]');
+  await page.waitForSelector('[data-square=a1]');
+  await page.waitForFunction(() => window.takApp.state);
+}
+
+async function joinByInvite(a) {
+  const invite = await a.inputValue('#links label:has-text("Invite") input');
+  const b = await newPage();
+  await b.goto(invite);
+  await b.waitForFunction(() => window.takApp.seat && window.takApp.state);
+  return b;
+}
+
+const click = (page, square) => page.click(`[data-square=${square}]`);
+const lastMove = (page) => page.evaluate(() => window.takApp.state.moves[window.takApp.state.moves.length - 1]);
+const message = (page) => page.textContent('#message');
+
+test('stack moves whose drops end early, by clicks: 2d3>2 at the edge, 3e3+12 before a wall', async () => {
+  const p = await newPage();
+  // 5x5: White's two-stone stack on d3 goes whole onto e3, the last square before the edge.
+  await newGame(p, { from: '2,x4/x5/x3,21,x/x5/1,x4 1 3' });
+  await click(p, 'd3');
+  await click(p, 'e3');
+  assert.equal(await message(p), '', 'the first stone on e3 is a legal start');
+  await click(p, 'e3');
+  await atPly(p, 1);
+  assert.equal(await lastMove(p), '2d3>');
+  await p.context().close();
+
+  // 6x6: three stones up from e3, one on e4, two on e5, under Black's wall on e6.
+  const q = await newPage();
+  await newGame(q, { size: 6, from: 'x4,2S,x/x6/x6/x4,121,x/x6/1,x5 1 4' });
+  await click(q, 'e3');
+  await click(q, 'e4');
+  // The stones in hand are drawn (two left), and the one dropped shows on e4.
+  assert.equal(await q.textContent('.in-hand .hand-count'), '2');
+  assert.match(await q.getAttribute('[data-square=e4]', 'aria-label'), /^e4, W \(/);
+  assert.match(await q.getAttribute('[data-square=e3]', 'aria-label'), /empty/, 'the lifted stones left e3');
+  await shot(q, 'carrying-in-hand');
+  await click(q, 'e5');
+  await click(q, 'e5');
+  await atPly(q, 1);
+  assert.equal(await lastMove(q), '3e3+12');
+  assert.equal(await q.$$eval('.in-hand', (h) => h.length), 0);
+  await q.context().close();
+});
+
+test('a pass by clicking when the no-pass rule is off', async () => {
+  const p = await newPage();
+  await newGame(p, { from: '2,x4/x5/x2,1,x2/x5/x5 1 3', noPass: false });
+  assert.equal(await p.isVisible('#pass'), true, 'the Pass button is offered');
+  await click(p, 'c3');
+  await p.click('#pass');
+  await atPly(p, 1);
+  assert.equal(await lastMove(p), '1c3');
+  await p.context().close();
+});
+
+test('first turn of a game from a position: wall and capstone from the stash', async () => {
+  const p = await newPage();
+  await newGame(p, { from: 'x5/x5/x5/x5/2,1,x3 1 2' });
+  const caps = p.locator('.stash-row[data-color=white] button[data-piece=C]');
+  assert.equal(await caps.isEnabled(), true);
+  await caps.click();
+  await click(p, 'c3');
+  await atPly(p, 1);
+  assert.equal(await lastMove(p), 'Cc3');
+  // Black's turn now, in the other browser: the rotate button stands a wall.
+  const b = await joinByInvite(p);
+  assert.equal(await b.isEnabled('#rotate'), true);
+  await b.click('#rotate');
+  await click(b, 'd4');
+  await atPly(b, 2);
+  assert.equal(await lastMove(b), 'Sd4');
+  await p.context().close(); await b.context().close();
+});
+
+test('the last move is marked and animated; the winning road is shown; each player is told the result', async () => {
+  const a = await newPage();
+  await newGame(a, { from: 'x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5' });
+  const b = await joinByInvite(a);
+  await b.evaluate(() => {
+    window.sawAnimation = false;
+    new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.addedNodes)
+        if (n.querySelector && n.querySelector('.drop-in, .slide')) window.sawAnimation = true;
+    }).observe(document.getElementById('board'), { childList: true, subtree: true });
+  });
+  await click(a, 'e3');
+  await atPly(b, 1);
+  await b.waitForSelector('#result:not([hidden])');
+  assert.equal(await b.evaluate(() => window.sawAnimation), true, 'the placement was animated');
+  const marked = await b.$$eval('.sq:has(.last)', (g) => g.map((x) => x.dataset.square));
+  assert.deepEqual(marked, ['e3']);
+  const road = await b.$$eval('.sq:has(.road)', (g) => g.map((x) => x.dataset.square).sort());
+  assert.deepEqual(road, ['a3', 'b3', 'c3', 'd3', 'e3']);
+  assert.match(await a.textContent('#result'), /^You won: White wins by road/);
+  assert.match(await b.textContent('#result'), /^You lost: White wins by road/);
+  for (const p of [a, b]) assert.match(await p.getAttribute('#turn', 'class'), /\bover\b/, 'the game-over box has no side colour');
+  await shot(b, 'road-shown');
+  await a.context().close(); await b.context().close();
+});
+
+test('keyboard: arrows move over the board, Enter plays, focus stays on the board', async () => {
+  const p = await newPage();
+  await newGame(p, { from: 'x5/x5/x5/x5/2,1,x3 1 2' });
+  await p.focus('[data-square=a1]');
+  await p.keyboard.press('ArrowRight');
+  await p.keyboard.press('ArrowRight');
+  await p.keyboard.press('ArrowUp');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.square), 'c2');
+  await p.keyboard.press('Enter');
+  await atPly(p, 1);
+  assert.equal(await lastMove(p), 'c2');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.square), 'c2', 'focus stays on the square played');
+  assert.equal(await p.$$eval('.sq[tabindex="0"]', (g) => g.length), 1, 'the board is one tab stop');
+  await p.context().close();
+});
+
+test('on a phone a game with many moves keeps the board in view', async () => {
+  const p = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const real = path.join(ROOT, '../shared/games/real');
+  const file = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
+    .map((f) => fs.readFileSync(path.join(real, f), 'utf8'))
+    .find((t) => /\[Size "6"\]/.test(t) && /\b25\. /.test(t));
+  assert.ok(file, 'a real 6x6 game of 25 moves or more');
+  // The game without its last moves, so it is still going.
+  const cut = file.slice(0, file.search(/\b24\. /));
+  await newGame(p, { size: 6, from: cut });
+  await p.waitForFunction(() => window.takApp.state.moves.length >= 40);
+  assert.equal(await p.evaluate(() => window.scrollY), 0, 'the page did not scroll down to the move list');
+  const box = await p.locator('#board').boundingBox();
+  assert.ok(box.y >= 0 && box.y < 120, `board top at ${box.y}`);
+  // Move numbers from 10 on are whole, inside the list.
+  const clipped = await p.$$eval('#moves .num', (ns) => {
+    const ol = document.getElementById('moves').getBoundingClientRect();
+    return ns.filter((n) => n.getBoundingClientRect().left < ol.left).map((n) => n.textContent);
+  });
+  assert.ok(await p.$$eval('#moves .num', (n) => n.length) >= 20);
+  assert.deepEqual(clipped, []);
+  await shot(p, 'phone-long-game');
+  await p.context().close();
+});
+
+test('hints, first-turn note, takeback and draw wording between two players', async () => {
+  const a = await newPage();
+  await newGame(a, {});
+  assert.equal(await a.$$eval('.hint', (h) => h.length), 0, 'placement turns paint no hints');
+  assert.match(await a.textContent('#turn'), /first turn: you place a flat of Black's/);
+  const b = await joinByInvite(a);
+  await click(a, 'a1');
+  await atPly(b, 1);
+  assert.equal(await b.isDisabled('#takeback'), true, 'Black has no move to take back');
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await click(a, 'c3');
+  await atPly(b, 3);
+  await click(b, 'd4');
+  await atPly(a, 4);
+  // White, to move, asks: White's c3 and Black's d4 go.
+  await a.click('#takeback');
+  await b.waitForSelector('#accept-takeback');
+  assert.match(await b.textContent('#offers'), /their last move and your reply to it \(2 plies\)/);
+  await b.click('#decline-takeback');
+  await a.waitForFunction(() => /declined your takeback/.test(document.getElementById('message').textContent));
+  await a.click('#draw');
+  await b.waitForSelector('#decline-draw');
+  await b.click('#decline-draw');
+  await a.waitForFunction(() => /declined your draw offer/.test(document.getElementById('message').textContent));
+  await a.context().close(); await b.context().close();
+});
+
+test('a bad game link says so and offers a new game; the form shows the standard reserves', async () => {
+  const p = await newPage();
+  await p.goto(env.srv.url + '/g/zzzzzzzz');
+  await p.waitForSelector('#new-game:not([hidden])');
+  assert.match(await p.textContent('#new-message'), /no game zzzzzzzz/i);
+  assert.equal(await p.isHidden('#play'), true);
+  await p.selectOption('#size', '6');
+  assert.equal(await p.getAttribute('input[name=stones]', 'placeholder'), '30');
+  assert.equal(await p.getAttribute('input[name=capstones]', 'placeholder'), '1');
+  await p.selectOption('#size', '8');
+  assert.equal(await p.getAttribute('input[name=stones]', 'placeholder'), '50');
+  await p.context().close();
+});
+
+test('server down: a click says the page is reconnecting, in words over the board', async () => {
+  const own = await startServer();
+  const p = await newPage();
+  await newGame(p, { url: own.url });
+  await own.kill();
+  await p.waitForSelector('#offline:not([hidden])');
+  await click(p, 'c3');
+  assert.match(await message(p), /not connected/i);
+  await shot(p, 'offline');
+  await p.context().close();
+});
