@@ -12,6 +12,8 @@
 # 3. fits the weights to the games of generations FIT_FROM..GENERATION
 #    (default: this one and the one before) and rewrites
 #    src/engine/weights.c.
+# SIZES (default 345678) keeps only the plan's chunks of those board sizes,
+# for a generation meant for distil.sh (which fits 5x5 and 6x6).
 # Judge the new weights by a match before committing them (README.md).
 set -euo pipefail
 
@@ -50,6 +52,12 @@ plan="6 4 50 20000
 7 0 30 10000
 3 0 100 2000"
 
+sizes=${SIZES:-345678}
+plan=$(while read -r size rest; do
+    case "$sizes" in *"$size"*) echo "$size $rest" ;; esac
+done <<<"$plan")
+[ -n "$plan" ] || { echo "train.sh: no chunks of sizes $sizes in the plan" >&2; exit 2; }
+
 worker() {
     local w=$1 i=0
     for rep in $(seq 1 1000); do
@@ -78,7 +86,13 @@ done
 echo "train.sh: fitting to $(cat "${files[@]}" | wc -l) positions from generations $from..$gen"
 # 7x7 and 8x8 get too few games for a fit of their own (they lost to the
 # old hand-set weights): they play with the 6x6 weights carried over.
-"$tune" fit "$root/src/engine/weights.c" --sizes 3456 "${files[@]}"
-make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
-"$root/build/tools/tune/tune" carry "$root/src/engine/weights.c" 6 7 8
+fit_sizes=$(echo 3456 | tr -cd "$sizes")
+[ -n "$fit_sizes" ] || { echo "train.sh: no size of $sizes is fitted (3-6 are)" >&2; exit 1; }
+"$tune" fit "$root/src/engine/weights.c" --sizes "$fit_sizes" "${files[@]}"
+case "$fit_sizes" in
+*6*)
+    make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
+    "$root/build/tools/tune/tune" carry "$root/src/engine/weights.c" 6 7 8
+    ;;
+esac
 echo "train.sh: wrote src/engine/weights.c"
