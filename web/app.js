@@ -14,6 +14,7 @@ const app = {
   ws: null, connected: false, retry: 500, reqs: 0, pending: new Map(),
   gameId: null, seat: null, state: null, view: null, // view: a past position shown, or null
   piece: '', carry: null, wobbly: localStorage.getItem('tak.wobbly') === '1',
+  muted: localStorage.getItem('tak.muted') === '1', sounds: [], // sounds: what was played, for tests
 };
 window.takApp = app; // for tests and the curious
 
@@ -48,7 +49,7 @@ function connect() {
     } else if (m.type === 'takat_state') {
       onTakatState(m);
     } else if (m.type === 'next') {
-      if (m.from === app.gameId) nextGame(m.number, m.of);
+      if (m.from === app.gameId) { if (matchOf(m.from)) nextGame(m.number, m.of); else offerRematch(); }
     } else if (m.type === 'error') {
       say(m.message);
     }
@@ -146,6 +147,9 @@ function onState(s) {
   if (first || ended) refreshMatch();
   if (moved) { app.carry = null; app.analysis = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
   if (before && s.ply === before.ply + 1 && !app.view) app.animate = { ply: s.ply };
+  if (before && s.ply === before.ply + 1) play(/^\d?[a-h][1-8][<>+-]/.test(s.moves[s.ply - 1]) ? 'move' : 'place');
+  if (before && s.tak.some((t, i) => t && !before.tak[i])) play('tak');
+  if (before && s.result && !before.result) play('end');
   const declined = s.declined && app.seat && ['draw', 'takeback'].find((w) => s.declined[w] === app.seat);
   if (declined && !(before && before.declined && before.declined[declined] === app.seat))
     say(declined === 'draw' ? 'Your opponent declined your draw offer.' : 'Your opponent declined your takeback request.');
@@ -572,6 +576,9 @@ function render() {
   $('next').disabled = $('last').disabled = !app.view;
   $('analyze').disabled = !s.result || !!app.sandbox;
   $('analyze').title = s.result ? 'The engine\'s score and best line for the position shown' : 'Analysis opens when the game is over';
+  const single = !!s.result && !!app.seat && !app.sandbox && !matchOf(app.gameId);
+  $('rematch').hidden = !single;
+  $('rematch').textContent = app.rematchOffer ? 'Play the rematch' : 'Rematch';
   drawOffers();
   drawAnalysis();
   drawMatch();
@@ -580,6 +587,7 @@ function render() {
 function drawOffers() {
   const box = $('offers'), s = app.state;
   box.textContent = '';
+  if (app.rematchOffer && s.result) box.textContent = 'Your opponent offers a rematch, colours swapped.';
   if (!app.seat || s.result) return;
   const other = app.seat === 'white' ? 'black' : 'white';
   for (const what of ['draw', 'takeback']) {
@@ -823,15 +831,69 @@ async function nextGame(number, of) {
   number = number || rec.games.length + 1;
   try {
     const r = await request({ type: 'rematch', game: from, number, of: rec.of });
-    localStorage.setItem(secretKey(r.game), r.token);
     if (!rec.games.some((g) => g.id === r.game)) rec.games.push({ id: r.game, color: r.seat });
     saveMatch(rec);
-    app.invite = r.invite || null;
-    history.pushState(null, '', '/g/' + r.game);
-    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
-    showLinks();
+    enterNext(r);
     say(`Game ${number} of ${rec.of}: you play ${r.seat === 'white' ? 'White' : 'Black'}.`);
   } catch (e) { say(e.message); }
+}
+
+// The game after a finished one (the server made it and seated us): open it.
+function enterNext(r) {
+  localStorage.setItem(secretKey(r.game), r.token);
+  app.invite = r.invite || null;
+  history.pushState(null, '', '/g/' + r.game);
+  app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
+  app.rematchOffer = false;
+  showLinks();
+}
+
+// A rematch of a single finished game, in one click: the same rules and
+// opponent, colours swapped. The opponent is offered it and joins with one
+// click too (in a match, the next game is joined without asking).
+async function rematch() {
+  try {
+    const r = await request({ type: 'rematch', game: app.gameId, number: 2, of: 2 });
+    enterNext(r);
+    say(`Rematch: you play ${r.seat === 'white' ? 'White' : 'Black'}.`);
+  } catch (e) { say(e.message); }
+}
+function offerRematch() { app.rematchOffer = true; play('tak'); render(); }
+
+// ---- sounds: short tones the browser makes (no files to load) ----------------------------
+
+const SOUNDS = {
+  place: [[520, 0.07]], move: [[440, 0.05], [587, 0.06]],
+  tak: [[880, 0.12], [660, 0.16]], end: [[523, 0.14], [659, 0.14], [784, 0.32]],
+};
+function play(name) {
+  if (app.muted) return;
+  app.sounds.push(name);
+  try {
+    const ctx = app.audio || (app.audio = new AudioContext());
+    let t = ctx.currentTime;
+    for (const [freq, dur] of SOUNDS[name]) {
+      const o = ctx.createOscillator(), g = ctx.createGain();
+      o.type = 'triangle'; o.frequency.value = freq;
+      g.gain.setValueAtTime(0.18, t);
+      g.gain.exponentialRampToValueAtTime(0.001, t + dur);
+      o.connect(g).connect(ctx.destination);
+      o.start(t); o.stop(t + dur);
+      t += dur * 0.85;
+    }
+  } catch (e) { /* no audio on this device: silence */ }
+}
+
+// ---- looks: board theme, dark page, sound, kept in this browser ------------------------
+
+function applyLooks() {
+  const root = document.documentElement;
+  const dark = localStorage.getItem('tak.dark');
+  root.dataset.dark = dark === null ? (matchMedia('(prefers-color-scheme: dark)').matches ? '1' : '0') : dark;
+  root.dataset.board = localStorage.getItem('tak.board') || 'wood';
+  $('dark').checked = root.dataset.dark === '1';
+  $('board-theme').value = root.dataset.board;
+  $('mute').checked = app.muted;
 }
 
 // ---- new games ------------------------------------------------------------------------
@@ -941,6 +1003,11 @@ function init() {
   $('sandbox-turn').onchange = () => sandboxSend(app.sandbox.board, $('sandbox-turn').value, app.sandbox.userMove);
   $('sandbox-move').onchange = () => { app.sandbox.userMove = +$('sandbox-move').value || 0; sandboxSend(app.sandbox.board, app.sandbox.turn, app.sandbox.userMove); };
   $('export-tps').onclick = () => showExport(shown().tps);
+  $('rematch').onclick = rematch;
+  applyLooks();
+  $('dark').onchange = () => { localStorage.setItem('tak.dark', $('dark').checked ? '1' : '0'); applyLooks(); };
+  $('board-theme').onchange = () => { localStorage.setItem('tak.board', $('board-theme').value); applyLooks(); };
+  $('mute').onchange = () => { app.muted = $('mute').checked; localStorage.setItem('tak.muted', app.muted ? '1' : '0'); };
   $('wobbly').checked = app.wobbly;
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };
   document.addEventListener('keydown', (e) => {

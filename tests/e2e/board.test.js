@@ -224,3 +224,43 @@ test('server down: a click says the page is reconnecting, in words over the boar
   await shot(p, 'offline');
   await p.context().close();
 });
+
+test('sounds for a placement, a Tak and the end, a mute switch; rematch in one click each; themes kept', async () => {
+  const a = await newPage();
+  await newGame(a, { from: 'x5/x5/1,1,1,x2/x5/2,2,2,x2 1 4' });
+  const b = await joinByInvite(a);
+  const sounds = (p) => p.evaluate(() => window.takApp.sounds.slice());
+  await click(a, 'd3'); // White threatens e3: Tak
+  await atPly(b, 1);
+  await b.waitForFunction(() => window.takApp.sounds.includes('tak'));
+  assert.deepEqual(await sounds(b), ['place', 'tak']);
+  await b.check('#mute');
+  await click(b, 'a5');
+  await atPly(a, 2);
+  await click(a, 'e3');
+  await atPly(a, 3);
+  await a.waitForFunction(() => window.takApp.sounds.includes('end'));
+  assert.deepEqual(await sounds(a), ['place', 'tak', 'place', 'place', 'end']);
+  assert.deepEqual(await sounds(b), ['place', 'tak'], 'muted: nothing more');
+  // Rematch: A asks, B is offered it and plays it; colours swap.
+  const first = await a.evaluate(() => window.takApp.gameId);
+  await a.click('#rematch');
+  await a.waitForFunction((id) => window.takApp.gameId !== id && window.takApp.state, first);
+  assert.equal(await a.evaluate(() => window.takApp.seat), 'black');
+  await b.waitForFunction(() => /offers a rematch/.test(document.getElementById('offers').textContent));
+  assert.equal(await b.textContent('#rematch'), 'Play the rematch');
+  await b.click('#rematch');
+  await b.waitForFunction((id) => window.takApp.gameId !== id && window.takApp.state, first);
+  assert.equal(await b.evaluate(() => window.takApp.seat), 'white');
+  assert.equal(await a.evaluate(() => window.takApp.gameId), await b.evaluate(() => window.takApp.gameId));
+  // Looks: a board theme and the dark page, kept across a reload.
+  await a.selectOption('#board-theme', 'slate');
+  await a.check('#dark');
+  await a.reload();
+  await a.waitForFunction(() => window.takApp.state);
+  const looks = await a.evaluate(() => [document.documentElement.dataset.board, document.documentElement.dataset.dark,
+    getComputedStyle(document.documentElement).getPropertyValue('--sq1').trim(), getComputedStyle(document.body).backgroundColor]);
+  assert.deepEqual(looks, ['slate', '1', '#a3b1c2', 'rgb(28, 29, 32)']);
+  await shot(a, 'dark-slate');
+  await a.context().close(); await b.context().close();
+});
