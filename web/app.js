@@ -15,6 +15,7 @@ const app = {
   gameId: null, seat: null, state: null, view: null, // view: a past position shown, or null
   piece: '', carry: null, wobbly: localStorage.getItem('tak.wobbly') === '1',
   muted: localStorage.getItem('tak.muted') === '1', sounds: [], // sounds: what was played, for tests
+  chat: [], // the messages of the game's room this page may read
 };
 window.takApp = app; // for tests and the curious
 
@@ -46,6 +47,10 @@ function connect() {
       if (m.type === 'error') p.reject(new Error(m.message)); else p.resolve(m);
     } else if (m.type === 'state') {
       onState(m);
+    } else if (m.type === 'chat' && m.game === app.gameId) {
+      app.chat.push(m); drawChat();
+    } else if (m.type === 'chat_history' && m.game === app.gameId) {
+      app.chat = m.messages; drawChat();
     } else if (m.type === 'takat_state') {
       onTakatState(m);
     } else if (m.type === 'next') {
@@ -130,7 +135,7 @@ function showLinks() {
 
 function openGame(id) {
   app.sandbox = null; app.matchRows = null;
-  app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
+  app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null; app.chat = [];
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
   takatApp.id = null;
   if (app.connected) joinGame(id);
@@ -582,6 +587,7 @@ function render() {
   drawOffers();
   drawAnalysis();
   drawMatch();
+  drawChat();
 }
 
 function drawOffers() {
@@ -844,8 +850,9 @@ function enterNext(r) {
   app.invite = r.invite || null;
   history.pushState(null, '', '/g/' + r.game);
   app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
-  app.rematchOffer = false;
+  app.rematchOffer = false; app.chat = [];
   showLinks();
+  drawChat();
 }
 
 // A rematch of a single finished game, in one click: the same rules and
@@ -858,6 +865,34 @@ async function rematch() {
     say(`Rematch: you play ${r.seat === 'white' ? 'White' : 'Black'}.`);
   } catch (e) { say(e.message); }
 }
+// ---- chat: the players' room for players, the spectators' for watchers ------------------
+
+function drawChat() {
+  const list = $('chat-lines');
+  $('chat').hidden = !app.gameId || !!app.sandbox;
+  $('chat-title').textContent = app.seat ? 'Chat with your opponent' : 'Spectators\' chat';
+  list.textContent = '';
+  for (const m of app.chat) {
+    const li = document.createElement('li'), who = document.createElement('b');
+    who.textContent = (m.from === 'white' ? 'White' : m.from === 'black' ? 'Black' : 'Spectator') +
+      (app.seat === m.from ? ' (you)' : '') + ': ';
+    li.append(who, m.text); // text, never markup
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+async function sendChat(ev) {
+  ev.preventDefault();
+  const input = $('chat-input'), text = input.value.trim();
+  if (!text) return;
+  try {
+    await request({ type: 'chat', game: app.gameId, text });
+    input.value = '';
+    $('chat-status').textContent = '';
+  } catch (e) { $('chat-status').textContent = e.message; }
+}
+
 function offerRematch() { app.rematchOffer = true; play('tak'); render(); }
 
 // ---- sounds: short tones the browser makes (no files to load) ----------------------------
@@ -937,7 +972,7 @@ async function startGame(msg, onError) {
     app.invite = r.invite || null;
     history.pushState(null, '', '/g/' + r.game);
     app.sandbox = null;
-    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null;
+    app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null; app.chat = [];
     $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
     takatApp.id = null;
     showLinks();
@@ -1004,6 +1039,7 @@ function init() {
   $('sandbox-move').onchange = () => { app.sandbox.userMove = +$('sandbox-move').value || 0; sandboxSend(app.sandbox.board, app.sandbox.turn, app.sandbox.userMove); };
   $('export-tps').onclick = () => showExport(shown().tps);
   $('rematch').onclick = rematch;
+  $('chat-form').onsubmit = sendChat;
   applyLooks();
   $('dark').onchange = () => { localStorage.setItem('tak.dark', $('dark').checked ? '1' : '0'); applyLooks(); };
   $('board-theme').onchange = () => { localStorage.setItem('tak.board', $('board-theme').value); applyLooks(); };

@@ -40,6 +40,7 @@ static void live_free(LiveGame *g) {
     tak_game_free(&g->game);
     stored_game_free(&g->info);
     if (g->state) outbuf_release(g->state);
+    chat_free(g->chat);
     free(g);
 }
 

@@ -41,6 +41,13 @@ void outbuf_release(Outbuf *b);
 
 struct LiveGame;
 struct Server;
+typedef struct Chat Chat; /* a game's chat rooms (chat.c) */
+
+/* A rate limit: `tokens` left, refilled by time since `stamp_ms` (chat.c). */
+typedef struct Bucket {
+    int tokens;
+    int64_t stamp_ms;
+} Bucket;
 
 /* One connection (lws per-session data): HTTP fields for a page request,
  * the rest for a WebSocket. */
@@ -64,6 +71,7 @@ typedef struct Session {
     struct TakatLive *takat;            /* the TAKAT game this connection follows, or NULL */
     struct Session *tprev, *tnext;      /* in takat->subs */
     int analyses;    /* analyze requests of this connection still searching */
+    Bucket chat_bucket; /* the chat messages it may still send */
 } Session;
 
 typedef struct LiveGame {
@@ -81,6 +89,7 @@ typedef struct LiveGame {
     Session *subs;
     int sub_count;
     Outbuf *state;     /* the state message, cached until the game changes */
+    Chat *chat;        /* its chat rooms, or NULL before the first message */
     struct LiveGame *hnext;
 } LiveGame;
 
@@ -232,5 +241,32 @@ typedef struct Asset {
 } Asset;
 extern const Asset web_assets[];
 extern const unsigned web_asset_count;
+
+/* ---- requests (protocol.c): what a handler in another file needs -------- */
+
+typedef struct Request {
+    Session *ss;
+    json_t *msg;
+    json_t *req; /* borrowed; NULL when the client sent none */
+    const char *type;
+} Request;
+
+/* Replies with an error (a message for people) or "ok" with `extra`'s fields
+ * (may be NULL; its reference is taken): exactly one of them per request. */
+void request_fail(const Request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void request_ok(const Request *r, json_t *extra);
+/* A string field of at most `max` bytes: true with *out NULL when absent and
+ * not required; false (after replying) when wrong. */
+bool request_str_field(const Request *r, const char *key, bool required, size_t max,
+                       const char **out);
+/* The game the connection follows, checking a "game" field names it; NULL
+ * (after replying) when none. */
+LiveGame *request_followed(const Request *r);
+
+/* ---- chat (chat.c) ------------------------------------------------------- */
+
+void chat_on_send(const Request *r);           /* the "chat" request */
+void chat_history(Session *ss);                /* sends what ss may read of its game's chat */
+void chat_free(Chat *chat);                    /* with its game */
 
 #endif

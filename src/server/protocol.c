@@ -14,13 +14,6 @@
 #include "internal.h"
 #include "tak/score.h"
 
-typedef struct Request {
-    Session *ss;
-    json_t *msg;
-    json_t *req; /* borrowed; NULL when the client sent none */
-    const char *type;
-} Request;
-
 static void send_reply(Session *ss, json_t *req, json_t *reply) {
     if (req) json_object_set(reply, "req", req);
     session_send_json(ss, reply);
@@ -62,8 +55,7 @@ void protocol_error(Session *ss, json_t *req, const char *fmt, ...) {
     send_reply(ss, req, json_pack("{s:s, s:s}", "type", "error", "message", text));
 }
 
-static void fail(const Request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(const Request *r, const char *fmt, ...) {
+void request_fail(const Request *r, const char *fmt, ...) {
     char text[300];
     va_list ap;
     va_start(ap, fmt);
@@ -75,7 +67,7 @@ static void fail(const Request *r, const char *fmt, ...) {
 }
 
 /* Replies "ok", with `extra`'s fields (may be NULL; its reference is taken). */
-static void ok(const Request *r, json_t *extra) {
+void request_ok(const Request *r, json_t *extra) {
     json_t *reply = extra ? extra : json_object();
     json_object_set_new(reply, "type", json_string("ok"));
     json_object_set_new(reply, "for", json_string(r->type));
@@ -88,21 +80,21 @@ static const char *color_name(int c) { return c == TAK_WHITE ? "white" : "black"
 
 /* A string field of at most `max` bytes: true with *out NULL when absent and
  * not required; false (after replying) when wrong. */
-static bool str_field(const Request *r, const char *key, bool required, size_t max,
+bool request_str_field(const Request *r, const char *key, bool required, size_t max,
                       const char **out) {
     json_t *v = json_object_get(r->msg, key);
     *out = NULL;
     if (v == NULL || json_is_null(v)) {
         if (!required) return true;
-        fail(r, "'%s' is missing", key);
+        request_fail(r, "'%s' is missing", key);
         return false;
     }
     if (!json_is_string(v)) {
-        fail(r, "'%s' must be a string", key);
+        request_fail(r, "'%s' must be a string", key);
         return false;
     }
     if (json_string_length(v) > max || strlen(json_string_value(v)) != json_string_length(v)) {
-        fail(r, "'%s' is too long or holds a NUL", key);
+        request_fail(r, "'%s' is too long or holds a NUL", key);
         return false;
     }
     *out = json_string_value(v);
@@ -114,7 +106,7 @@ static bool int_field(const Request *r, const char *key, long min, long max, lon
     *out = dflt;
     if (v == NULL || json_is_null(v)) return true;
     if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
-        fail(r, "'%s' must be a whole number from %ld to %ld", key, min, max);
+        request_fail(r, "'%s' must be a whole number from %ld to %ld", key, min, max);
         return false;
     }
     *out = (long)json_integer_value(v);
@@ -126,7 +118,7 @@ static bool bool_field(const Request *r, const char *key, bool dflt, bool *out) 
     *out = dflt;
     if (v == NULL || json_is_null(v)) return true;
     if (!json_is_boolean(v)) {
-        fail(r, "'%s' must be true or false", key);
+        request_fail(r, "'%s' must be true or false", key);
         return false;
     }
     *out = json_is_true(v);
@@ -138,11 +130,11 @@ static bool choice_field(const Request *r, const char *key, const char *const *n
                          int *out) {
     const char *v;
     *out = dflt;
-    if (!str_field(r, key, false, 32, &v)) return false;
+    if (!request_str_field(r, key, false, 32, &v)) return false;
     if (v == NULL) return true;
     for (int i = 0; names[i]; i++)
         if (strcmp(v, names[i]) == 0) return *out = i, true;
-    fail(r, "'%s' must be one of: %s%s%s%s%s", key, names[0], names[1] ? ", " : "",
+    request_fail(r, "'%s' must be one of: %s%s%s%s%s", key, names[0], names[1] ? ", " : "",
          names[1] ? names[1] : "", names[1] && names[2] ? ", " : "",
          names[1] && names[2] ? names[2] : "");
     return false;
@@ -188,7 +180,7 @@ static void reply_created(const Request *r, const char *id, int color, const cha
     json_t *reply = json_pack("{s:s, s:s, s:s}", "game", id, "seat", color_name(color), "token",
                               token);
     if (invite[0]) json_object_set_new(reply, "invite", json_string(invite));
-    ok(r, reply);
+    request_ok(r, reply);
 }
 
 /* The reply to a join, of either game: the game, the seat (null for a
@@ -197,22 +189,22 @@ static void reply_joined(const Request *r, const char *id, int seat, const char 
     json_t *reply = json_pack("{s:s, s:o}", "game", id, "seat",
                               seat < 0 ? json_null() : json_string(color_name(seat)));
     if (issued) json_object_set_new(reply, "token", json_string(issued));
-    ok(r, reply);
+    request_ok(r, reply);
 }
 
 /* ---- the game a request acts on ----------------------------------------------- */
 
 /* The followed game, checking a "game" field names it. */
-static LiveGame *followed(const Request *r) {
+LiveGame *request_followed(const Request *r) {
     const char *id;
-    if (!str_field(r, "game", false, 64, &id)) return NULL;
+    if (!request_str_field(r, "game", false, 64, &id)) return NULL;
     LiveGame *g = r->ss->game;
     if (g == NULL) {
-        fail(r, "join a game first");
+        request_fail(r, "join a game first");
         return NULL;
     }
     if (id && strcmp(id, g->info.id) != 0) {
-        fail(r, "this connection follows game %s, not %s", g->info.id, id);
+        request_fail(r, "this connection follows game %s, not %s", g->info.id, id);
         return NULL;
     }
     return g;
@@ -220,14 +212,14 @@ static LiveGame *followed(const Request *r) {
 
 /* The followed game, for a seat holder only, while it goes on. */
 static LiveGame *seated(const Request *r) {
-    LiveGame *g = followed(r);
+    LiveGame *g = request_followed(r);
     if (g == NULL) return NULL;
     if (r->ss->seat < 0) {
-        fail(r, "only a player can do that (this connection watches)");
+        request_fail(r, "only a player can do that (this connection watches)");
         return NULL;
     }
     if (tak_game_result(&g->game).end != TAK_END_NONE) {
-        fail(r, "the game is over");
+        request_fail(r, "the game is over");
         return NULL;
     }
     return g;
@@ -237,7 +229,7 @@ static bool against_engine(const LiveGame *g) { return g->info.engine_color >= 0
 
 /* ---- handlers ------------------------------------------------------------------ */
 
-static void on_ping(const Request *r) { ok(r, NULL); }
+static void on_ping(const Request *r) { request_ok(r, NULL); }
 
 /* The rules of a new game: a PTN's, a TPS's size, or the fields. */
 static bool new_rules(const Request *r, int size, TakRules *rules) {
@@ -245,7 +237,7 @@ static bool new_rules(const Request *r, int size, TakRules *rules) {
     bool no_pass;
     json_t *komi = json_object_get(r->msg, "komi");
     TakError err;
-    if (!tak_rules_standard(rules, size, &err)) return fail(r, "%s", err.message), false;
+    if (!tak_rules_standard(rules, size, &err)) return request_fail(r, "%s", err.message), false;
     if (!int_field(r, "stones", 1, TAK_MAX_RESERVE, rules->stones, &stones) ||
         !int_field(r, "capstones", 0, TAK_MAX_RESERVE, rules->capstones, &caps) ||
         !bool_field(r, "no_pass", true, &no_pass))
@@ -256,13 +248,13 @@ static bool new_rules(const Request *r, int size, TakRules *rules) {
         /* Range first: converting a double out of long's range is undefined. */
         if (!(k >= -TAK_MAX_HALF_KOMI / 2.0 && k <= TAK_MAX_HALF_KOMI / 2.0) ||
             k * 2 != (double)(half = (long)(k * 2)))
-            return fail(r, "'komi' must be a whole or half number from -10 to 10"), false;
+            return request_fail(r, "'komi' must be a whole or half number from -10 to 10"), false;
     }
     rules->stones = (int)stones;
     rules->capstones = (int)caps;
     rules->half_komi = (int)half;
     rules->no_pass = no_pass;
-    if (!tak_rules_validate(rules, &err)) return fail(r, "%s", err.message), false;
+    if (!tak_rules_validate(rules, &err)) return request_fail(r, "%s", err.message), false;
     return true;
 }
 
@@ -276,10 +268,10 @@ static void on_create(const Request *r) {
         !int_field(r, "level", TAK_LEVEL_MIN, TAK_LEVEL_MAX, 3, &level) ||
         !choice_field(r, "opponent", opponents, 0, &opponent) ||
         !choice_field(r, "color", colors, 0, &color) ||
-        !str_field(r, "tps", false, TAK_TPS_MAX - 1, &tps) ||
-        !str_field(r, "ptn", false, MESSAGE_MAX, &ptn_text))
+        !request_str_field(r, "tps", false, TAK_TPS_MAX - 1, &tps) ||
+        !request_str_field(r, "ptn", false, MESSAGE_MAX, &ptn_text))
         return;
-    if (tps && ptn_text) return fail(r, "give a TPS or a PTN, not both");
+    if (tps && ptn_text) return request_fail(r, "give a TPS or a PTN, not both");
     if (color == 2) {
         char c[2];
         random_token(c, 1);
@@ -295,7 +287,7 @@ static void on_create(const Request *r) {
         if (!tak_ptn_read(ptn_text, strlen(ptn_text), &ptn, &err)) {
             char where[TAK_ERROR_MESSAGE_MAX + 40];
             tak_ptn_free(&ptn);
-            return fail(r, "bad PTN: %s", tak_error_describe(&err, where, sizeof where));
+            return request_fail(r, "bad PTN: %s", tak_error_describe(&err, where, sizeof where));
         }
         info.rules = ptn.rules;
         if (tak_ptn_tag(&ptn, "TPS"))
@@ -304,7 +296,7 @@ static void on_create(const Request *r) {
         info.moves = calloc(info.move_count ? info.move_count : 1, sizeof *info.moves);
         if (info.moves == NULL) {
             tak_ptn_free(&ptn);
-            return fail(r, "out of memory");
+            return request_fail(r, "out of memory");
         }
         TakPosition pos = ptn.game.start;
         for (size_t i = 0; i < ptn.game.count; i++) {
@@ -322,14 +314,14 @@ static void on_create(const Request *r) {
     } else {
         if (tps) {
             TakPosition probe;
-            if (!tak_tps_read(tps, NULL, &probe, &err)) return fail(r, "bad TPS: %s", err.message);
+            if (!tak_tps_read(tps, NULL, &probe, &err)) return request_fail(r, "bad TPS: %s", err.message);
             size = tak_position_size(&probe);
         }
         if (!new_rules(r, (int)size, &info.rules)) return;
         if (tps) {
             TakPosition start;
             if (!tak_tps_read(tps, &info.rules, &start, &err))
-                return fail(r, "bad TPS: %s", err.message);
+                return request_fail(r, "bad TPS: %s", err.message);
             tak_tps_write(&start, info.start_tps, sizeof info.start_tps);
         }
         info.winner = -1;
@@ -345,40 +337,40 @@ static void on_create(const Request *r) {
 
     LiveGame *g = games_create(r->ss->server, &info, NULL, &err);
     stored_game_free(&info);
-    if (g == NULL) return fail(r, "cannot create the game: %s", err.message);
+    if (g == NULL) return request_fail(r, "cannot create the game: %s", err.message);
     reply_created(r, g->info.id, color, g->info.token[color], g->info.invite);
     session_attach(r->ss, g, color);
 }
 
 static void on_join(const Request *r) {
     const char *id, *token, *invite;
-    if (!str_field(r, "game", true, 64, &id) || !str_field(r, "token", false, 64, &token) ||
-        !str_field(r, "invite", false, 64, &invite))
+    if (!request_str_field(r, "game", true, 64, &id) || !request_str_field(r, "token", false, 64, &token) ||
+        !request_str_field(r, "invite", false, 64, &invite))
         return;
-    if (!is_code(id, STORE_ID_LEN)) return fail(r, "no game %s", id);
+    if (!is_code(id, STORE_ID_LEN)) return request_fail(r, "no game %s", id);
     TakError err;
     Server *s = r->ss->server;
     LiveGame *g = games_find(s, id, &err);
-    if (g == NULL) return fail(r, "%s", err.message);
+    if (g == NULL) return request_fail(r, "%s", err.message);
     int seat = -1;
     bool issued = false;
     if (token) {
         seat = seat_of_secret(token, g->info.token);
         if (seat < 0) {
             games_unload_if_idle(s, g);
-            return fail(r, "that seat secret does not belong to game %s", id);
+            return request_fail(r, "that seat secret does not belong to game %s", id);
         }
     } else if (invite) {
         if (!same_secret(invite, g->info.invite)) {
             games_unload_if_idle(s, g);
-            return fail(r, "that invitation has been used already, or is not for game %s", id);
+            return request_fail(r, "that invitation has been used already, or is not for game %s", id);
         }
         seat = invited_seat(g->info.token, g->info.engine_color);
         char secret[STORE_TOKEN_LEN + 1];
         random_token(secret, STORE_TOKEN_LEN);
         if (seat < 0 || !s->store->ops->take_seat(s->store, g->info.id, seat, secret, &err)) {
             games_unload_if_idle(s, g);
-            return fail(r, "cannot take the seat: %s", seat < 0 ? "none is free" : err.message);
+            return request_fail(r, "cannot take the seat: %s", seat < 0 ? "none is free" : err.message);
         }
         memcpy(g->info.token[seat], secret, sizeof secret);
         g->info.invite[0] = '\0';
@@ -390,39 +382,39 @@ static void on_join(const Request *r) {
 }
 
 static void on_leave(const Request *r) {
-    if (followed(r) == NULL) return;
+    if (request_followed(r) == NULL) return;
     session_detach(r->ss);
-    ok(r, NULL);
+    request_ok(r, NULL);
 }
 
 static void on_move(const Request *r) {
     LiveGame *g = seated(r);
     const char *text;
     long ply;
-    if (g == NULL || !str_field(r, "move", true, 32, &text) ||
+    if (g == NULL || !request_str_field(r, "move", true, 32, &text) ||
         !int_field(r, "ply", 0, 100000000, -1, &ply))
         return;
     int seat = r->ss->seat;
     if ((int)tak_position_side(&g->game.current) != seat)
-        return fail(r, "it is not your turn (%s is to move)",
+        return request_fail(r, "it is not your turn (%s is to move)",
                     color_name(tak_position_side(&g->game.current)));
     if (ply >= 0 && (size_t)ply != g->game.count)
-        return fail(r, "the game has moved on: it is at ply %zu, not %ld", g->game.count, ply);
+        return request_fail(r, "the game has moved on: it is at ply %zu, not %ld", g->game.count, ply);
     TakMove move;
     TakError err;
     if (!tak_move_parse(&g->game.current, text, &move, &err))
-        return fail(r, "illegal move '%s': %s", text, err.message);
-    if (!games_play(r->ss->server, g, move, &err)) return fail(r, "%s", err.message);
-    ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
+        return request_fail(r, "illegal move '%s': %s", text, err.message);
+    if (!games_play(r->ss->server, g, move, &err)) return request_fail(r, "%s", err.message);
+    request_ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
 }
 
 /* Takes back `who`'s last move and anything played after it. */
 static void take_back(const Request *r, LiveGame *g, int who) {
     size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
     TakError err;
-    if (n > g->game.count) return fail(r, "there is no move of yours to take back");
-    if (!games_undo(r->ss->server, g, n, &err)) return fail(r, "%s", err.message);
-    ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
+    if (n > g->game.count) return request_fail(r, "there is no move of yours to take back");
+    if (!games_undo(r->ss->server, g, n, &err)) return request_fail(r, "%s", err.message);
+    request_ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
 }
 
 static void on_takeback(const Request *r) {
@@ -432,11 +424,11 @@ static void on_takeback(const Request *r) {
     if (against_engine(g)) return take_back(r, g, seat);
     if (g->game.count == 0 ||
         (g->game.count == 1 && (int)tak_position_side(&g->game.current) == seat))
-        return fail(r, "there is no move of yours to take back");
-    if (g->offer[OFFER_TAKEBACK] == seat) return fail(r, "you have asked already");
+        return request_fail(r, "there is no move of yours to take back");
+    if (g->offer[OFFER_TAKEBACK] == seat) return request_fail(r, "you have asked already");
     g->offer[OFFER_TAKEBACK] = seat;
     games_changed(r->ss->server, g);
-    ok(r, NULL);
+    request_ok(r, NULL);
 }
 
 static void on_draw(const Request *r) {
@@ -444,16 +436,16 @@ static void on_draw(const Request *r) {
     if (g == NULL) return;
     int seat = r->ss->seat;
     TakError err;
-    if (against_engine(g)) return fail(r, "the engine plays on: it does not take draws");
+    if (against_engine(g)) return request_fail(r, "the engine plays on: it does not take draws");
     if (g->offer[OFFER_DRAW] == !seat) {
         if (!games_end(r->ss->server, g, TAK_END_AGREEMENT, -1, &err))
-            return fail(r, "%s", err.message);
-        return ok(r, NULL);
+            return request_fail(r, "%s", err.message);
+        return request_ok(r, NULL);
     }
-    if (g->offer[OFFER_DRAW] == seat) return fail(r, "you have offered a draw already");
+    if (g->offer[OFFER_DRAW] == seat) return request_fail(r, "you have offered a draw already");
     g->offer[OFFER_DRAW] = seat;
     games_changed(r->ss->server, g);
-    ok(r, NULL);
+    request_ok(r, NULL);
 }
 
 static void answer(const Request *r, bool accept) {
@@ -461,19 +453,19 @@ static void answer(const Request *r, bool accept) {
     int what;
     LiveGame *g = seated(r);
     if (g == NULL || !choice_field(r, "what", whats, -1, &what)) return;
-    if (what < 0) return fail(r, "'what' is missing (draw or takeback)");
+    if (what < 0) return request_fail(r, "'what' is missing (draw or takeback)");
     int seat = r->ss->seat;
-    if (g->offer[what] != !seat) return fail(r, "your opponent has not offered a %s", whats[what]);
+    if (g->offer[what] != !seat) return request_fail(r, "your opponent has not offered a %s", whats[what]);
     TakError err;
     if (!accept) {
         g->offer[what] = OFFER_DECLINED + g->offer[what]; /* the offerer is told */
         games_changed(r->ss->server, g);
-        return ok(r, NULL);
+        return request_ok(r, NULL);
     }
     if (what == OFFER_DRAW) {
         if (!games_end(r->ss->server, g, TAK_END_AGREEMENT, -1, &err))
-            return fail(r, "%s", err.message);
-        return ok(r, NULL);
+            return request_fail(r, "%s", err.message);
+        return request_ok(r, NULL);
     }
     take_back(r, g, !seat);
 }
@@ -486,41 +478,41 @@ static void on_resign(const Request *r) {
     if (g == NULL) return;
     TakError err;
     if (!games_end(r->ss->server, g, TAK_END_RESIGNATION, !r->ss->seat, &err))
-        return fail(r, "%s", err.message);
-    ok(r, NULL);
+        return request_fail(r, "%s", err.message);
+    request_ok(r, NULL);
 }
 
 static void on_view(const Request *r) {
-    LiveGame *g = followed(r);
+    LiveGame *g = request_followed(r);
     long ply;
     if (g == NULL || !int_field(r, "ply", 0, 100000000, -1, &ply)) return;
     if (ply < 0 || (size_t)ply > g->game.count)
-        return fail(r, "'ply' must be from 0 to %zu", g->game.count);
+        return request_fail(r, "'ply' must be from 0 to %zu", g->game.count);
     TakPosition pos = g->game.start;
     for (long i = 0; i < ply; i++) {
         TakUndo undo;
         tak_position_make(&pos, g->game.moves[i], &undo);
     }
-    ok(r, games_board_json(&pos, (size_t)ply));
+    request_ok(r, games_board_json(&pos, (size_t)ply));
 }
 
 /* The engine's view of a past position: answered from a worker when its
  * bounded search ends. Only once the game is over, so it cannot coach a
  * player; one at a time per connection. */
 static void on_analyze(const Request *r) {
-    LiveGame *g = followed(r);
+    LiveGame *g = request_followed(r);
     long ply;
     if (g == NULL || !int_field(r, "ply", 0, 100000000, -1, &ply)) return;
     if (ply < 0 || (size_t)ply > g->game.count)
-        return fail(r, "'ply' must be from 0 to %zu", g->game.count);
+        return request_fail(r, "'ply' must be from 0 to %zu", g->game.count);
     if (tak_game_result(&g->game).end == TAK_END_NONE)
-        return fail(r, "analysis opens when the game is over");
-    if (r->ss->analyses > 0) return fail(r, "one analysis at a time: wait for the last one");
+        return request_fail(r, "analysis opens when the game is over");
+    if (r->ss->analyses > 0) return request_fail(r, "one analysis at a time: wait for the last one");
     Server *server = r->ss->server;
     if (server->analyses_queued >= ANALYSES_QUEUED_MAX)
-        return fail(r, "the engine is busy with other analyses: try again in a moment");
+        return request_fail(r, "the engine is busy with other analyses: try again in a moment");
     EngineJob *job = calloc(1, sizeof *job);
-    if (job == NULL) return fail(r, "out of memory");
+    if (job == NULL) return request_fail(r, "out of memory");
     job->kind = JOB_ANALYZE;
     memcpy(job->game_id, g->info.id, sizeof job->game_id);
     job->session_id = r->ss->id;
@@ -536,7 +528,7 @@ static void on_analyze(const Request *r) {
         job->history = malloc((size_t)ply * sizeof *job->history);
         if (job->history == NULL) {
             engine_job_free(job);
-            return fail(r, "out of memory");
+            return request_fail(r, "out of memory");
         }
         memcpy(job->history, g->game.hashes, (size_t)ply * sizeof *job->history);
     }
@@ -560,14 +552,14 @@ static bool setup_square(const Request *r, json_t *v, int sq, int size, char *tp
              (last && i > 0 && (text[i] == 'S' || text[i] == 'C'));
     }
     if (!ok) {
-        fail(r,
+        request_fail(r,
              "square %s: a stack is written as colours bottom to top (1 White, 2 Black), "
              "then S or C for a wall or capstone on top",
              name);
         return false;
     }
     size_t len = strlen(tps);
-    if (len + n + 2 >= cap) return fail(r, "the board holds too many stones"), false;
+    if (len + n + 2 >= cap) return request_fail(r, "the board holds too many stones"), false;
     strcat(tps, n ? text : "x");
     return true;
 }
@@ -586,7 +578,7 @@ static void on_setup(const Request *r) {
         !int_field(r, "move_number", 1, 10000, 0, &move_number))
         return;
     if (!json_is_array(board) || json_array_size(board) != (size_t)(size * size))
-        return fail(r, "'board' must be an array of %ld squares (a1 first, along ranks)",
+        return request_fail(r, "'board' must be an array of %ld squares (a1 first, along ranks)",
                     size * size);
     TakRules rules;
     if (!new_rules(r, (int)size, &rules)) return;
@@ -608,7 +600,7 @@ static void on_setup(const Request *r) {
     snprintf(tps + len, sizeof tps - len, " %d %ld", turn + 1, move_number);
     TakPosition pos;
     TakError err;
-    if (!tak_tps_read(tps, &rules, &pos, &err)) return fail(r, "%s", err.message);
+    if (!tak_tps_read(tps, &rules, &pos, &err)) return request_fail(r, "%s", err.message);
     json_t *reply = games_board_json(&pos, 0);
     json_object_set_new(reply, "size", json_integer(size));
     TakResult res = pos.result;
@@ -621,7 +613,7 @@ static void on_setup(const Request *r) {
     } else {
         json_object_set_new(reply, "result", json_null());
     }
-    ok(r, reply);
+    request_ok(r, reply);
 }
 
 /* ---- matches: games in a row, first player alternating, the rule book's
@@ -658,14 +650,14 @@ static bool is_rematch(const LiveGame *g, const LiveGame *next) {
  * followers of the finished game are told with a "next" message. */
 static void on_rematch(const Request *r) {
     long number, of;
-    LiveGame *g = followed(r);
+    LiveGame *g = request_followed(r);
     if (g == NULL || !int_field(r, "number", 2, MATCH_GAMES_MAX, 2, &number) ||
         !int_field(r, "of", 2, MATCH_GAMES_MAX, 2, &of))
         return;
-    if (number > of) return fail(r, "'number' is past the match's %ld games", of);
+    if (number > of) return request_fail(r, "'number' is past the match's %ld games", of);
     int seat = r->ss->seat;
-    if (seat < 0) return fail(r, "only a player can do that (this connection watches)");
-    if (tak_game_result(&g->game).end == TAK_END_NONE) return fail(r, "the game is not over yet");
+    if (seat < 0) return request_fail(r, "only a player can do that (this connection watches)");
+    if (tak_game_result(&g->game).end == TAK_END_NONE) return request_fail(r, "the game is not over yet");
     Server *s = r->ss->server;
     char id[STORE_ID_LEN + 1];
     next_game_id(g->info.id, id);
@@ -674,7 +666,7 @@ static void on_rematch(const Request *r) {
     LiveGame *next = games_find(s, id, &err);
     if (next && !is_rematch(g, next)) {
         games_unload_if_idle(s, next);
-        return fail(r, "cannot continue this match (game %s is another one)", id);
+        return request_fail(r, "cannot continue this match (game %s is another one)", id);
     }
     if (next == NULL) {
         StoredGame info;
@@ -688,7 +680,7 @@ static void on_rematch(const Request *r) {
         info.engine_level = g->info.engine_level;
         info.winner = -1;
         next = games_create(s, &info, NULL, &err);
-        if (next == NULL) return fail(r, "cannot create the next game: %s", err.message);
+        if (next == NULL) return request_fail(r, "cannot create the next game: %s", err.message);
         created = true;
     }
     int new_seat = !seat;
@@ -702,7 +694,7 @@ static void on_rematch(const Request *r) {
                 session_send_json(o, json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "next", "game",
                                                next->info.id, "from", g->info.id, "number",
                                                (int)number, "of", (int)of));
-    ok(r, reply);
+    request_ok(r, reply);
     session_attach(r->ss, next, new_seat);
 }
 
@@ -711,7 +703,7 @@ static void on_rematch(const Request *r) {
 static void on_score(const Request *r) {
     json_t *ids = json_object_get(r->msg, "games");
     if (!json_is_array(ids) || json_array_size(ids) < 1 || json_array_size(ids) > MATCH_GAMES_MAX)
-        return fail(r, "'games' must be a list of 1 to %d game ids", MATCH_GAMES_MAX);
+        return request_fail(r, "'games' must be a list of 1 to %d game ids", MATCH_GAMES_MAX);
     Server *s = r->ss->server;
     json_t *rows = json_array();
     size_t i;
@@ -722,7 +714,7 @@ static void on_score(const Request *r) {
         LiveGame *g = is_code(id, STORE_ID_LEN) ? games_find(s, id, &err) : NULL;
         if (g == NULL) {
             json_decref(rows);
-            return fail(r, "no game %.20s", id);
+            return request_fail(r, "no game %.20s", id);
         }
         TakResult res = tak_game_result(&g->game);
         json_t *row =
@@ -739,7 +731,7 @@ static void on_score(const Request *r) {
         json_array_append_new(rows, row);
         games_unload_if_idle(s, g);
     }
-    ok(r, json_pack("{s:o}", "rows", rows));
+    request_ok(r, json_pack("{s:o}", "rows", rows));
 }
 
 /* ---- TAKAT (the second game): its own messages, its own games ---------------- */
@@ -747,11 +739,11 @@ static void on_score(const Request *r) {
 /* The TAKAT game the connection follows, checking a "game" field names it. */
 static TakatLive *takat_followed(const Request *r) {
     const char *id;
-    if (!str_field(r, "game", false, 64, &id)) return NULL;
+    if (!request_str_field(r, "game", false, 64, &id)) return NULL;
     TakatLive *t = r->ss->takat;
-    if (t == NULL) return fail(r, "join a TAKAT game first"), NULL;
+    if (t == NULL) return request_fail(r, "join a TAKAT game first"), NULL;
     if (id && strcmp(id, t->id) != 0)
-        return fail(r, "this connection follows game %s, not %s", t->id, id), NULL;
+        return request_fail(r, "this connection follows game %s, not %s", t->id, id), NULL;
     return t;
 }
 
@@ -759,8 +751,8 @@ static TakatLive *takat_seated(const Request *r) {
     TakatLive *t = takat_followed(r);
     if (t == NULL) return NULL;
     if (r->ss->seat < 0)
-        return fail(r, "only a player can do that (this connection watches)"), NULL;
-    if (takat_games_result(t) != TAKAT_ONGOING) return fail(r, "the game is over"), NULL;
+        return request_fail(r, "only a player can do that (this connection watches)"), NULL;
+    if (takat_games_result(t) != TAKAT_ONGOING) return request_fail(r, "the game is over"), NULL;
     return t;
 }
 
@@ -780,7 +772,7 @@ static void on_takat_create(const Request *r) {
     }
     TakError err;
     TakatLive *t = takat_games_create(r->ss->server, opponent == 1 ? !color : -1, (int)level, &err);
-    if (t == NULL) return fail(r, "%s", err.message);
+    if (t == NULL) return request_fail(r, "%s", err.message);
     random_token(t->token[color], STORE_TOKEN_LEN);
     if (opponent == 0) random_token(t->invite, STORE_TOKEN_LEN);
     reply_created(r, t->id, color, t->token[color], t->invite);
@@ -789,21 +781,21 @@ static void on_takat_create(const Request *r) {
 
 static void on_takat_join(const Request *r) {
     const char *id, *token, *invite;
-    if (!str_field(r, "game", true, 64, &id) || !str_field(r, "token", false, 64, &token) ||
-        !str_field(r, "invite", false, 64, &invite))
+    if (!request_str_field(r, "game", true, 64, &id) || !request_str_field(r, "token", false, 64, &token) ||
+        !request_str_field(r, "invite", false, 64, &invite))
         return;
     TakatLive *t = is_code(id, STORE_ID_LEN) ? takat_games_find(r->ss->server, id) : NULL;
-    if (t == NULL) return fail(r, "no TAKAT game %s (they last until the server restarts)", id);
+    if (t == NULL) return request_fail(r, "no TAKAT game %s (they last until the server restarts)", id);
     int seat = -1;
     bool issued = false;
     if (token) {
         seat = seat_of_secret(token, t->token);
-        if (seat < 0) return fail(r, "that seat secret does not belong to game %s", id);
+        if (seat < 0) return request_fail(r, "that seat secret does not belong to game %s", id);
     } else if (invite) {
         if (!same_secret(invite, t->invite))
-            return fail(r, "that invitation has been used already, or is not for game %s", id);
+            return request_fail(r, "that invitation has been used already, or is not for game %s", id);
         seat = invited_seat(t->token, t->ai_color);
-        if (seat < 0) return fail(r, "cannot take the seat: none is free");
+        if (seat < 0) return request_fail(r, "cannot take the seat: none is free");
         random_token(t->token[seat], STORE_TOKEN_LEN);
         t->invite[0] = '\0';
         issued = true;
@@ -816,40 +808,40 @@ static void on_takat_turn(const Request *r) {
     TakatLive *t = takat_seated(r);
     const char *text;
     long ply;
-    if (t == NULL || !str_field(r, "turn", true, 16, &text) ||
+    if (t == NULL || !request_str_field(r, "turn", true, 16, &text) ||
         !int_field(r, "ply", 0, TAKAT_GAME_MAX_TURNS, -1, &ply))
         return;
     if ((int)t->game->pos.side != r->ss->seat)
-        return fail(r, "it is not your turn (%s is to move)", color_name(t->game->pos.side));
+        return request_fail(r, "it is not your turn (%s is to move)", color_name(t->game->pos.side));
     if (ply >= 0 && ply != t->game->count)
-        return fail(r, "the game has moved on: it is at turn %d, not %ld", t->game->count, ply);
+        return request_fail(r, "the game has moved on: it is at turn %d, not %ld", t->game->count, ply);
     TakatTurn turn;
     TakError err;
     if (!takat_turn_parse(text, &turn, &err))
-        return fail(r, "bad turn '%s': %s", text, err.message);
+        return request_fail(r, "bad turn '%s': %s", text, err.message);
     if (!takat_games_play(r->ss->server, t, turn, &err))
-        return fail(r, "illegal turn '%s': %s", text, err.message);
-    ok(r, json_pack("{s:i}", "ply", t->game->count));
+        return request_fail(r, "illegal turn '%s': %s", text, err.message);
+    request_ok(r, json_pack("{s:i}", "ply", t->game->count));
 }
 
 static void on_takat_resign(const Request *r) {
     TakatLive *t = takat_seated(r);
     if (t == NULL) return;
     takat_games_resign(r->ss->server, t, r->ss->seat);
-    ok(r, NULL);
+    request_ok(r, NULL);
 }
 
 static void on_export(const Request *r) {
-    LiveGame *g = followed(r);
+    LiveGame *g = request_followed(r);
     if (g == NULL) return;
     TakPtn ptn;
     TakError err;
-    if (!tak_ptn_from_game(&ptn, &g->game, &err)) return fail(r, "%s", err.message);
+    if (!tak_ptn_from_game(&ptn, &g->game, &err)) return request_fail(r, "%s", err.message);
     tak_ptn_set_tag(&ptn, "Site", "tak serve");
     char *text = tak_ptn_write(&ptn);
     tak_ptn_free(&ptn);
-    if (text == NULL) return fail(r, "out of memory");
-    ok(r, json_pack("{s:s}", "ptn", text));
+    if (text == NULL) return request_fail(r, "out of memory");
+    request_ok(r, json_pack("{s:s}", "ptn", text));
     free(text);
 }
 
@@ -879,6 +871,7 @@ static const Handler handlers[] = {
     {"takat_join", on_takat_join},
     {"takat_turn", on_takat_turn},
     {"takat_resign", on_takat_resign},
+    {"chat", chat_on_send},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

@@ -100,6 +100,7 @@ void session_attach(Session *ss, LiveGame *g, int seat) {
     Outbuf *b = games_state(g);
     session_send(ss, b);
     outbuf_release(b);
+    chat_history(ss);
 }
 
 static void session_close(Session *ss) {

@@ -264,3 +264,27 @@ test('sounds for a placement, a Tak and the end, a mute switch; rematch in one c
   await shot(a, 'dark-slate');
   await a.context().close(); await b.context().close();
 });
+
+test('chat: the players talk, a watcher talks apart, markup shows as text', async () => {
+  const a = await newPage();
+  await newGame(a, {});
+  const b = await joinByInvite(a);
+  const w = await newPage();
+  await w.goto(env.srv.url + '/g/' + await a.evaluate(() => window.takApp.gameId));
+  await w.waitForFunction(() => window.takApp.state);
+  const evil = '<img src=x onerror="window.hacked=1"><b>bold</b>';
+  await a.fill('#chat-input', evil);
+  await a.press('#chat-input', 'Enter');
+  await b.waitForFunction(() => document.querySelectorAll('#chat-lines li').length === 1);
+  assert.equal(await b.textContent('#chat-lines li'), 'White: ' + evil);
+  assert.equal(await b.$$eval('#chat-lines img, #chat-lines li b b', (x) => x.length), 0, 'no markup made');
+  assert.equal(await b.evaluate(() => window.hacked), undefined);
+  assert.equal(await w.textContent('#chat-title'), "Spectators' chat");
+  await w.fill('#chat-input', 'nice game');
+  await w.click('#chat-form button');
+  await w.waitForFunction(() => document.querySelectorAll('#chat-lines li').length === 1);
+  assert.equal(await w.textContent('#chat-lines li'), 'Spectator: nice game');
+  assert.equal(await a.$$eval('#chat-lines li', (l) => l.length), 1, 'the players do not see the watchers\' room');
+  await shot(b, 'chat');
+  for (const p of [a, b, w]) await p.context().close();
+});

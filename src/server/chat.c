@@ -1,0 +1,145 @@
+/*
+ * chat.c: talk in a game, in two rooms: the players' (the two seat holders)
+ * and the spectators' (everyone watching), each read only by its own
+ * members, so nobody coaches a player. A message is plain text of 1 to
+ * CHAT_TEXT_MAX characters with no control or direction-override
+ * characters; the page shows it as text, never as markup. Each connection
+ * may send CHAT_BURST messages at once and then one every CHAT_REFILL_MS,
+ * and each room takes at most ROOM_BURST at once and one every
+ * ROOM_REFILL_MS from all its writers together, so neither one connection
+ * nor many can flood a game. The last CHAT_KEEP messages of a room stay with
+ * the game while it is in memory and are sent to whoever joins it.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define CHAT_TEXT_MAX 300 /* characters */
+#define CHAT_KEEP 50
+#define CHAT_BURST 5
+#define CHAT_REFILL_MS 2000
+#define ROOM_BURST 20
+#define ROOM_REFILL_MS 500
+
+enum { ROOM_PLAYERS, ROOM_SPECTATORS };
+static const char *const room_names[] = {"players", "spectators"};
+
+struct Chat {
+    json_t *lines[2];    /* each room's last messages, oldest first */
+    Bucket room_bucket[2];
+};
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Takes one token from a bucket of `burst` refilled one per `refill_ms`;
+ * false when it is empty. A bucket never used is full. */
+static bool bucket_take(Bucket *b, int burst, int refill_ms) {
+    int64_t now = now_ms();
+    if (b->stamp_ms == 0) {
+        b->tokens = burst;
+        b->stamp_ms = now;
+    }
+    int64_t gained = (now - b->stamp_ms) / refill_ms;
+    if (gained > 0) {
+        b->tokens = b->tokens + gained > burst ? burst : b->tokens + (int)gained;
+        b->stamp_ms += gained * refill_ms;
+    }
+    if (b->tokens == 0) return false;
+    if (b->tokens == burst) b->stamp_ms = now; /* a full bucket refills from now */
+    b->tokens--;
+    return true;
+}
+
+/* Why `text` (valid UTF-8, as jansson guarantees) cannot be a message, or
+ * NULL; *chars is its length in characters. */
+static const char *bad_text(const char *text, size_t *chars) {
+    const unsigned char *p = (const unsigned char *)text;
+    size_t n = 0;
+    bool visible = false;
+    while (*p) {
+        unsigned cp;
+        int len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 4;
+        cp = len == 1 ? *p : len == 2 ? *p & 0x1Fu : len == 3 ? *p & 0x0Fu : *p & 0x07u;
+        for (int i = 1; i < len; i++) cp = cp << 6 | (p[i] & 0x3Fu);
+        if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+            return "a message may not hold control characters (line breaks, tabs, ...)";
+        if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+            return "a message may not hold text-direction overrides";
+        if (cp != ' ') visible = true;
+        n++;
+        p += len;
+    }
+    *chars = n;
+    if (!visible) return "the message is empty";
+    return NULL;
+}
+
+static Chat *chat_of(LiveGame *g) {
+    if (g->chat == NULL) {
+        g->chat = calloc(1, sizeof *g->chat);
+        if (g->chat == NULL) return NULL;
+        for (int i = 0; i < 2; i++) g->chat->lines[i] = json_array();
+    }
+    return g->chat;
+}
+
+void chat_on_send(const Request *r) {
+    LiveGame *g = request_followed(r);
+    const char *text;
+    if (g == NULL || !request_str_field(r, "text", true, 4 * CHAT_TEXT_MAX, &text)) return;
+    size_t chars = 0;
+    const char *why = bad_text(text, &chars);
+    if (why) return request_fail(r, "%s", why);
+    if (chars > CHAT_TEXT_MAX)
+        return request_fail(r, "the message is %zu characters long: at most %d", chars,
+                            CHAT_TEXT_MAX);
+    int seat = r->ss->seat, room = seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
+    if (!bucket_take(&r->ss->chat_bucket, CHAT_BURST, CHAT_REFILL_MS))
+        return request_fail(r, "too many messages: wait a few seconds");
+    Chat *chat = chat_of(g);
+    if (chat == NULL) return request_fail(r, "out of memory");
+    if (!bucket_take(&chat->room_bucket[room], ROOM_BURST, ROOM_REFILL_MS))
+        return request_fail(r, "the %s' room is busy: wait a moment", room_names[room]);
+    json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I}", "type", "chat", "game", g->info.id,
+                             "room", room_names[room], "from",
+                             seat == TAK_WHITE   ? "white"
+                             : seat == TAK_BLACK ? "black"
+                                                 : "spectator",
+                             "text", text, "time", (json_int_t)wall_ms());
+    if (line == NULL) return request_fail(r, "out of memory");
+    json_array_append(chat->lines[room], line);
+    if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);
+    Outbuf *b = outbuf_json(line);
+    if (b == NULL) return request_fail(r, "out of memory");
+    for (Session *ss = g->subs; ss; ss = ss->next)
+        if ((ss->seat >= 0) == (room == ROOM_PLAYERS)) session_send(ss, b);
+    outbuf_release(b);
+    request_ok(r, NULL);
+}
+
+void chat_history(Session *ss) {
+    LiveGame *g = ss->game;
+    if (g == NULL || g->chat == NULL) return;
+    int room = ss->seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
+    session_send_json(ss, json_pack("{s:s, s:s, s:O}", "type", "chat_history", "game",
+                                    g->info.id, "messages", g->chat->lines[room]));
+}
+
+void chat_free(Chat *chat) {
+    if (chat == NULL) return;
+    for (int i = 0; i < 2; i++) json_decref(chat->lines[i]);
+    free(chat);
+}
