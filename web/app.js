@@ -418,11 +418,12 @@ function drawBoard() {
   const road = new Set(result && result.road ? result.road : []);
   if (app.focusSq === undefined || app.focusSq >= size * size) app.focusSq = 0;
   for (let rank = size - 1; rank >= 0; rank--) {
+    const row = el('g', { role: 'row', 'aria-label': 'rank ' + (rank + 1) }, svg);
     for (let file = 0; file < size; file++) {
       const sq = rank * size + file, x = MARGIN + file * CELL, y = (size - 1 - rank) * CELL;
       const name = squareName(sq, size);
       const label = name + ', ' + describeStack(board[sq]) + (lastSqs.has(sq) ? ', last move' : '') + (hint.has(sq) ? ', a legal drop' : '');
-      const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, svg);
+      const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, row);
       el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--sq1)' : 'var(--sq2)' }, g);
       if (lastSqs.has(sq)) el('rect', { x, y, width: CELL, height: CELL, class: 'last' }, g);
       if (road.has(name)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: 'road' }, g);
