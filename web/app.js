@@ -16,6 +16,7 @@ const app = {
   piece: '', carry: null, wobbly: localStorage.getItem('tak.wobbly') === '1',
   muted: localStorage.getItem('tak.muted') === '1', sounds: [], // sounds: what was played, for tests
   chat: [], // the messages of the game's room this page may read
+  offset: 0, // the server's clock minus this browser's, in ms
 };
 window.takApp = app; // for tests and the curious
 
@@ -44,6 +45,8 @@ function connect() {
     if (m.req !== undefined && app.pending.has(m.req)) {
       const p = app.pending.get(m.req);
       app.pending.delete(m.req);
+      // The server's clock, less half the round trip: game clocks are shown by it.
+      if (typeof m.now_ms === 'number') app.offset = m.now_ms - (p.sent + Date.now()) / 2;
       if (m.type === 'error') p.reject(new Error(m.message)); else p.resolve(m);
     } else if (m.type === 'state') {
       onState(m);
@@ -73,7 +76,7 @@ function request(msg) {
   if (!app.connected) return Promise.reject(new Error('not connected; retrying'));
   msg.req = ++app.reqs;
   return new Promise((resolve, reject) => {
-    app.pending.set(msg.req, { resolve, reject });
+    app.pending.set(msg.req, { resolve, reject, sent: Date.now() });
     app.ws.send(JSON.stringify(msg));
   });
 }
@@ -589,6 +592,7 @@ function render() {
   drawAnalysis();
   drawMatch();
   drawChat();
+  drawClocks();
 }
 
 function drawOffers() {
@@ -866,6 +870,38 @@ async function rematch() {
     say(`Rematch: you play ${r.seat === 'white' ? 'White' : 'Black'}.`);
   } catch (e) { say(e.message); }
 }
+// ---- clocks: the server keeps them; the page counts down between its words ----------------
+
+function clockText(ms) {
+  if (ms <= 0) return '0:00';
+  const tenths = Math.ceil(ms / 100);
+  if (tenths < 100) return '0:0' + (tenths / 10).toFixed(1); // tenths in the last ten seconds
+  const t = Math.ceil(ms / 1000);
+  return Math.floor(t / 60) + ':' + String(t % 60).padStart(2, '0');
+}
+
+// Each side's time left now, as the server counts it.
+function clockLeft(c) {
+  const left = c.left_ms.slice();
+  if (c.running) left[c.running === 'white' ? 0 : 1] -= Date.now() + app.offset - c.turn_start_ms;
+  return left;
+}
+
+function drawClocks() {
+  const s = app.state, c = s && !app.sandbox && s.clock;
+  $('clocks').hidden = !c;
+  if (!c) return;
+  const left = clockLeft(c);
+  ['white', 'black'].forEach((color, i) => {
+    const el = $('clock-' + color);
+    el.textContent = `${color === 'white' ? 'White' : 'Black'} ${clockText(left[i])}`;
+    el.classList.toggle('running', c.running === color);
+    el.classList.toggle('low', left[i] < 10000);
+    el.setAttribute('aria-label', `${color} clock: ${clockText(left[i])}${c.running === color ? ', running' : ''}`);
+  });
+}
+setInterval(() => { if (app.state && app.state.clock && app.state.clock.running) drawClocks(); }, 100);
+
 // ---- chat: the players' room for players, the spectators' for watchers ------------------
 
 function drawChat() {
@@ -946,6 +982,15 @@ async function createGame(ev) {
   const f = new FormData($('new-form'));
   const msg = { type: 'create', opponent: f.get('opponent'), color: f.get('color'), size: +f.get('size'),
     level: +f.get('level'), komi: +f.get('komi') || 0, no_pass: f.get('no_pass') === 'on' };
+  const tc = f.get('tc');
+  if (tc === 'custom') {
+    msg.time = Math.round(+f.get('tc_minutes') * 60);
+    msg.increment = +f.get('tc_increment') || 0;
+    if (+f.get('tc_extra') > 0) { msg.extra_time = Math.round(+f.get('tc_extra') * 60); msg.extra_move = +f.get('tc_extra_move') || 0; }
+  } else if (tc) {
+    const [min, inc] = tc.split('+').map(Number);
+    msg.time = min * 60; msg.increment = inc;
+  }
   if (f.get('stones')) msg.stones = +f.get('stones');
   if (f.get('capstones') !== '' && f.get('capstones') !== null) msg.capstones = +f.get('capstones');
   if (f.get('kind') === 'takat') { takatCreate(msg); return; }
@@ -1005,6 +1050,7 @@ function init() {
     form.size.dispatchEvent(new Event('change'));
   };
   $('new-form').onsubmit = createGame;
+  $('tc').onchange = () => { $('tc-custom').hidden = $('tc').value !== 'custom'; };
   $('new-game-btn').onclick = showNewGame;
   $('ptn-form').onsubmit = (e) => {
     e.preventDefault();

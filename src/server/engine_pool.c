@@ -47,6 +47,14 @@ static void *work(void *arg) {
             tak_engine_set_level(engine, TAK_LEVEL_MAX);
         } else {
             tak_engine_set_level(engine, job->level);
+            /* On a clock: a share of the time left and most of the increment,
+             * never more than the server's own bound. */
+            if (job->time_left_ms > 0) {
+                int64_t t = job->time_left_ms / 25 + job->increment_ms * 3 / 4;
+                if (t > job->time_left_ms / 3) t = job->time_left_ms / 3;
+                if (t < 1) t = 1;
+                if (t < limits.movetime_ms) limits.movetime_ms = (int)t;
+            }
         }
         memset(&job->info, 0, sizeof job->info);
         job->best = tak_engine_search(engine, &job->pos, job->history, job->history_len, &limits,

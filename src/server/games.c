@@ -98,6 +98,7 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
     stored_game_free(&info);
     if (g == NULL) return NULL;
     add(s, g);
+    clock_check(s, g, clock_now_ms()); /* a time that ran out while nobody had it loaded */
     engine_kick(s, g); /* a game against the engine resumes where it stopped */
     return g;
 }
@@ -106,13 +107,16 @@ LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, T
     if (!s->store->ops->create_game(s->store, info, err)) return NULL;
     StoredGame copy = *info;
     copy.moves = NULL;
+    copy.left_ms = NULL;
     if (info->move_count) {
-        copy.moves = malloc(info->move_count * sizeof *copy.moves);
-        if (copy.moves == NULL) {
+        if (!stored_game_reserve(&copy, info->move_count)) {
+            stored_game_free(&copy);
             tak_error_set(err, "out of memory");
             return NULL;
         }
         memcpy(copy.moves, info->moves, info->move_count * sizeof *copy.moves);
+        for (size_t i = 0; i < info->move_count; i++)
+            copy.left_ms[i] = info->left_ms ? info->left_ms[i] : -1;
     }
     (void)game; /* replaying the stored form checks the import once more */
     LiveGame *g = from_stored(&copy, err);
@@ -154,21 +158,31 @@ static void catch_up(Server *s, LiveGame *g) {
 bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
     char text[TAK_MOVE_TEXT_MAX];
     tak_move_write(move, g->info.rules.size, &g->game.current, text);
+    int64_t now = clock_now_ms(), left_after, turn_start, flagged_at;
+    if (!clock_charge(g, now, &left_after, &turn_start, &flagged_at)) {
+        /* Too late: the mover's time ran out before the move came. */
+        int mover = (int)tak_position_side(&g->game.current);
+        TakError end_err;
+        games_end(s, g, TAK_END_TIME, !mover, &end_err);
+        return tak_error_set(err, "your time ran out %.1f s before this move came",
+                             (double)(now - flagged_at) / 1000);
+    }
     if (!tak_game_play(&g->game, move, err)) return false;
     size_t ply = g->game.count - 1;
-    if (!s->store->ops->append_move(s->store, g->info.id, ply, text, err)) {
+    if (!s->store->ops->append_move(s->store, g->info.id, ply, text, left_after, turn_start,
+                                    err)) {
         tak_game_undo(&g->game);
         catch_up(s, g);
         return false;
     }
     if (g->info.move_count == g->moves_cap) {
         size_t cap = g->moves_cap ? g->moves_cap * 2 : 32;
-        void *m = realloc(g->info.moves, cap * sizeof *g->info.moves);
-        if (m == NULL) abort(); /* memory and store would disagree */
-        g->info.moves = m;
+        if (!stored_game_reserve(&g->info, cap)) abort(); /* memory and store would disagree */
         g->moves_cap = cap;
     }
+    g->info.left_ms[g->info.move_count] = left_after;
     memcpy(g->info.moves[g->info.move_count++], text, sizeof text);
+    g->info.turn_start_ms = turn_start;
     g->offer[OFFER_DRAW] = g->offer[OFFER_TAKEBACK] = -1;
     s->moves++;
     games_changed(s, g);
@@ -178,10 +192,14 @@ bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
 bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
     if (count == 0 || count > g->game.count) return tak_error_set(err, "nothing to take back");
     size_t keep = g->game.count - count;
-    if (!s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, keep, err)) {
+    /* The side then to move starts its clock again, from its time then. */
+    int64_t turn_start = clock_timed(g) && keep >= 2 ? clock_now_ms() : 0;
+    if (!s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, keep, turn_start,
+                                       err)) {
         catch_up(s, g);
         return false;
     }
+    g->info.turn_start_ms = turn_start;
     while (g->game.count > keep) tak_game_undo(&g->game);
     g->info.move_count = keep;
     g->generation++;
@@ -290,6 +308,12 @@ static void engine_kick(Server *s, LiveGame *g) {
     job->ply = g->game.count;
     job->pos = g->game.current;
     job->level = g->info.engine_level;
+    if (clock_timed(g)) {
+        int64_t left[2];
+        clock_left(g, clock_now_ms(), left);
+        job->time_left_ms = left[g->info.engine_color] > 1 ? left[g->info.engine_color] : 1;
+        job->increment_ms = g->info.clock.increment_ms;
+    }
     job->history_len = g->game.count;
     if (job->history_len) {
         job->history = malloc(job->history_len * sizeof *job->history);
@@ -469,6 +493,7 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "moves", moves);
     json_object_set_new(msg, "legal", legal);
     json_object_set_new(msg, "result", result);
+    json_object_set_new(msg, "clock", clock_json(g));
     g->state = outbuf_json(msg);
     if (g->state == NULL) return NULL;
     g->state->refs++;

@@ -117,6 +117,7 @@ typedef struct EngineJob {
     uint64_t *history;
     size_t history_len;
     int level;
+    int64_t time_left_ms, increment_ms; /* JOB_PLAY in a timed game: the engine's clock */
     TakMove best;
     struct EngineJob *next;
 } EngineJob;
@@ -158,6 +159,7 @@ typedef struct Server {
                                 and joins again must not get around ANALYSES_QUEUED_MAX) */
     struct TakatLive *takat_games; /* TAKAT games, in memory only (takat_games.c) */
     size_t takat_count;
+    int64_t heartbeat_ms; /* when the store last heard this server is up */
 } Server;
 
 /* games.c */
@@ -181,6 +183,27 @@ void random_token(char *out, size_t len);
  * followers (games.c). games_refresh_all does so for every loaded game. */
 void games_refresh(Server *s, const char *id, size_t plies, const int offer[2], bool thinking);
 void games_refresh_all(Server *s);
+
+/* ---- clocks (clock.c) ------------------------------------------------------ */
+
+int64_t clock_now_ms(void); /* wall-clock ms since 1970 */
+bool clock_timed(const LiveGame *g);
+/* The colour whose clock runs, or -1 (untimed, not started, or over). */
+int clock_running(const LiveGame *g);
+/* Each side's time left at `now` (the running one's may be negative). */
+void clock_left(const LiveGame *g, int64_t now, int64_t left[2]);
+/* For the move about to be made at `now`: the mover's time left after it
+ * (-1 untimed) and when the next turn's clock starts (0: not yet); false,
+ * with when the time ran out, when it came too late. */
+bool clock_charge(const LiveGame *g, int64_t now, int64_t *left_after, int64_t *turn_start,
+                  int64_t *flagged_at);
+/* Ends the game on time if the side to move has run out at `now`. */
+void clock_check(Server *s, LiveGame *g, int64_t now);
+/* Four times a second: the store's heartbeat, and every loaded game's flag. */
+void clock_tick(Server *s);
+json_t *clock_json(const LiveGame *g); /* the state's "clock", or null when untimed */
+/* PTN's Clock tag ("10:00 +5"). */
+void clock_tag(const StoredClock *c, char *out, size_t cap);
 
 /* ---- processes sharing a PostgreSQL store (cluster.c) ------------------- */
 

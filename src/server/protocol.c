@@ -113,6 +113,21 @@ static bool int_field(const Request *r, const char *key, long min, long max, lon
     return true;
 }
 
+/* A time in seconds (whole or with up to 3 decimals) from 0 to `max`, as ms;
+ * 0 when absent. */
+static bool seconds_field(const Request *r, const char *key, long max, int64_t *ms) {
+    json_t *v = json_object_get(r->msg, key);
+    *ms = 0;
+    if (v == NULL || json_is_null(v)) return true;
+    double x = json_is_number(v) ? json_number_value(v) : -1;
+    if (!(x >= 0 && x <= (double)max)) {
+        request_fail(r, "'%s' must be a number of seconds from 0 to %ld", key, max);
+        return false;
+    }
+    *ms = (int64_t)(x * 1000 + 0.5);
+    return true;
+}
+
 static bool bool_field(const Request *r, const char *key, bool dflt, bool *out) {
     json_t *v = json_object_get(r->msg, key);
     *out = dflt;
@@ -177,8 +192,8 @@ static int invited_seat(char (*tokens)[STORE_TOKEN_LEN + 1], int engine_color) {
  * secret, and the invitation when a friend is to take the other seat. */
 static void reply_created(const Request *r, const char *id, int color, const char *token,
                           const char *invite) {
-    json_t *reply = json_pack("{s:s, s:s, s:s}", "game", id, "seat", color_name(color), "token",
-                              token);
+    json_t *reply = json_pack("{s:s, s:s, s:s, s:I}", "game", id, "seat", color_name(color),
+                              "token", token, "now_ms", (json_int_t)clock_now_ms());
     if (invite[0]) json_object_set_new(reply, "invite", json_string(invite));
     request_ok(r, reply);
 }
@@ -186,8 +201,9 @@ static void reply_created(const Request *r, const char *id, int color, const cha
 /* The reply to a join, of either game: the game, the seat (null for a
  * watcher), and the seat's secret when the invitation has just issued it. */
 static void reply_joined(const Request *r, const char *id, int seat, const char *issued) {
-    json_t *reply = json_pack("{s:s, s:o}", "game", id, "seat",
-                              seat < 0 ? json_null() : json_string(color_name(seat)));
+    json_t *reply = json_pack("{s:s, s:o, s:I}", "game", id, "seat",
+                              seat < 0 ? json_null() : json_string(color_name(seat)), "now_ms",
+                              (json_int_t)clock_now_ms());
     if (issued) json_object_set_new(reply, "token", json_string(issued));
     request_ok(r, reply);
 }
@@ -229,7 +245,10 @@ static bool against_engine(const LiveGame *g) { return g->info.engine_color >= 0
 
 /* ---- handlers ------------------------------------------------------------------ */
 
-static void on_ping(const Request *r) { request_ok(r, NULL); }
+/* The server's clock rides on the reply, so a page can show game clocks right. */
+static void on_ping(const Request *r) {
+    request_ok(r, json_pack("{s:I}", "now_ms", (json_int_t)clock_now_ms()));
+}
 
 /* The rules of a new game: a PTN's, a TPS's size, or the fields. */
 static bool new_rules(const Request *r, int size, TakRules *rules) {
@@ -272,6 +291,20 @@ static void on_create(const Request *r) {
         !request_str_field(r, "ptn", false, MESSAGE_MAX, &ptn_text))
         return;
     if (tps && ptn_text) return request_fail(r, "give a TPS or a PTN, not both");
+    StoredClock clock = {0, 0, 0, 0};
+    long extra_move;
+    if (!seconds_field(r, "time", 3 * 3600, &clock.base_ms) ||
+        !seconds_field(r, "increment", 300, &clock.increment_ms) ||
+        !seconds_field(r, "extra_time", 3 * 3600, &clock.extra_ms) ||
+        !int_field(r, "extra_move", 0, 500, 0, &extra_move))
+        return;
+    clock.extra_move = (int)extra_move;
+    if (clock.base_ms == 0 && (clock.increment_ms || clock.extra_ms || clock.extra_move))
+        return request_fail(r, "an increment or extra time needs a 'time' (the base time)");
+    if ((clock.extra_ms > 0) != (clock.extra_move > 0))
+        return request_fail(r, "'extra_time' and 'extra_move' go together");
+    if (clock.base_ms > 0 && clock.base_ms < 1000)
+        return request_fail(r, "'time' must be at least 1 second (or 0 for no clock)");
     if (color == 2) {
         char c[2];
         random_token(c, 1);
@@ -328,6 +361,7 @@ static void on_create(const Request *r) {
     }
     random_token(info.id, STORE_ID_LEN);
     random_token(info.token[color], STORE_TOKEN_LEN);
+    info.clock = clock;
     info.engine_color = -1;
     info.engine_level = (int)level;
     if (opponent == 1)
@@ -678,6 +712,7 @@ static void on_rematch(const Request *r) {
         memcpy(info.invite, g->info.invite, sizeof info.invite);
         info.engine_color = g->info.engine_color < 0 ? -1 : !g->info.engine_color;
         info.engine_level = g->info.engine_level;
+        info.clock = g->info.clock;
         info.winner = -1;
         next = games_create(s, &info, NULL, &err);
         if (next == NULL) return request_fail(r, "cannot create the next game: %s", err.message);
@@ -838,6 +873,11 @@ static void on_export(const Request *r) {
     TakError err;
     if (!tak_ptn_from_game(&ptn, &g->game, &err)) return request_fail(r, "%s", err.message);
     tak_ptn_set_tag(&ptn, "Site", "tak serve");
+    if (clock_timed(g)) {
+        char tag[40];
+        clock_tag(&g->info.clock, tag, sizeof tag);
+        tak_ptn_set_tag(&ptn, "Clock", tag);
+    }
     char *text = tak_ptn_write(&ptn);
     tak_ptn_free(&ptn);
     if (text == NULL) return request_fail(r, "out of memory");

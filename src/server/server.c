@@ -298,8 +298,9 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents) {
 
 static void on_tick(struct ev_loop *loop, ev_timer *w, int revents) {
     (void)revents;
-    const TakServerConfig *config = w->data;
-    if (*config->stop) ev_break(loop, EVBREAK_ALL);
+    Server *server = w->data;
+    clock_tick(server);
+    if (*server->config->stop) ev_break(loop, EVBREAK_ALL);
 }
 
 bool tak_server_run(const TakServerConfig *config, TakError *err) {
@@ -311,6 +312,13 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     if (server.buckets == NULL) return tak_error_set(err, "out of memory");
     server.store = store_open(config->db_path, err);
     if (server.store == NULL) {
+        free(server.buckets);
+        return false;
+    }
+    /* The clocks that ran when the last server stopped go on from where they were. */
+    server.heartbeat_ms = clock_now_ms();
+    if (!server.store->ops->heartbeat(server.store, server.heartbeat_ms, true, err)) {
+        server.store->ops->close(server.store);
         free(server.buckets);
         return false;
     }
@@ -390,7 +398,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     ev_signal_start(loop, &sigterm);
     ev_timer tick;
     ev_timer_init(&tick, on_tick, 0.25, 0.25);
-    tick.data = (void *)config;
+    tick.data = &server;
     ev_timer_start(loop, &tick);
     ev_run(loop, 0);
     ev_signal_stop(loop, &sigint);

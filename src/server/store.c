@@ -1,8 +1,9 @@
 /*
  * store.c: picks the store `tak serve --db` names: a PostgreSQL URI
  * (store_postgres.c, which several processes may share) or an SQLite file
- * (store_sqlite.c).
+ * (store_sqlite.c); and what both stores share.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "store.h"
@@ -14,4 +15,22 @@ bool store_is_postgres(const char *where) {
 Store *store_open(const char *where, TakError *err) {
     return store_is_postgres(where) ? store_postgres_open(where, err)
                                     : store_sqlite_open(where, err);
+}
+
+void stored_game_free(StoredGame *g) {
+    free(g->moves);
+    free(g->left_ms);
+    g->moves = NULL;
+    g->left_ms = NULL;
+    g->move_count = 0;
+}
+
+bool stored_game_reserve(StoredGame *g, size_t cap) {
+    void *m = realloc(g->moves, (cap ? cap : 1) * sizeof *g->moves);
+    if (m == NULL) return false;
+    g->moves = m;
+    void *l = realloc(g->left_ms, (cap ? cap : 1) * sizeof *g->left_ms);
+    if (l == NULL) return false;
+    g->left_ms = l;
+    return true;
 }

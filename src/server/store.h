@@ -13,11 +13,24 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tak/tak.h"
 
 #define STORE_ID_LEN 10    /* game ids: public, in links */
 #define STORE_TOKEN_LEN 24 /* seat secrets and invitations */
+#define STORE_HEARTBEAT_MS 250 /* how often a server says it is up */
+/* A heartbeat older than this at start means every server was down: the
+ * clocks stop for that time (a faster restart is charged, under 1 s). */
+#define STORE_HEARTBEAT_GAP_MS 1000
+
+/* A game's time control; base_ms 0 for an untimed game. Each player starts
+ * with base_ms, gets increment_ms after each of their moves and extra_ms
+ * once, after their move number extra_move (0: never). */
+typedef struct StoredClock {
+    int64_t base_ms, increment_ms, extra_ms;
+    int extra_move;
+} StoredClock;
 
 /* One game as stored: how it started, who holds which seat, its moves. */
 typedef struct StoredGame {
@@ -30,10 +43,18 @@ typedef struct StoredGame {
     int engine_level;
     int end, winner;             /* an ending off the board (TakEnd), or 0 and -1 */
     char (*moves)[TAK_MOVE_TEXT_MAX]; /* PTN plies, malloc'd; move_count of them */
+    int64_t *left_ms;  /* per ply, the mover's time left after it, increment and extra
+                        * added (timed games; -1 otherwise); malloc'd beside moves */
     size_t move_count;
+    StoredClock clock;
+    /* When the clock of the side to move started (ms since 1970, moved on by
+     * the time the servers were down); 0 while no clock runs. */
+    int64_t turn_start_ms;
 } StoredGame;
 
 void stored_game_free(StoredGame *g);
+/* Makes room for `cap` plies in moves and left_ms (both reallocated). */
+bool stored_game_reserve(StoredGame *g, size_t cap);
 
 typedef struct Store Store;
 
@@ -43,18 +64,28 @@ typedef struct StoreOps {
     bool (*create_game)(Store *s, const StoredGame *g, TakError *err);
     /* Loads a game; *found false (and true returned) when there is none. */
     bool (*load_game)(Store *s, const char *id, StoredGame *out, bool *found, TakError *err);
-    /* Records ply number `ply` (0-based) of a game; fails when the game does
-     * not have exactly `ply` plies (PostgreSQL; SQLite is one process's). */
-    bool (*append_move)(Store *s, const char *id, size_t ply, const char *ptn, TakError *err);
+    /* Records ply number `ply` (0-based) of a game, the mover's time left
+     * after it (-1 untimed) and when the next turn's clock started; fails when
+     * the game does not have exactly `ply` plies (PostgreSQL; SQLite is one
+     * process's). */
+    bool (*append_move)(Store *s, const char *id, size_t ply, const char *ptn, int64_t left_ms,
+                        int64_t turn_start_ms, TakError *err);
     /* Forgets every ply from `count` on (a takeback) of a game at `from`
-     * plies; fails when it is not (PostgreSQL). */
-    bool (*truncate_moves)(Store *s, const char *id, size_t from, size_t count, TakError *err);
+     * plies, the clock of the side then to move starting at turn_start_ms;
+     * fails when it is not at `from` (PostgreSQL). */
+    bool (*truncate_moves)(Store *s, const char *id, size_t from, size_t count,
+                           int64_t turn_start_ms, TakError *err);
     /* Gives a free seat its secret and retires the invitation; fails when the
      * invitation is spent or the seat taken. */
     bool (*take_seat)(Store *s, const char *id, int color, const char *token, TakError *err);
     /* Records an ending off the board (resignation, agreement); fails when
      * one is recorded already. */
     bool (*set_ending)(Store *s, const char *id, int end, int winner, TakError *err);
+    /* Says the servers are up at `now_ms` (every second or so). The first
+     * call of a process, with `resume` true, first moves the clocks of the
+     * games in progress on by the time since the last such word, so that
+     * nobody's clock ran while no server was up. */
+    bool (*heartbeat)(Store *s, int64_t now_ms, bool resume, TakError *err);
 } StoreOps;
 
 struct Store {

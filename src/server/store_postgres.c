@@ -32,31 +32,43 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS moves("
     " game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
     " PRIMARY KEY(game, ply));"
+    /* Added since the first version of the tables: */
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_base BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_inc BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_extra BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_extra_move INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_start BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE moves ADD COLUMN IF NOT EXISTS left_ms BIGINT NOT NULL DEFAULT -1;"
+    "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms BIGINT NOT NULL);"
     "COMMIT;";
 
 static const char q_insert_game[] =
     "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps, half_komi,"
-    " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies)"
-    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)";
-static const char q_insert_move[] = "INSERT INTO moves(game, ply, ptn) VALUES($1,$2,$3)";
+    " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies,"
+    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start)"
+    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)";
+static const char q_insert_move[] =
+    "INSERT INTO moves(game, ply, ptn, left_ms) VALUES($1,$2,$3,$4)";
 /* One statement, so one snapshot: the game and exactly its plies. */
 static const char q_load[] =
     "SELECT g.white_token, g.black_token, g.invite, g.size, g.stones, g.caps, g.half_komi,"
-    " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn"
+    " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn,"
+    " m.left_ms, g.clock_base, g.clock_inc, g.clock_extra, g.clock_extra_move, g.turn_start"
     " FROM games g LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
     " WHERE g.id = $1 ORDER BY m.ply";
 /* The UPDATE claims ply $2 under the row lock; a process that lost the race
  * finds plies moved on (re-checked after the wait) and inserts nothing. */
 static const char q_append[] =
-    "WITH claim AS (UPDATE games SET plies = plies + 1"
+    "WITH claim AS (UPDATE games SET plies = plies + 1,"
+    "  turn_start = CASE WHEN $5::bigint > 0 THEN $5::bigint ELSE turn_start END"
     "  WHERE id = $1 AND plies = $2::int AND end_kind = 0 RETURNING id)"
-    " INSERT INTO moves(game, ply, ptn) SELECT id, $2::int, $3 FROM claim";
+    " INSERT INTO moves(game, ply, ptn, left_ms) SELECT id, $2::int, $3, $4::bigint FROM claim";
 /* Takes back from exactly $2 plies to $3. When plies is not $2 (another
  * process moved meanwhile, or waited for the lock and lost), nothing is cut;
  * when it is, no change can have committed between the snapshot and the lock,
  * so the DELETE sees every ply. */
 static const char q_truncate[] =
-    "WITH cut AS (UPDATE games SET plies = $3::int"
+    "WITH cut AS (UPDATE games SET plies = $3::int, turn_start = $4::bigint"
     "  WHERE id = $1 AND plies = $2::int AND $3::int <= $2::int RETURNING id)"
     " , gone AS (DELETE FROM moves WHERE game IN (SELECT id FROM cut) AND ply >= $3::int)"
     " SELECT count(*) FROM cut";
@@ -67,6 +79,15 @@ static const char q_seat[] =
     " AND (CASE WHEN $2::int = 0 THEN white_token ELSE black_token END) = ''";
 static const char q_ending[] =
     "UPDATE games SET end_kind = $2::int, winner = $3::int WHERE id = $1 AND end_kind = 0";
+/* The heartbeat: every server says it is up; the first word of a server
+ * after all were down moves the clocks that were running on by the gap. */
+static const char q_alive_get[] = "SELECT alive_ms FROM servers WHERE id = 0";
+static const char q_alive_set[] =
+    "INSERT INTO servers(id, alive_ms) VALUES(0, $1::bigint)"
+    " ON CONFLICT (id) DO UPDATE SET alive_ms = GREATEST(servers.alive_ms, $1::bigint)";
+static const char q_resume[] =
+    "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint, $2::bigint)"
+    " WHERE turn_start > 0 AND end_kind = 0";
 
 typedef struct PgStore {
     Store base;
@@ -123,20 +144,25 @@ static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     int v[10] = {g->rules.size,    g->rules.stones,   g->rules.capstones, g->rules.half_komi,
                  g->rules.no_pass, g->engine_color,   g->engine_level,    g->end,
                  g->winner,        (int)g->move_count};
-    char num[10][24];
+    char num[10][24], clk[5][24];
     for (int i = 0; i < 10; i++) snprintf(num[i], sizeof num[i], "%d", v[i]);
-    const char *params[15] = {g->id,  g->token[0], g->token[1], g->invite, num[0],
+    int64_t c[5] = {g->clock.base_ms, g->clock.increment_ms, g->clock.extra_ms,
+                    g->clock.extra_move, g->turn_start_ms};
+    for (int i = 0; i < 5; i++) snprintf(clk[i], sizeof clk[i], "%lld", (long long)c[i]);
+    const char *params[20] = {g->id,  g->token[0], g->token[1], g->invite, num[0],
                               num[1], num[2],      num[3],      num[4],    g->start_tps,
-                              num[5], num[6],      num[7],      num[8],    num[9]};
+                              num[5], num[6],      num[7],      num[8],    num[9],
+                              clk[0], clk[1],      clk[2],      clk[3],    clk[4]};
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    bool ok = change(s, q_insert_game, 15, params, NULL, err, "saving a new game");
+    bool ok = change(s, q_insert_game, 20, params, NULL, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++) {
-        char ply[24];
+        char ply[24], left[24];
         snprintf(ply, sizeof ply, "%zu", i);
-        const char *mp[3] = {g->id, ply, g->moves[i]};
-        ok = change(s, q_insert_move, 3, mp, NULL, err, "saving a move");
+        snprintf(left, sizeof left, "%lld", (long long)(g->left_ms ? g->left_ms[i] : -1));
+        const char *mp[4] = {g->id, ply, g->moves[i], left};
+        ok = change(s, q_insert_move, 4, mp, NULL, err, "saving a move");
     }
     if (!ok) {
         simple(s, "ROLLBACK", NULL, "");
@@ -150,6 +176,9 @@ static void copy_field(const PGresult *r, int row, int col, char *out, size_t ca
 }
 
 static int int_field(const PGresult *r, int col) { return atoi(PQgetvalue(r, 0, col)); }
+static int64_t int64_field(const PGresult *r, int row, int col) {
+    return PQgetisnull(r, row, col) ? -1 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
 
 static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found, TakError *err) {
     PgStore *s = (PgStore *)base;
@@ -181,15 +210,23 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     g.engine_level = int_field(r, 10);
     g.end = int_field(r, 11);
     g.winner = int_field(r, 12);
+    g.clock.base_ms = int64_field(r, 0, 15);
+    g.clock.increment_ms = int64_field(r, 0, 16);
+    g.clock.extra_ms = int64_field(r, 0, 17);
+    g.clock.extra_move = int_field(r, 18);
+    g.turn_start_ms = int64_field(r, 0, 19);
     /* A game without moves is one row whose ptn is NULL (the outer join). */
     size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
     if (count) {
-        g.moves = malloc(count * sizeof *g.moves);
-        if (g.moves == NULL) {
+        if (!stored_game_reserve(&g, count)) {
+            stored_game_free(&g);
             PQclear(r);
             return tak_error_set(err, "store: out of memory");
         }
-        for (size_t i = 0; i < count; i++) copy_field(r, (int)i, 13, g.moves[i], sizeof g.moves[0]);
+        for (size_t i = 0; i < count; i++) {
+            copy_field(r, (int)i, 13, g.moves[i], sizeof g.moves[0]);
+            g.left_ms[i] = int64_field(r, (int)i, 14);
+        }
         g.move_count = count;
     }
     PQclear(r);
@@ -198,13 +235,15 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
 }
 
 static bool pg_append_move(Store *base, const char *id, size_t ply, const char *ptn,
-                           TakError *err) {
+                           int64_t left_ms, int64_t turn_start_ms, TakError *err) {
     PgStore *s = (PgStore *)base;
-    char n[24];
+    char n[24], l[24], t[24];
     snprintf(n, sizeof n, "%zu", ply);
-    const char *params[3] = {id, n, ptn};
+    snprintf(l, sizeof l, "%lld", (long long)left_ms);
+    snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
+    const char *params[5] = {id, n, ptn, l, t};
     long changed = 0;
-    if (!change(s, q_append, 3, params, &changed, err, "saving a move")) return false;
+    if (!change(s, q_append, 5, params, &changed, err, "saving a move")) return false;
     if (changed != 1)
         return tak_error_set(err,
                              "the game has changed meanwhile (ply %zu is taken or the game "
@@ -214,13 +253,14 @@ static bool pg_append_move(Store *base, const char *id, size_t ply, const char *
 }
 
 static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t count,
-                              TakError *err) {
+                              int64_t turn_start_ms, TakError *err) {
     PgStore *s = (PgStore *)base;
-    char f[24], c[24];
+    char f[24], c[24], t[24];
     snprintf(f, sizeof f, "%zu", from);
     snprintf(c, sizeof c, "%zu", count);
-    const char *params[3] = {id, f, c};
-    PGresult *r = exec(s, q_truncate, 3, params, PGRES_TUPLES_OK, err, "taking back moves");
+    snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
+    const char *params[4] = {id, f, c, t};
+    PGresult *r = exec(s, q_truncate, 4, params, PGRES_TUPLES_OK, err, "taking back moves");
     if (r == NULL) return false;
     bool done = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "1") == 0;
     PQclear(r);
@@ -248,6 +288,28 @@ static bool pg_set_ending(Store *base, const char *id, int end, int winner, TakE
     return changed == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
+static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long)now_ms);
+    if (resume) {
+        PGresult *r = exec(s, q_alive_get, 0, NULL, PGRES_TUPLES_OK, err, "reading the heartbeat");
+        if (r == NULL) return false;
+        int64_t alive = PQntuples(r) == 1 ? int64_field(r, 0, 0) : 0;
+        PQclear(r);
+        /* Another server still up keeps the heartbeat fresh: then the gap is
+         * about a second, and the clocks ran, as they should. */
+        if (alive > 0 && now_ms - alive > STORE_HEARTBEAT_GAP_MS) {
+            char gap[24];
+            snprintf(gap, sizeof gap, "%lld", (long long)(now_ms - alive));
+            const char *params[2] = {gap, now};
+            if (!change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
+        }
+    }
+    const char *params[1] = {now};
+    return change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
+}
+
 static const StoreOps postgres_ops = {
     .close = pg_close,
     .create_game = pg_create_game,
@@ -256,6 +318,7 @@ static const StoreOps postgres_ops = {
     .truncate_moves = pg_truncate_moves,
     .take_seat = pg_take_seat,
     .set_ending = pg_set_ending,
+    .heartbeat = pg_heartbeat,
 };
 
 static void no_notice(void *arg, const char *message) { (void)arg, (void)message; }

@@ -13,23 +13,35 @@
 
 #include "store.h"
 
-enum { Q_INSERT_GAME, Q_INSERT_MOVE, Q_LOAD_GAME, Q_LOAD_MOVES, Q_TRUNCATE, Q_SEAT, Q_ENDING, Q_COUNT };
+enum {
+    Q_INSERT_GAME, Q_INSERT_MOVE, Q_TURN_START, Q_LOAD_GAME, Q_LOAD_MOVES, Q_TRUNCATE, Q_SEAT,
+    Q_ENDING, Q_ALIVE_GET, Q_ALIVE_SET, Q_RESUME, Q_COUNT
+};
 
 static const char *const queries[Q_COUNT] = {
     [Q_INSERT_GAME] = "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
-                      " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner)"
-                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
-    [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn) VALUES(?1,?2,?3)",
+                      " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
+                      " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start)"
+                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
+    [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn, left_ms) VALUES(?1,?2,?3,?4)",
+    [Q_TURN_START] = "UPDATE games SET turn_start = ?2 WHERE id = ?1",
     [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
-                    " no_pass, start_tps, engine_color, engine_level, end_kind, winner"
+                    " no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
+                    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start"
                     " FROM games WHERE id = ?1",
-    [Q_LOAD_MOVES] = "SELECT ptn FROM moves WHERE game = ?1 ORDER BY ply",
+    [Q_LOAD_MOVES] = "SELECT ptn, left_ms FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
                " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = ''"
                " WHERE id = ?1 AND invite <> ''"
                " AND (CASE WHEN ?2 = 0 THEN white_token ELSE black_token END) = ''",
     [Q_ENDING] = "UPDATE games SET end_kind = ?2, winner = ?3 WHERE id = ?1 AND end_kind = 0",
+    [Q_ALIVE_GET] = "SELECT alive_ms FROM servers WHERE id = 0",
+    [Q_ALIVE_SET] = "INSERT OR REPLACE INTO servers(id, alive_ms) VALUES(0, ?1)",
+    /* The clocks that were running when the last server stopped (its last
+     * heartbeat was ?1 ms before now, ?2) start again where they stopped. */
+    [Q_RESUME] = "UPDATE games SET turn_start = MIN(turn_start + ?1, ?2)"
+                 " WHERE turn_start > 0 AND end_kind = 0",
 };
 
 static const char schema[] =
@@ -42,7 +54,19 @@ static const char schema[] =
     " end_kind INTEGER NOT NULL, winner INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves("
     " game TEXT NOT NULL, ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
-    " PRIMARY KEY(game, ply)) WITHOUT ROWID;";
+    " PRIMARY KEY(game, ply)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms INTEGER NOT NULL);";
+
+/* Columns added since the first version of the tables: added to a file that
+ * lacks them (SQLite says "duplicate column" to the others). */
+static const char *const added_columns[] = {
+    "ALTER TABLE games ADD COLUMN clock_base INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN clock_inc INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN clock_extra INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN clock_extra_move INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN turn_start INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE moves ADD COLUMN left_ms INTEGER NOT NULL DEFAULT -1",
+};
 
 typedef struct SqliteStore {
     Store base;
@@ -73,14 +97,44 @@ static void sq_close(Store *base) {
     free(s);
 }
 
-static bool sq_append_move(Store *base, const char *id, size_t ply, const char *ptn,
-                           TakError *err) {
-    SqliteStore *s = (SqliteStore *)base;
+static bool insert_move(SqliteStore *s, const char *id, size_t ply, const char *ptn,
+                        int64_t left_ms, TakError *err) {
     sqlite3_stmt *st = s->q[Q_INSERT_MOVE];
     bind_text(st, 1, id);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)ply);
     bind_text(st, 3, ptn);
+    sqlite3_bind_int64(st, 4, left_ms);
     return run(s, st, err, "saving a move");
+}
+
+static bool set_turn_start(SqliteStore *s, const char *id, int64_t turn_start_ms,
+                           TakError *err) {
+    sqlite3_stmt *st = s->q[Q_TURN_START];
+    bind_text(st, 1, id);
+    sqlite3_bind_int64(st, 2, turn_start_ms);
+    return run(s, st, err, "saving the clock");
+}
+
+/* Runs `sql` (BEGIN, COMMIT, ROLLBACK). */
+static bool exec_simple(SqliteStore *s, const char *sql, TakError *err) {
+    return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? true
+                                                                   : db_error(s, err, sql);
+}
+
+/* The move and the clock's new start, together or not at all; an untimed
+ * game's clock never starts, so it writes the move alone. */
+static bool sq_append_move(Store *base, const char *id, size_t ply, const char *ptn,
+                           int64_t left_ms, int64_t turn_start_ms, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    if (turn_start_ms == 0) return insert_move(s, id, ply, ptn, left_ms, err);
+    if (!exec_simple(s, "BEGIN", err)) return false;
+    bool ok = insert_move(s, id, ply, ptn, left_ms, err) &&
+              set_turn_start(s, id, turn_start_ms, err);
+    if (!ok) {
+        exec_simple(s, "ROLLBACK", NULL);
+        return false;
+    }
+    return exec_simple(s, "COMMIT", err);
 }
 
 static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
@@ -103,9 +157,14 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
     sqlite3_bind_int(st, 12, g->engine_level);
     sqlite3_bind_int(st, 13, g->end);
     sqlite3_bind_int(st, 14, g->winner);
+    sqlite3_bind_int64(st, 15, g->clock.base_ms);
+    sqlite3_bind_int64(st, 16, g->clock.increment_ms);
+    sqlite3_bind_int64(st, 17, g->clock.extra_ms);
+    sqlite3_bind_int(st, 18, g->clock.extra_move);
+    sqlite3_bind_int64(st, 19, g->turn_start_ms);
     bool ok = run(s, st, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++)
-        ok = sq_append_move(base, g->id, i, g->moves[i], err);
+        ok = insert_move(s, g->id, i, g->moves[i], g->left_ms ? g->left_ms[i] : -1, err);
     if (sqlite3_exec(s->db, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK && ok)
         return db_error(s, err, "committing a new game");
     return ok;
@@ -143,6 +202,11 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     g.engine_level = sqlite3_column_int(st, 10);
     g.end = sqlite3_column_int(st, 11);
     g.winner = sqlite3_column_int(st, 12);
+    g.clock.base_ms = sqlite3_column_int64(st, 13);
+    g.clock.increment_ms = sqlite3_column_int64(st, 14);
+    g.clock.extra_ms = sqlite3_column_int64(st, 15);
+    g.clock.extra_move = sqlite3_column_int(st, 16);
+    g.turn_start_ms = sqlite3_column_int64(st, 17);
     sqlite3_reset(st);
 
     st = s->q[Q_LOAD_MOVES];
@@ -151,11 +215,10 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (g.move_count == cap) {
             cap = cap ? cap * 2 : 64;
-            void *m = realloc(g.moves, cap * sizeof *g.moves);
-            if (m == NULL) break;
-            g.moves = m;
+            if (!stored_game_reserve(&g, cap)) break;
         }
         copy_column(st, 0, g.moves[g.move_count], sizeof g.moves[0]);
+        g.left_ms[g.move_count] = sqlite3_column_int64(st, 1);
         g.move_count++;
     }
     sqlite3_reset(st);
@@ -170,13 +233,19 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
 
 /* One process owns an SQLite store, so `from` is what it says it is. */
 static bool sq_truncate_moves(Store *base, const char *id, size_t from, size_t count,
-                              TakError *err) {
+                              int64_t turn_start_ms, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     (void)from;
+    if (!exec_simple(s, "BEGIN", err)) return false;
     sqlite3_stmt *st = s->q[Q_TRUNCATE];
     bind_text(st, 1, id);
     sqlite3_bind_int64(st, 2, (sqlite3_int64)count);
-    return run(s, st, err, "taking back moves");
+    bool ok = run(s, st, err, "taking back moves") && set_turn_start(s, id, turn_start_ms, err);
+    if (!ok) {
+        exec_simple(s, "ROLLBACK", NULL);
+        return false;
+    }
+    return exec_simple(s, "COMMIT", err);
 }
 
 static bool sq_take_seat(Store *base, const char *id, int color, const char *token,
@@ -201,6 +270,26 @@ static bool sq_set_ending(Store *base, const char *id, int end, int winner, TakE
     return sqlite3_changes(s->db) == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
+static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    if (resume) {
+        sqlite3_stmt *st = s->q[Q_ALIVE_GET];
+        int rc = sqlite3_step(st);
+        int64_t alive = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+        sqlite3_reset(st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) return db_error(s, err, "reading the heartbeat");
+        if (alive > 0 && now_ms - alive > STORE_HEARTBEAT_GAP_MS) {
+            st = s->q[Q_RESUME];
+            sqlite3_bind_int64(st, 1, now_ms - alive);
+            sqlite3_bind_int64(st, 2, now_ms);
+            if (!run(s, st, err, "resuming the clocks")) return false;
+        }
+    }
+    sqlite3_stmt *st = s->q[Q_ALIVE_SET];
+    sqlite3_bind_int64(st, 1, now_ms);
+    return run(s, st, err, "saving the heartbeat");
+}
+
 static const StoreOps sqlite_ops = {
     .close = sq_close,
     .create_game = sq_create_game,
@@ -209,6 +298,7 @@ static const StoreOps sqlite_ops = {
     .truncate_moves = sq_truncate_moves,
     .take_seat = sq_take_seat,
     .set_ending = sq_set_ending,
+    .heartbeat = sq_heartbeat,
 };
 
 Store *store_sqlite_open(const char *path, TakError *err) {
@@ -235,6 +325,17 @@ Store *store_sqlite_open(const char *path, TakError *err) {
         sq_close(&s->base);
         return NULL;
     }
+    for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns; i++) {
+        if (sqlite3_exec(s->db, added_columns[i], NULL, NULL, &msg) != SQLITE_OK &&
+            (msg == NULL || strstr(msg, "duplicate column") == NULL)) {
+            tak_error_set(err, "store: %s: %s", path, msg ? msg : "cannot add a column");
+            sqlite3_free(msg);
+            sq_close(&s->base);
+            return NULL;
+        }
+        sqlite3_free(msg);
+        msg = NULL;
+    }
     for (int i = 0; i < Q_COUNT; i++) {
         if (sqlite3_prepare_v3(s->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &s->q[i],
                                NULL) != SQLITE_OK) {
@@ -244,10 +345,4 @@ Store *store_sqlite_open(const char *path, TakError *err) {
         }
     }
     return &s->base;
-}
-
-void stored_game_free(StoredGame *g) {
-    free(g->moves);
-    g->moves = NULL;
-    g->move_count = 0;
 }

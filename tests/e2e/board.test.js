@@ -288,3 +288,66 @@ test('chat: the players talk, a watcher talks apart, markup shows as text', asyn
   await shot(b, 'chat');
   for (const p of [a, b, w]) await p.context().close();
 });
+
+// A friend game on a clock from the form; resolves once both have joined.
+async function timedPair(url, minutes, increment = 0) {
+  const a = await newPage();
+  await a.goto(url + '/');
+  await a.check('input[name=opponent][value=friend]');
+  await a.selectOption('#size', '5');
+  await a.selectOption('#tc', 'custom');
+  await a.fill('input[name=tc_minutes]', String(minutes));
+  await a.fill('input[name=tc_increment]', String(increment));
+  await a.click('#new-form button[type=submit]');
+  await a.waitForFunction(() => window.takApp.state);
+  const b = await joinByInvite(a);
+  return { a, b };
+}
+
+test('a timed game: the clocks count down, time runs out, both pages say so', async () => {
+  const { a, b } = await timedPair(env.srv.url, 0.1);
+  assert.equal(await a.textContent('#clock-white'), 'White 0:06.0');
+  await click(a, 'a1');
+  await atPly(b, 1);
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await a.waitForFunction(() => document.getElementById('clock-white').classList.contains('running'));
+  await a.waitForFunction(() => /White 0:0[0-4]\.\d/.test(document.getElementById('clock-white').textContent));
+  await shot(a, 'clock-running');
+  await a.waitForSelector('#result:not([hidden])', { timeout: 10000 });
+  await b.waitForSelector('#result:not([hidden])', { timeout: 10000 });
+  assert.match(await a.textContent('#result'), /^You lost: .*time.*\(0-1\)/i);
+  assert.match(await b.textContent('#result'), /^You won: .*time.*\(0-1\)/i);
+  assert.equal(await b.textContent('#clock-white'), 'White 0:00');
+  await shot(b, 'clock-flag');
+  await a.context().close(); await b.context().close();
+});
+
+test('a server restart in a timed game keeps both clocks right', async () => {
+  let own = await startServer();
+  const { a, b } = await timedPair(own.url, 2, 3);
+  await click(a, 'a1');
+  await atPly(b, 1);
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await click(a, 'c3'); // White: charged a moment, +3 s
+  await atPly(b, 3);
+  const seconds = (p, color) => p.evaluate((c) => {
+    const [m, s] = document.getElementById('clock-' + c).textContent.split(' ')[1].split(':');
+    return +m * 60 + +s;
+  }, color);
+  const whiteBefore = await seconds(b, 'white');
+  assert.ok(whiteBefore >= 122 && whiteBefore <= 123, `White ${whiteBefore} s after c3`);
+  await own.kill();
+  await b.waitForSelector('#offline:not([hidden])');
+  await new Promise((res) => setTimeout(res, 2500));
+  own = await startServer({ db: own.db, port: own.port });
+  await b.waitForFunction(() => document.getElementById('conn').textContent === 'connected', null, { timeout: 15000 });
+  await b.waitForFunction(() => window.takApp.state && window.takApp.state.clock.running === 'black');
+  // Black's clock ran before the kill and after the restart, not while the server was down.
+  const black = await seconds(b, 'black');
+  assert.ok(black >= 117 && black <= 120, `Black ${black} s left after a 2.5 s outage`);
+  assert.equal(await seconds(b, 'white'), whiteBefore);
+  await a.context().close(); await b.context().close();
+  assert.equal(await own.stop(), 0);
+});

@@ -1,0 +1,158 @@
+// clock.test.js: the server's game clocks: refused time controls; no clock
+// before both sides have moved; the mover charged and the increment and
+// extra time added; a flag while nobody moves, a move after the flag; a
+// takeback giving the time back; the engine on the clock; the Clock tag and
+// the time result in the PTN; and a restart, during which no clock runs
+// (unless another server sharing the store stays up).
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { startServer, serverForTests, connect, play } = require('./lib.js');
+
+const srv = serverForTests(test);
+const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+
+async function timedGame(port, clock, opts = {}) {
+  const a = await connect(port);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, ...clock, ...opts });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  await a.nextState((s) => s.game === r.game);
+  const b = await connect(port);
+  const j = await b.send({ type: 'join', game: r.game, invite: r.invite });
+  assert.equal(j.type, 'ok');
+  await b.nextState();
+  return { a, b, game: r.game, token: r.token };
+}
+
+test('time controls: refused ones say why', async () => {
+  const c = await connect(srv.port);
+  const cases = [
+    [{ time: -1 }, /'time' must be a number of seconds from 0 to 10800/],
+    [{ time: 'ten' }, /'time' must be a number/],
+    [{ time: 0.5 }, /at least 1 second/],
+    [{ increment: 5 }, /needs a 'time'/],
+    [{ time: 60, extra_time: 30 }, /go together/],
+    [{ time: 60, extra_move: 20 }, /go together/],
+    [{ time: 60, increment: 301 }, /'increment' must be/],
+    [{ time: 60, extra_time: 60, extra_move: 501 }, /'extra_move' must be a whole number from 0 to 500/],
+  ];
+  for (const [opts, why] of cases) {
+    const r = await c.send({ type: 'create', opponent: 'friend', size: 3, ...opts });
+    assert.equal(r.type, 'error', JSON.stringify(opts));
+    assert.match(r.message, why);
+  }
+  const r = await c.send({ type: 'create', opponent: 'friend', size: 3 });
+  assert.equal((await c.nextState((s) => s.game === r.game)).clock, null, 'untimed by default');
+  await c.close();
+});
+
+test('the clocks start once both sides have moved; moves are charged, the increment and extra time added', async () => {
+  const { a, b } = await timedGame(srv.port, { time: 60, increment: 2, extra_time: 30, extra_move: 2 });
+  let s = a.state;
+  assert.deepEqual(s.clock.left_ms, [60000, 60000]);
+  assert.equal(s.clock.running, null, 'no clock before the first moves');
+  await play(a, b, ['a1', 'c3']);
+  s = await a.nextState((s) => s.ply === 2);
+  assert.equal(s.clock.running, 'white');
+  assert.deepEqual(s.clock.left_ms, [60000, 60000], 'the first moves are free');
+  await sleep(300);
+  await play(a, b, ['b2']); // White's second move: charged ~300 ms, +2 s, +30 s extra
+  s = await b.nextState((s) => s.ply === 3);
+  const white = s.clock.left_ms[0];
+  assert.ok(white <= 60000 - 300 + 2000 + 30000 && white > 60000 - 1500 + 2000 + 30000, `white ${white}`);
+  assert.equal(s.clock.running, 'black');
+  assert.ok(Math.abs(s.clock.turn_start_ms - Date.now()) < 1000, 'the turn started now');
+  await a.close(); await b.close();
+});
+
+test('a flag while nobody moves, seen by both; the PTN says time and the clock', async () => {
+  const { a, b } = await timedGame(srv.port, { time: 1 });
+  await play(a, b, ['a1', 'c3']);
+  const [sa, sb] = await Promise.all([a.nextState((s) => s.result, 4000), b.nextState((s) => s.result, 4000)]);
+  for (const s of [sa, sb]) {
+    assert.equal(s.result.code, '0-1');
+    assert.match(s.result.text, /time/i);
+    assert.equal(s.clock.running, null);
+    assert.equal(s.clock.left_ms[0], 0, 'the flag fell');
+  }
+  const e = await a.send({ type: 'export' });
+  assert.match(e.ptn, /\[Clock "0:01 \+0"\]/);
+  assert.match(e.ptn, /\[Result "0-1"\]/);
+  assert.match((await a.send({ type: 'move', move: 'b2' })).message, /over/);
+  await a.close(); await b.close();
+});
+
+test('a move after the flag loses on time rather than being played', async () => {
+  const { a, b } = await timedGame(srv.port, { time: 1 });
+  await play(a, b, ['a1', 'c3']);
+  await sleep(1050);
+  // Whichever comes first, the server's tick or this move, White has lost on time.
+  const r = await a.send({ type: 'move', move: 'b2' });
+  assert.equal(r.type, 'error');
+  assert.match(r.message, /time ran out|over/);
+  const s = await b.nextState((s) => s.result);
+  assert.equal(s.result.code, '0-1');
+  assert.deepEqual(s.moves, ['a1', 'c3']);
+  await a.close(); await b.close();
+});
+
+test('a takeback gives the clocks back as they were', async () => {
+  const { a, b } = await timedGame(srv.port, { time: 30, increment: 1 });
+  await play(a, b, ['a1', 'c3', 'b2']);
+  const before = (await a.nextState((s) => s.ply === 3)).clock.left_ms;
+  await sleep(400);
+  await play(b, a, ['b3']); // Black: charged, +1 s
+  await a.nextState((s) => s.ply === 4);
+  assert.equal((await a.send({ type: 'takeback' })).type, 'ok');
+  assert.equal((await b.send({ type: 'accept', what: 'takeback' })).type, 'ok');
+  const s = await a.nextState((s) => s.ply === 2);
+  assert.deepEqual(s.clock.left_ms, [30000, 30000], 'both back to their time at ply 2');
+  assert.equal(s.clock.running, 'white');
+  assert.ok(before[0] > 30000 && before[0] <= 31000, `White had ${before[0]} ms after b2: charged, +1 s`);
+  await a.close(); await b.close();
+});
+
+test('the engine plays on its clock', async () => {
+  const c = await connect(srv.port);
+  const r = await c.send({ type: 'create', opponent: 'engine', level: 10, size: 5, time: 3, color: 'white' });
+  assert.equal(r.type, 'ok');
+  for (const m of ['a1', 'e5', 'b2']) {
+    const ply = c.state ? c.state.ply : 0;
+    await c.nextState((s) => s.turn === 'white' && s.ply >= ply);
+    assert.equal((await c.send({ type: 'move', move: c.state.legal.includes(m) ? m : c.state.legal[0] })).type, 'ok');
+  }
+  const s = await c.nextState((s) => s.ply === 6, 8000);
+  assert.equal(s.result, null, 'the engine did not lose on time');
+  assert.ok(s.clock.left_ms[1] < 3000 && s.clock.left_ms[1] > 1000, `engine ${s.clock.left_ms[1]} ms`);
+  await c.close();
+});
+
+test('a restart: no clock runs while the server is down', async () => {
+  let own = await startServer();
+  const { a, b, game, token } = await timedGame(own.port, { time: 60 });
+  await play(a, b, ['a1', 'c3']);
+  const s0 = await a.nextState((s) => s.ply === 2);
+  await sleep(500);
+  await own.kill();
+  await a.closed; await b.closed;
+  await sleep(3000); // down for 3 s
+  own = await startServer({ db: own.db, port: own.port });
+  const c = await connect(own.port);
+  const j = await c.send({ type: 'join', game, token });
+  assert.equal(j.type, 'ok');
+  const s1 = await c.nextState();
+  assert.equal(s1.clock.running, 'white');
+  assert.deepEqual(s1.clock.left_ms, [60000, 60000]);
+  // White's clock has run for the 0.5 s before the kill (but for the last
+  // heartbeat's quarter second) and the moment since the restart, not the 3 s between.
+  const used = j.now_ms - s1.clock.turn_start_ms, moved = s1.clock.turn_start_ms - s0.clock.turn_start_ms;
+  if (process.env.TAK_TEST_PG) {
+    // A shared PostgreSQL store: this file's other server was up all along,
+    // as another server of a cluster would be, so the clock rightly ran.
+    assert.ok(used >= 3400 && moved === 0, `white used ${used} ms (started ${moved} ms later)`);
+  } else {
+    assert.ok(used >= 200 && used < 1500 && moved >= 2500, `white used ${used} ms (started ${moved} ms later)`);
+  }
+  await c.close();
+  assert.equal(await own.stop(), 0);
+});
