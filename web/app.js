@@ -17,6 +17,7 @@ const app = {
   muted: localStorage.getItem('tak.muted') === '1', sounds: [], // sounds: what was played, for tests
   chat: [], // the messages of the game's room this page may read
   offset: 0, // the server's clock minus this browser's, in ms
+  lobby: null, mySeeks: new Set(), // the lobby as last sent; the ids of our own open seeks
 };
 window.takApp = app; // for tests and the curious
 
@@ -30,6 +31,7 @@ function connect() {
     setConn('connected');
     if (app.gameId) joinGame(app.gameId);
     else if (window.takatApp && takatApp.id) takatJoin(takatApp.id);
+    else followLobby();
   };
   ws.onclose = () => {
     app.connected = false;
@@ -50,6 +52,11 @@ function connect() {
       if (m.type === 'error') p.reject(new Error(m.message)); else p.resolve(m);
     } else if (m.type === 'state') {
       onState(m);
+    } else if (m.type === 'lobby') {
+      app.lobby = m; drawLobby();
+    } else if (m.type === 'seek_accepted') {
+      app.mySeeks.delete(m.seek);
+      enterGame(m);
     } else if (m.type === 'chat' && m.game === app.gameId) {
       app.chat.push(m); drawChat();
     } else if (m.type === 'chat_history' && m.game === app.gameId) {
@@ -141,6 +148,7 @@ function openGame(id) {
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null; app.chat = [];
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
   takatApp.id = null;
+  window.scrollTo(0, 0); // the board at the top, wherever the form or lobby was scrolled
   if (app.connected) joinGame(id);
 }
 
@@ -970,8 +978,93 @@ function applyLooks() {
 
 // ---- new games ------------------------------------------------------------------------
 
+// ---- the lobby: open seeks, the engine's levels, games to watch ----------------------------
+
+function followLobby() {
+  if (app.connected && !$('new-game').hidden) request({ type: 'lobby' }).catch((e) => { $('lobby-message').textContent = e.message; });
+}
+
+function clockName(c) { return c ? `${c.base_ms / 60000}+${c.increment_ms / 1000}` : 'none'; }
+
+function drawLobby() {
+  const l = app.lobby;
+  if (!l) return;
+  const body = $('seeks').tBodies[0];
+  body.textContent = '';
+  for (const k of l.seeks) {
+    const tr = body.insertRow();
+    for (const text of [k.name, `${k.size}×${k.size}`, k.komi, clockName(k.clock), k.color === 'random' ? 'either' : k.color]) tr.insertCell().textContent = text;
+    const b = document.createElement('button');
+    b.type = 'button';
+    if (app.mySeeks.has(k.id)) { b.textContent = 'Cancel'; b.onclick = () => unseek(k.id); } else { b.textContent = 'Play'; b.onclick = () => acceptSeek(k.id); }
+    b.dataset.seek = k.id;
+    tr.insertCell().appendChild(b);
+  }
+  $('seeks').hidden = l.seeks.length === 0;
+  $('no-seeks').hidden = l.seeks.length > 0;
+  const list = (ul, games, label) => {
+    ul.textContent = '';
+    for (const g of games) {
+      const li = document.createElement('li'), a = document.createElement('a');
+      a.href = '/g/' + g.id; a.textContent = label(g);
+      a.onclick = (e) => { e.preventDefault(); history.pushState(null, '', '/g/' + g.id); openGame(g.id); };
+      li.appendChild(a); ul.appendChild(li);
+    }
+    if (!games.length) ul.appendChild(Object.assign(document.createElement('li'), { textContent: 'none' }));
+  };
+  list($('playing'), l.playing, (g) => `${g.size}×${g.size}${g.engine ? ' against the engine' : ''}, clock ${clockName(g.clock)}`);
+  list($('recent'), l.recent, (g) => `${g.size}×${g.size}: ${g.result}`);
+}
+
+function playerName() {
+  const name = $('player-name').value.trim();
+  localStorage.setItem('tak.name', name);
+  return name;
+}
+
+function seekOptions(f) {
+  const msg = { size: +f.get('size'), komi: +f.get('komi'), color: f.get('color') };
+  const tc = f.get('tc');
+  if (tc) { const [min, inc] = tc.split('+').map(Number); msg.time = min * 60; msg.increment = inc; }
+  return msg;
+}
+
+async function postSeek(ev) {
+  ev.preventDefault();
+  try {
+    const r = await request({ type: 'seek', name: playerName(), ...seekOptions(new FormData($('seek-form'))) });
+    app.mySeeks.add(r.seek);
+    $('lobby-message').textContent = 'Waiting for someone to take your game…';
+    drawLobby();
+  } catch (e) { $('lobby-message').textContent = e.message; }
+}
+
+async function unseek(id) {
+  try { await request({ type: 'unseek', seek: id }); app.mySeeks.delete(id); $('lobby-message').textContent = ''; } catch (e) { $('lobby-message').textContent = e.message; }
+}
+
+async function acceptSeek(id) {
+  try { enterGame(await request({ type: 'accept_seek', seek: id })); } catch (e) { $('lobby-message').textContent = e.message; }
+}
+
+// Opens a game the server has seated us in (a seek accepted either way).
+function enterGame(r) {
+  localStorage.setItem(secretKey(r.game), r.token);
+  history.pushState(null, '', '/g/' + r.game);
+  $('lobby-message').textContent = '';
+  openGame(r.game);
+}
+
+// One click against the engine at a level, with the seek form's size and clock.
+function playEngine(level) {
+  const o = seekOptions(new FormData($('seek-form')));
+  startGame({ type: 'create', opponent: 'engine', level, size: o.size, komi: o.komi, color: o.color,
+    ...(o.time ? { time: o.time, increment: o.increment } : {}) }, (m) => { $('lobby-message').textContent = m; });
+}
+
 function showNewGame() {
   $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false;
+  followLobby();
   takatApp.id = null;
   app.gameId = null; app.state = null; app.sandbox = null;
   history.pushState(null, '', '/');
@@ -1021,6 +1114,7 @@ async function startGame(msg, onError) {
     app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null; app.chat = [];
     $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
     takatApp.id = null;
+    window.scrollTo(0, 0);
     showLinks();
     $('new-message').textContent = '';
     say('');
@@ -1032,7 +1126,7 @@ function route() {
   const m = location.pathname.match(/^\/g\/([a-z2-9]+)/), t = location.pathname.match(/^\/t\/([a-z2-9]+)/);
   if (m) openGame(m[1]);
   else if (t) openTakat(t[1]);
-  else { $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false; }
+  else { $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false; followLobby(); }
 }
 
 function init() {
@@ -1050,6 +1144,14 @@ function init() {
     form.size.dispatchEvent(new Event('change'));
   };
   $('new-form').onsubmit = createGame;
+  $('seek-form').onsubmit = postSeek;
+  $('player-name').value = localStorage.getItem('tak.name') || '';
+  for (let l = 1; l <= 10; l++) {
+    const b = document.createElement('button');
+    b.type = 'button'; b.textContent = l; b.title = `Play the engine at level ${l} now`; b.dataset.level = l;
+    b.onclick = () => playEngine(l);
+    $('engine-levels').appendChild(b);
+  }
   $('tc').onchange = () => { $('tc-custom').hidden = $('tc').value !== 'custom'; };
   $('new-game-btn').onclick = showNewGame;
   $('ptn-form').onsubmit = (e) => {

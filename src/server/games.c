@@ -79,6 +79,7 @@ static LiveGame *from_stored(StoredGame *info, TakError *err) {
     g->moves_cap = info->move_count;
     memset(info, 0, sizeof *info); /* the moves are the live game's now */
     g->offer[0] = g->offer[1] = -1;
+    g->over_told = tak_game_result(&g->game).end != TAK_END_NONE; /* old news */
     return g;
 }
 
@@ -123,6 +124,7 @@ LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, T
     stored_game_free(&copy);
     if (g == NULL) return NULL;
     add(s, g);
+    lobby_changed(s);
     engine_kick(s, g);
     return g;
 }
@@ -235,6 +237,10 @@ void games_changed(Server *s, LiveGame *g) {
     if (g->state) outbuf_release(g->state);
     g->state = NULL;
     g->thinking_elsewhere = false; /* a change made here: this process's engine answers it */
+    if (!g->over_told && tak_game_result(&g->game).end != TAK_END_NONE) {
+        g->over_told = true;
+        lobby_game_over(s, g);
+    }
     engine_kick(s, g); /* first, so the state says the engine is thinking */
     cluster_announce(s->cluster, g);
     broadcast(g);

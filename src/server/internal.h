@@ -42,6 +42,7 @@ void outbuf_release(Outbuf *b);
 struct LiveGame;
 struct Server;
 typedef struct Chat Chat; /* a game's chat rooms (chat.c) */
+typedef struct Lobby Lobby; /* seeks and their followers (lobby.c) */
 
 /* A rate limit: `tokens` left, refilled by time since `stamp_ms` (chat.c). */
 typedef struct Bucket {
@@ -90,6 +91,7 @@ typedef struct LiveGame {
     int sub_count;
     Outbuf *state;     /* the state message, cached until the game changes */
     Chat *chat;        /* its chat rooms, or NULL before the first message */
+    bool over_told;    /* the lobby has been told the game ended */
     struct LiveGame *hnext;
 } LiveGame;
 
@@ -160,6 +162,7 @@ typedef struct Server {
     struct TakatLive *takat_games; /* TAKAT games, in memory only (takat_games.c) */
     size_t takat_count;
     int64_t heartbeat_ms; /* when the store last heard this server is up */
+    Lobby *lobby;         /* made when first used */
 } Server;
 
 /* games.c */
@@ -291,5 +294,19 @@ LiveGame *request_followed(const Request *r);
 void chat_on_send(const Request *r);           /* the "chat" request */
 void chat_history(Session *ss);                /* sends what ss may read of its game's chat */
 void chat_free(Chat *chat);                    /* with its game */
+
+/* ---- the lobby (lobby.c) ------------------------------------------------------ */
+
+void lobby_on_join(const Request *r);   /* "lobby": follow it */
+/* "seek", its rules, clock and the seeker's colour (2: random) read by protocol.c */
+void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color);
+void lobby_on_unseek(const Request *r); /* "unseek" */
+void lobby_on_accept(const Request *r); /* "accept_seek" */
+const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NULL */
+void lobby_changed(Server *s);                /* a game started: tell the followers */
+void lobby_game_over(Server *s, const LiveGame *g);
+void lobby_session_closed(Server *s, Session *ss);
+void lobby_tick(Server *s); /* sends the lobby to its followers if it changed */
+void lobby_free(Server *s);
 
 #endif

@@ -277,6 +277,40 @@ static bool new_rules(const Request *r, int size, TakRules *rules) {
     return true;
 }
 
+/* A time control: `time` (base seconds), `increment`, `extra_time` with
+ * `extra_move`; all absent for no clock. */
+static bool clock_fields(const Request *r, StoredClock *clock) {
+    long extra_move;
+    memset(clock, 0, sizeof *clock);
+    if (!seconds_field(r, "time", 3 * 3600, &clock->base_ms) ||
+        !seconds_field(r, "increment", 300, &clock->increment_ms) ||
+        !seconds_field(r, "extra_time", 3 * 3600, &clock->extra_ms) ||
+        !int_field(r, "extra_move", 0, 500, 0, &extra_move))
+        return false;
+    clock->extra_move = (int)extra_move;
+    if (clock->base_ms == 0 && (clock->increment_ms || clock->extra_ms || clock->extra_move))
+        return request_fail(r, "an increment or extra time needs a 'time' (the base time)"), false;
+    if ((clock->extra_ms > 0) != (clock->extra_move > 0))
+        return request_fail(r, "'extra_time' and 'extra_move' go together"), false;
+    if (clock->base_ms > 0 && clock->base_ms < 1000)
+        return request_fail(r, "'time' must be at least 1 second (or 0 for no clock)"), false;
+    return true;
+}
+
+/* A seek for the lobby: the rules and clock as `create` takes them. */
+static void on_seek(const Request *r) {
+    static const char *const colors[] = {"white", "black", "random", NULL};
+    long size;
+    int color;
+    TakRules rules;
+    StoredClock clock;
+    if (!int_field(r, "size", TAK_MIN_SIZE, TAK_MAX_SIZE, 5, &size) ||
+        !choice_field(r, "color", colors, 2, &color) || !new_rules(r, (int)size, &rules) ||
+        !clock_fields(r, &clock))
+        return;
+    lobby_on_seek(r, &rules, &clock, color);
+}
+
 static void on_create(const Request *r) {
     static const char *const opponents[] = {"friend", "engine", NULL};
     static const char *const colors[] = {"white", "black", "random", NULL};
@@ -291,20 +325,8 @@ static void on_create(const Request *r) {
         !request_str_field(r, "ptn", false, MESSAGE_MAX, &ptn_text))
         return;
     if (tps && ptn_text) return request_fail(r, "give a TPS or a PTN, not both");
-    StoredClock clock = {0, 0, 0, 0};
-    long extra_move;
-    if (!seconds_field(r, "time", 3 * 3600, &clock.base_ms) ||
-        !seconds_field(r, "increment", 300, &clock.increment_ms) ||
-        !seconds_field(r, "extra_time", 3 * 3600, &clock.extra_ms) ||
-        !int_field(r, "extra_move", 0, 500, 0, &extra_move))
-        return;
-    clock.extra_move = (int)extra_move;
-    if (clock.base_ms == 0 && (clock.increment_ms || clock.extra_ms || clock.extra_move))
-        return request_fail(r, "an increment or extra time needs a 'time' (the base time)");
-    if ((clock.extra_ms > 0) != (clock.extra_move > 0))
-        return request_fail(r, "'extra_time' and 'extra_move' go together");
-    if (clock.base_ms > 0 && clock.base_ms < 1000)
-        return request_fail(r, "'time' must be at least 1 second (or 0 for no clock)");
+    StoredClock clock;
+    if (!clock_fields(r, &clock)) return;
     if (color == 2) {
         char c[2];
         random_token(c, 1);
@@ -412,7 +434,10 @@ static void on_join(const Request *r) {
     }
     reply_joined(r, g->info.id, seat, issued ? g->info.token[seat] : NULL);
     session_attach(r->ss, g, seat);
-    if (issued) games_changed(s, g); /* everyone sees the seat taken */
+    if (issued) {
+        games_changed(s, g); /* everyone sees the seat taken */
+        lobby_changed(s);
+    }
 }
 
 static void on_leave(const Request *r) {
@@ -912,6 +937,10 @@ static const Handler handlers[] = {
     {"takat_turn", on_takat_turn},
     {"takat_resign", on_takat_resign},
     {"chat", chat_on_send},
+    {"lobby", lobby_on_join},
+    {"seek", on_seek},
+    {"unseek", lobby_on_unseek},
+    {"accept_seek", lobby_on_accept},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

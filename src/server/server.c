@@ -104,6 +104,7 @@ void session_attach(Session *ss, LiveGame *g, int seat) {
 }
 
 static void session_close(Session *ss) {
+    lobby_session_closed(ss->server, ss);
     session_detach(ss);
     takat_games_detach(ss);
     while (ss->qlen) {
@@ -300,6 +301,7 @@ static void on_tick(struct ev_loop *loop, ev_timer *w, int revents) {
     (void)revents;
     Server *server = w->data;
     clock_tick(server);
+    lobby_tick(server);
     if (*server->config->stop) ev_break(loop, EVBREAK_ALL);
 }
 
@@ -414,6 +416,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     ev_loop_destroy(loop);
     games_free_all(&server);
     takat_games_free_all(&server);
+    lobby_free(&server);
     server.store->ops->close(server.store);
     free(server.buckets);
     return true;

@@ -351,3 +351,47 @@ test('a server restart in a timed game keeps both clocks right', async () => {
   await a.context().close(); await b.context().close();
   assert.equal(await own.stop(), 0);
 });
+
+test('the lobby: a seek posted in one browser appears in another and starts a timed game in one click', async () => {
+  const a = await newPage(), b = await newPage();
+  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForSelector('#lobby'); }
+  await a.fill('#player-name', 'Alice');
+  await a.selectOption('#seek-form select[name=tc]', '3+2');
+  await a.selectOption('#seek-form select[name=color]', 'white');
+  await a.click('#seek-form button[type=submit]');
+  await b.waitForFunction(() => [...document.querySelectorAll('#seeks tbody tr')].some((tr) => tr.textContent.startsWith('Alice')));
+  const row = b.locator('#seeks tbody tr', { hasText: 'Alice' });
+  assert.match(await row.textContent(), /Alice5×523\+2white/);
+  assert.equal(await a.textContent('#seeks tbody tr:has-text("Alice") button'), 'Cancel', 'one\'s own seek can be cancelled');
+  await shot(b, 'lobby');
+  await row.locator('button').click(); // the one click
+  for (const p of [a, b]) await p.waitForFunction(() => window.takApp.state && window.takApp.state.clock);
+  assert.equal(await a.evaluate(() => window.takApp.seat), 'white');
+  assert.equal(await b.evaluate(() => window.takApp.seat), 'black');
+  assert.equal(await a.evaluate(() => window.takApp.gameId), await b.evaluate(() => window.takApp.gameId));
+  assert.equal(await a.textContent('#clock-white'), 'White 3:00');
+  await click(a, 'a1');
+  await atPly(b, 1);
+  // A third browser sees the game being played and can watch it.
+  const w = await newPage();
+  await w.goto(env.srv.url + '/');
+  await w.waitForSelector('#playing a');
+  await w.click(`#playing a[href="/g/${await a.evaluate(() => window.takApp.gameId)}"]`);
+  await w.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 1);
+  assert.equal(await w.evaluate(() => window.takApp.seat), null);
+  // And the engine is one click away at every level.
+  assert.equal(await w.$$eval('#engine-levels button', (b) => b.length), 10);
+  for (const p of [a, b, w]) await p.context().close();
+});
+
+test('the engine from the lobby: one click starts a game at that level', async () => {
+  const p = await newPage();
+  await p.goto(env.srv.url + '/');
+  await p.waitForSelector('#engine-levels button');
+  await p.selectOption('#seek-form select[name=color]', 'white');
+  await p.click('#engine-levels button[data-level="4"]');
+  await p.waitForFunction(() => window.takApp.state);
+  const s = await p.evaluate(() => ({ seats: window.takApp.state.seats, level: window.takApp.state.level, clock: !!window.takApp.state.clock }));
+  assert.deepEqual(s, { seats: { white: 'taken', black: 'engine' }, level: 4, clock: true });
+  await p.context().close();
+});

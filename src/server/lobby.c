@@ -1,0 +1,272 @@
+/*
+ * lobby.c: where players who do not know each other meet. A connection that
+ * asks (lobby_join) follows the lobby: open seeks (size, komi, clock,
+ * colour, the seeker's name), the games being played (to watch) and the
+ * last games finished. A seek lives as long as its seeker's connection (at
+ * most SEEKS_PER_SESSION each, SEEKS_MAX in all); the first to accept it
+ * gets the game, both seats are given out at once and the seeker is told
+ * with a "seek_accepted" message. Everything here is in memory: a restart
+ * forgets the seeks (their seekers' connections are gone anyway).
+ *
+ * The followers get the whole lobby as one message, at most four times a
+ * second (the server's tick): one write shared by all of them, however many
+ * seeks or games changed meanwhile, so a thousand idle watchers cost the
+ * moves nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SEEKS_MAX 1000
+#define SEEKS_PER_SESSION 3
+#define RECENT_MAX 20
+#define PLAYING_SHOWN 50
+#define NAME_MAX_CHARS 20
+
+typedef struct Seek {
+    char id[STORE_ID_LEN + 1];
+    Session *seeker;
+    char name[NAME_MAX_CHARS + 1];
+    TakRules rules;
+    StoredClock clock;
+    int color; /* the seeker's: 0 white, 1 black, 2 random */
+} Seek;
+
+typedef struct Recent {
+    char id[STORE_ID_LEN + 1];
+    int size;
+    char result[16];
+} Recent;
+
+struct Lobby {
+    Seek seeks[SEEKS_MAX];
+    int seek_count;
+    Session **subs;
+    size_t sub_count, sub_cap;
+    Recent recent[RECENT_MAX]; /* newest last */
+    int recent_count;
+    bool dirty;
+};
+
+static Lobby *lobby_of(Server *s) {
+    if (s->lobby == NULL) s->lobby = calloc(1, sizeof *s->lobby);
+    return s->lobby;
+}
+
+void lobby_changed(Server *s) {
+    if (s->lobby) s->lobby->dirty = true;
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+/* Why `name` cannot be a player's name, or NULL: 2 to 20 letters, digits,
+ * '_' or '-' (ASCII, so no look-alike letters), not the engine's. */
+const char *lobby_bad_name(const char *name) {
+    size_t n = strlen(name);
+    if (n < 2 || n > NAME_MAX_CHARS) return "a name has 2 to 20 characters";
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-'))
+            return "a name is made of letters, digits, '_' and '-'";
+    }
+    static const char *const reserved[] = {"engine", "tak", "takbot", "admin", "server", "system"};
+    char lower[NAME_MAX_CHARS + 1];
+    for (size_t i = 0; i <= n; i++) lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        if (strncmp(lower, reserved[i], strlen(reserved[i])) == 0)
+            return "that name is kept for the engine and the site";
+    return NULL;
+}
+
+/* ---- the lobby message ------------------------------------------------------ */
+
+static json_t *clock_of(const StoredClock *c) {
+    if (c->base_ms <= 0) return json_null();
+    return json_pack("{s:I, s:I}", "base_ms", (json_int_t)c->base_ms, "increment_ms",
+                     (json_int_t)c->increment_ms);
+}
+
+static json_t *lobby_json(Server *s) {
+    Lobby *l = lobby_of(s);
+    static const char *const colors[] = {"white", "black", "random"};
+    json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
+    for (int i = 0; i < l->seek_count; i++) {
+        const Seek *k = &l->seeks[i];
+        json_array_append_new(seeks, json_pack("{s:s, s:s, s:i, s:f, s:o, s:s}", "id", k->id,
+                                               "name", k->name, "size", k->rules.size, "komi",
+                                               k->rules.half_komi / 2.0, "clock",
+                                               clock_of(&k->clock), "color", colors[k->color]));
+    }
+    for (size_t b = 0; b < s->bucket_count && json_array_size(playing) < PLAYING_SHOWN; b++)
+        for (LiveGame *g = s->buckets[b]; g && json_array_size(playing) < PLAYING_SHOWN; g = g->hnext) {
+            bool seated = g->info.token[0][0] && g->info.token[1][0];
+            bool engine = g->info.engine_color >= 0;
+            if (tak_game_result(&g->game).end != TAK_END_NONE || !(seated || engine)) continue;
+            json_array_append_new(playing,
+                                  json_pack("{s:s, s:i, s:o, s:o}", "id", g->info.id, "size",
+                                            g->info.rules.size, "engine", json_boolean(engine),
+                                            "clock", clock_of(&g->info.clock)));
+        }
+    for (int i = l->recent_count; i-- > 0;)
+        json_array_append_new(recent, json_pack("{s:s, s:i, s:s}", "id", l->recent[i].id, "size",
+                                                l->recent[i].size, "result", l->recent[i].result));
+    return json_pack("{s:s, s:o, s:o, s:o, s:[i,i]}", "type", "lobby", "seeks", seeks, "playing",
+                     playing, "recent", recent, "levels", TAK_LEVEL_MIN, TAK_LEVEL_MAX);
+}
+
+void lobby_tick(Server *s) {
+    Lobby *l = s->lobby;
+    if (l == NULL || !l->dirty) return;
+    l->dirty = false;
+    if (l->sub_count == 0) return;
+    Outbuf *b = outbuf_json(lobby_json(s));
+    if (b == NULL) return;
+    for (size_t i = 0; i < l->sub_count; i++) session_send(l->subs[i], b);
+    outbuf_release(b);
+}
+
+void lobby_game_over(Server *s, const LiveGame *g) {
+    Lobby *l = lobby_of(s);
+    if (l == NULL) return;
+    if (l->recent_count == RECENT_MAX) {
+        memmove(&l->recent[0], &l->recent[1], (RECENT_MAX - 1) * sizeof *l->recent);
+        l->recent_count--;
+    }
+    Recent *r = &l->recent[l->recent_count++];
+    memcpy(r->id, g->info.id, sizeof r->id);
+    r->size = g->info.rules.size;
+    snprintf(r->result, sizeof r->result, "%s", tak_result_code(tak_game_result(&g->game)));
+    l->dirty = true;
+}
+
+/* ---- followers and seekers that leave ------------------------------------ */
+
+static void remove_seek(Lobby *l, int i) {
+    l->seeks[i] = l->seeks[--l->seek_count];
+    l->dirty = true;
+}
+
+void lobby_session_closed(Server *s, Session *ss) {
+    Lobby *l = s->lobby;
+    if (l == NULL) return;
+    for (int i = l->seek_count; i-- > 0;)
+        if (l->seeks[i].seeker == ss) remove_seek(l, i);
+    for (size_t i = 0; i < l->sub_count; i++)
+        if (l->subs[i] == ss) {
+            l->subs[i] = l->subs[--l->sub_count];
+            break;
+        }
+}
+
+void lobby_free(Server *s) {
+    if (s->lobby == NULL) return;
+    free(s->lobby->subs);
+    free(s->lobby);
+    s->lobby = NULL;
+}
+
+/* ---- requests ---------------------------------------------------------------- */
+
+void lobby_on_join(const Request *r) {
+    Server *s = r->ss->server;
+    Lobby *l = lobby_of(s);
+    if (l == NULL) return request_fail(r, "out of memory");
+    bool known = false;
+    for (size_t i = 0; i < l->sub_count; i++) known |= l->subs[i] == r->ss;
+    if (!known) {
+        if (l->sub_count == l->sub_cap) {
+            size_t cap = l->sub_cap ? l->sub_cap * 2 : 64;
+            Session **p = realloc(l->subs, cap * sizeof *p);
+            if (p == NULL) return request_fail(r, "out of memory");
+            l->subs = p;
+            l->sub_cap = cap;
+        }
+        l->subs[l->sub_count++] = r->ss;
+    }
+    request_ok(r, NULL);
+    session_send_json(r->ss, lobby_json(s));
+}
+
+void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color) {
+    Server *s = r->ss->server;
+    Lobby *l = lobby_of(s);
+    const char *name;
+    if (l == NULL) return request_fail(r, "out of memory");
+    if (!request_str_field(r, "name", true, 64, &name)) return;
+    const char *why = lobby_bad_name(name);
+    if (why) return request_fail(r, "%s", why);
+    int mine = 0;
+    for (int i = 0; i < l->seek_count; i++) mine += l->seeks[i].seeker == r->ss;
+    if (mine >= SEEKS_PER_SESSION)
+        return request_fail(r, "you have %d open seeks already: cancel one first", mine);
+    if (l->seek_count >= SEEKS_MAX) return request_fail(r, "the lobby is full: try again soon");
+    Seek *k = &l->seeks[l->seek_count++];
+    memset(k, 0, sizeof *k);
+    random_token(k->id, STORE_ID_LEN);
+    k->seeker = r->ss;
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->rules = *rules;
+    k->clock = *clock;
+    k->color = color;
+    l->dirty = true;
+    request_ok(r, json_pack("{s:s}", "seek", k->id));
+}
+
+static int find_seek(Lobby *l, const char *id) {
+    for (int i = 0; l && id && i < l->seek_count; i++)
+        if (strcmp(l->seeks[i].id, id) == 0) return i;
+    return -1;
+}
+
+void lobby_on_unseek(const Request *r) {
+    Lobby *l = r->ss->server->lobby;
+    const char *id;
+    if (!request_str_field(r, "seek", true, 64, &id)) return;
+    int i = find_seek(l, id);
+    if (i < 0 || l->seeks[i].seeker != r->ss) return request_fail(r, "you have no open seek %s", id);
+    remove_seek(l, i);
+    request_ok(r, NULL);
+}
+
+void lobby_on_accept(const Request *r) {
+    Server *s = r->ss->server;
+    Lobby *l = s->lobby;
+    const char *id;
+    if (!request_str_field(r, "seek", true, 64, &id)) return;
+    int i = find_seek(l, id);
+    if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
+    Seek k = l->seeks[i];
+    if (k.seeker == r->ss) return request_fail(r, "that is your own seek");
+    int seeker_color = k.color;
+    if (seeker_color == 2) {
+        char c[2];
+        random_token(c, 1);
+        seeker_color = (c[0] - 'a') & 1;
+    }
+    StoredGame info;
+    memset(&info, 0, sizeof info);
+    random_token(info.id, STORE_ID_LEN);
+    random_token(info.token[0], STORE_TOKEN_LEN);
+    random_token(info.token[1], STORE_TOKEN_LEN);
+    info.rules = k.rules;
+    info.clock = k.clock;
+    info.engine_color = -1;
+    info.engine_level = TAK_LEVEL_MIN;
+    info.winner = -1;
+    TakError err;
+    LiveGame *g = games_create(s, &info, NULL, &err);
+    if (g == NULL) return request_fail(r, "cannot start the game: %s", err.message);
+    remove_seek(l, i); /* taken: a second accept finds it gone */
+    int mine = !seeker_color;
+    session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "seek_accepted",
+                                          "seek", k.id, "game", g->info.id, "seat",
+                                          seeker_color ? "black" : "white", "token",
+                                          g->info.token[seeker_color]));
+    request_ok(r, json_pack("{s:s, s:s, s:s, s:I}", "game", g->info.id, "seat",
+                            mine ? "black" : "white", "token", g->info.token[mine], "now_ms",
+                            (json_int_t)clock_now_ms()));
+    session_attach(r->ss, g, mine);
+}
