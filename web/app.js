@@ -99,7 +99,11 @@ async function joinGame(id) {
   const msg = { type: 'join', game: id };
   const token = localStorage.getItem(secretKey(id)) || hash.get('s');
   if (token) msg.token = token;
-  else if (hash.get('invite')) msg.invite = hash.get('invite');
+  else if (hash.get('invite')) {
+    msg.invite = hash.get('invite');
+    const name = localStorage.getItem('tak.name');
+    if (name) msg.name = name;
+  }
   try {
     const r = await request(msg);
     app.seat = r.seat;
@@ -489,6 +493,8 @@ function drawStash() {
     row.textContent = '';
     const who = document.createElement('span');
     who.className = 'who'; who.textContent = color === 'white' ? 'White' : 'Black';
+    const named = app.state.names && app.state.names[color];
+    if (named) { who.textContent = named; who.title = color === 'white' ? 'White' : 'Black'; }
     row.appendChild(who);
     const mine = myTurn() && app.seat === color;
     const add = (label, count, piece) => {
@@ -557,7 +563,8 @@ function render() {
   drawMoves();
   const turn = $('turn');
   const name = (c) => (c === 'white' ? 'White' : 'Black');
-  const who = (c) => (s.seats[c] === 'engine' ? ` (engine, level ${s.level})` : app.seat === c ? ' (you)' : s.seats[c] === 'open' ? ' (seat open)' : '');
+  const who = (c) => (s.seats[c] === 'engine' ? ` (engine, level ${s.level})` :
+    (s.names && s.names[c] ? ` (${s.names[c]}${app.seat === c ? ', you' : ''})` : app.seat === c ? ' (you)' : s.seats[c] === 'open' ? ' (seat open)' : ''));
   const over = !!s.result && !app.view;
   turn.className = 'turn ' + (over ? 'over' : v.turn);
   const firstTurn = !over && !app.view && v.move_number === 1 && !app.sandbox ? ` — first turn: ${v.turn === app.seat ? 'you place' : 'places'} a flat of ${name(v.turn === 'white' ? 'black' : 'white')}'s` : '';
@@ -1044,7 +1051,8 @@ async function unseek(id) {
 }
 
 async function acceptSeek(id) {
-  try { enterGame(await request({ type: 'accept_seek', seek: id })); } catch (e) { $('lobby-message').textContent = e.message; }
+  const name = playerName();
+  try { enterGame(await request({ type: 'accept_seek', seek: id, ...(name ? { name } : {}) })); } catch (e) { $('lobby-message').textContent = e.message; }
 }
 
 // Opens a game the server has seated us in (a seek accepted either way).
@@ -1086,7 +1094,9 @@ async function createGame(ev) {
   }
   if (f.get('stones')) msg.stones = +f.get('stones');
   if (f.get('capstones') !== '' && f.get('capstones') !== null) msg.capstones = +f.get('capstones');
-  if (f.get('kind') === 'takat') { takatCreate(msg); return; }
+  const name = playerName();
+  if (name) msg.name = name;
+  if (f.get('kind') === 'takat') { delete msg.name; takatCreate(msg); return; }
   const imp = (f.get('import') || '').trim();
   if (imp) {
     if (imp.startsWith('[') || /^\s*1\.\s/.test(imp)) msg.ptn = imp; else msg.tps = imp;

@@ -107,6 +107,7 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
 LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, TakError *err) {
     if (!s->store->ops->create_game(s->store, info, err)) return NULL;
     StoredGame copy = *info;
+    copy.created_s = clock_now_ms() / 1000; /* as the store stamps it */
     copy.moves = NULL;
     copy.left_ms = NULL;
     if (info->move_count) {
@@ -428,6 +429,10 @@ static json_t *seat_json(const LiveGame *g, int c) {
     return json_string(g->info.token[c][0] ? "taken" : "open");
 }
 
+static json_t *name_json(const LiveGame *g, int c) {
+    return g->info.name[c][0] ? json_string(g->info.name[c]) : json_null();
+}
+
 static json_t *offer_json(int c) { return c < 0 || c > 1 ? json_null() : json_string(color_name(c)); }
 static json_t *declined_json(int c) {
     return c >= OFFER_DECLINED ? json_string(color_name(c - OFFER_DECLINED)) : json_null();
@@ -500,6 +505,8 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "legal", legal);
     json_object_set_new(msg, "result", result);
     json_object_set_new(msg, "clock", clock_json(g));
+    json_object_set_new(msg, "names", json_pack("{s:o, s:o}", "white", name_json(g, 0), "black",
+                                                name_json(g, 1)));
     g->state = outbuf_json(msg);
     if (g->state == NULL) return NULL;
     g->state->refs++;

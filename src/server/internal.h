@@ -288,6 +288,8 @@ bool request_str_field(const Request *r, const char *key, bool required, size_t 
 /* The game the connection follows, checking a "game" field names it; NULL
  * (after replying) when none. */
 LiveGame *request_followed(const Request *r);
+/* The optional "name" (a player's), checked; "" when absent. */
+bool request_name_field(const Request *r, char out[STORE_NAME_LEN + 1]);
 
 /* ---- chat (chat.c) ------------------------------------------------------- */
 

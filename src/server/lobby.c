@@ -23,7 +23,7 @@
 #define SEEKS_PER_SESSION 3
 #define RECENT_MAX 20
 #define PLAYING_SHOWN 50
-#define NAME_MAX_CHARS 20
+#define NAME_MAX_CHARS STORE_NAME_LEN
 
 typedef struct Seek {
     char id[STORE_ID_LEN + 1];
@@ -235,7 +235,8 @@ void lobby_on_accept(const Request *r) {
     Server *s = r->ss->server;
     Lobby *l = s->lobby;
     const char *id;
-    if (!request_str_field(r, "seek", true, 64, &id)) return;
+    char taker[STORE_NAME_LEN + 1];
+    if (!request_str_field(r, "seek", true, 64, &id) || !request_name_field(r, taker)) return;
     int i = find_seek(l, id);
     if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
     Seek k = l->seeks[i];
@@ -253,6 +254,8 @@ void lobby_on_accept(const Request *r) {
     random_token(info.token[1], STORE_TOKEN_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
+    memcpy(info.name[seeker_color], k.name, sizeof info.name[0]);
+    memcpy(info.name[!seeker_color], taker, sizeof info.name[0]);
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
     info.winner = -1;

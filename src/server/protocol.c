@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "tak/score.h"
@@ -297,6 +298,19 @@ static bool clock_fields(const Request *r, StoredClock *clock) {
     return true;
 }
 
+/* An optional player's name: true with "" when absent; false (after
+ * replying) when it is not a name (lobby_bad_name). */
+bool request_name_field(const Request *r, char out[STORE_NAME_LEN + 1]) {
+    const char *name;
+    out[0] = '\0';
+    if (!request_str_field(r, "name", false, 64, &name)) return false;
+    if (name == NULL) return true;
+    const char *why = lobby_bad_name(name);
+    if (why) return request_fail(r, "%s", why), false;
+    snprintf(out, STORE_NAME_LEN + 1, "%s", name);
+    return true;
+}
+
 /* A seek for the lobby: the rules and clock as `create` takes them. */
 static void on_seek(const Request *r) {
     static const char *const colors[] = {"white", "black", "random", NULL};
@@ -326,7 +340,8 @@ static void on_create(const Request *r) {
         return;
     if (tps && ptn_text) return request_fail(r, "give a TPS or a PTN, not both");
     StoredClock clock;
-    if (!clock_fields(r, &clock)) return;
+    char name[STORE_NAME_LEN + 1];
+    if (!clock_fields(r, &clock) || !request_name_field(r, name)) return;
     if (color == 2) {
         char c[2];
         random_token(c, 1);
@@ -384,6 +399,7 @@ static void on_create(const Request *r) {
     random_token(info.id, STORE_ID_LEN);
     random_token(info.token[color], STORE_TOKEN_LEN);
     info.clock = clock;
+    memcpy(info.name[color], name, sizeof name);
     info.engine_color = -1;
     info.engine_level = (int)level;
     if (opponent == 1)
@@ -400,8 +416,10 @@ static void on_create(const Request *r) {
 
 static void on_join(const Request *r) {
     const char *id, *token, *invite;
-    if (!request_str_field(r, "game", true, 64, &id) || !request_str_field(r, "token", false, 64, &token) ||
-        !request_str_field(r, "invite", false, 64, &invite))
+    char name[STORE_NAME_LEN + 1];
+    if (!request_str_field(r, "game", true, 64, &id) ||
+        !request_str_field(r, "token", false, 64, &token) ||
+        !request_str_field(r, "invite", false, 64, &invite) || !request_name_field(r, name))
         return;
     if (!is_code(id, STORE_ID_LEN)) return request_fail(r, "no game %s", id);
     TakError err;
@@ -424,11 +442,13 @@ static void on_join(const Request *r) {
         seat = invited_seat(g->info.token, g->info.engine_color);
         char secret[STORE_TOKEN_LEN + 1];
         random_token(secret, STORE_TOKEN_LEN);
-        if (seat < 0 || !s->store->ops->take_seat(s->store, g->info.id, seat, secret, &err)) {
+        if (seat < 0 ||
+            !s->store->ops->take_seat(s->store, g->info.id, seat, secret, name, &err)) {
             games_unload_if_idle(s, g);
             return request_fail(r, "cannot take the seat: %s", seat < 0 ? "none is free" : err.message);
         }
         memcpy(g->info.token[seat], secret, sizeof secret);
+        memcpy(g->info.name[seat], name, sizeof name);
         g->info.invite[0] = '\0';
         issued = true;
     }
@@ -738,6 +758,7 @@ static void on_rematch(const Request *r) {
         info.engine_color = g->info.engine_color < 0 ? -1 : !g->info.engine_color;
         info.engine_level = g->info.engine_level;
         info.clock = g->info.clock;
+        for (int c = 0; c < 2; c++) memcpy(info.name[c], g->info.name[!c], sizeof info.name[c]);
         info.winner = -1;
         next = games_create(s, &info, NULL, &err);
         if (next == NULL) return request_fail(r, "cannot create the next game: %s", err.message);
@@ -898,6 +919,24 @@ static void on_export(const Request *r) {
     TakError err;
     if (!tak_ptn_from_game(&ptn, &g->game, &err)) return request_fail(r, "%s", err.message);
     tak_ptn_set_tag(&ptn, "Site", "tak serve");
+    for (int c = 0; c < 2; c++) {
+        char who[64];
+        if (g->info.engine_color == c)
+            snprintf(who, sizeof who, "Tak engine, level %d", g->info.engine_level);
+        else
+            snprintf(who, sizeof who, "%s", g->info.name[c][0] ? g->info.name[c] : "Anonymous");
+        tak_ptn_set_tag(&ptn, c ? "Player2" : "Player1", who);
+    }
+    if (g->info.created_s > 0) {
+        time_t t = (time_t)g->info.created_s;
+        struct tm tm;
+        char date[16], hms[16];
+        gmtime_r(&t, &tm);
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+        strftime(hms, sizeof hms, "%H:%M:%S", &tm);
+        tak_ptn_set_tag(&ptn, "Date", date);
+        tak_ptn_set_tag(&ptn, "Time", hms);
+    }
     if (clock_timed(g)) {
         char tag[40];
         clock_tag(&g->info.clock, tag, sizeof tag);

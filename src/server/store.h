@@ -19,6 +19,7 @@
 
 #define STORE_ID_LEN 10    /* game ids: public, in links */
 #define STORE_TOKEN_LEN 24 /* seat secrets and invitations */
+#define STORE_NAME_LEN 20  /* players' names (lobby_bad_name checks them) */
 #define STORE_HEARTBEAT_MS 250 /* how often a server says it is up */
 /* A heartbeat older than this at start means every server was down: the
  * clocks stop for that time (a faster restart is charged, under 1 s). */
@@ -37,6 +38,8 @@ typedef struct StoredGame {
     char id[STORE_ID_LEN + 1];
     char token[2][STORE_TOKEN_LEN + 1]; /* seat secrets by colour; "" when free */
     char invite[STORE_TOKEN_LEN + 1];   /* takes the free seat; "" when none */
+    char name[2][STORE_NAME_LEN + 1];   /* the players' names by colour; "" when not given */
+    int64_t created_s;                  /* when it was made (s since 1970; set by the store) */
     TakRules rules;
     char start_tps[TAK_TPS_MAX]; /* "" for the empty board */
     int engine_color;            /* the engine's seat, or -1 */
@@ -75,9 +78,11 @@ typedef struct StoreOps {
      * fails when it is not at `from` (PostgreSQL). */
     bool (*truncate_moves)(Store *s, const char *id, size_t from, size_t count,
                            int64_t turn_start_ms, TakError *err);
-    /* Gives a free seat its secret and retires the invitation; fails when the
-     * invitation is spent or the seat taken. */
-    bool (*take_seat)(Store *s, const char *id, int color, const char *token, TakError *err);
+    /* Gives a free seat its secret and its player's name ("" for none) and
+     * retires the invitation; fails when the invitation is spent or the seat
+     * taken. */
+    bool (*take_seat)(Store *s, const char *id, int color, const char *token, const char *name,
+                      TakError *err);
     /* Records an ending off the board (resignation, agreement); fails when
      * one is recorded already. */
     bool (*set_ending)(Store *s, const char *id, int end, int winner, TakError *err);

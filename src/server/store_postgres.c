@@ -39,21 +39,24 @@ static const char schema[] =
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_extra_move INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_start BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE moves ADD COLUMN IF NOT EXISTS left_ms BIGINT NOT NULL DEFAULT -1;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_name TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_name TEXT NOT NULL DEFAULT '';"
     "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms BIGINT NOT NULL);"
     "COMMIT;";
 
 static const char q_insert_game[] =
     "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps, half_komi,"
     " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies,"
-    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start)"
-    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)";
+    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start, white_name, black_name)"
+    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)";
 static const char q_insert_move[] =
     "INSERT INTO moves(game, ply, ptn, left_ms) VALUES($1,$2,$3,$4)";
 /* One statement, so one snapshot: the game and exactly its plies. */
 static const char q_load[] =
     "SELECT g.white_token, g.black_token, g.invite, g.size, g.stones, g.caps, g.half_komi,"
     " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn,"
-    " m.left_ms, g.clock_base, g.clock_inc, g.clock_extra, g.clock_extra_move, g.turn_start"
+    " m.left_ms, g.clock_base, g.clock_inc, g.clock_extra, g.clock_extra_move, g.turn_start,"
+    " g.white_name, g.black_name, g.created"
     " FROM games g LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
     " WHERE g.id = $1 ORDER BY m.ply";
 /* The UPDATE claims ply $2 under the row lock; a process that lost the race
@@ -74,7 +77,9 @@ static const char q_truncate[] =
     " SELECT count(*) FROM cut";
 static const char q_seat[] =
     "UPDATE games SET white_token = CASE WHEN $2::int = 0 THEN $3 ELSE white_token END,"
-    " black_token = CASE WHEN $2::int = 1 THEN $3 ELSE black_token END, invite = ''"
+    " black_token = CASE WHEN $2::int = 1 THEN $3 ELSE black_token END, invite = '',"
+    " white_name = CASE WHEN $2::int = 0 THEN $4 ELSE white_name END,"
+    " black_name = CASE WHEN $2::int = 1 THEN $4 ELSE black_name END"
     " WHERE id = $1 AND invite <> ''"
     " AND (CASE WHEN $2::int = 0 THEN white_token ELSE black_token END) = ''";
 static const char q_ending[] =
@@ -149,14 +154,15 @@ static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     int64_t c[5] = {g->clock.base_ms, g->clock.increment_ms, g->clock.extra_ms,
                     g->clock.extra_move, g->turn_start_ms};
     for (int i = 0; i < 5; i++) snprintf(clk[i], sizeof clk[i], "%lld", (long long)c[i]);
-    const char *params[20] = {g->id,  g->token[0], g->token[1], g->invite, num[0],
-                              num[1], num[2],      num[3],      num[4],    g->start_tps,
-                              num[5], num[6],      num[7],      num[8],    num[9],
-                              clk[0], clk[1],      clk[2],      clk[3],    clk[4]};
+    const char *params[22] = {g->id,  g->token[0], g->token[1], g->invite,  num[0],
+                              num[1], num[2],      num[3],      num[4],     g->start_tps,
+                              num[5], num[6],      num[7],      num[8],     num[9],
+                              clk[0], clk[1],      clk[2],      clk[3],     clk[4],
+                              g->name[0], g->name[1]};
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    bool ok = change(s, q_insert_game, 20, params, NULL, err, "saving a new game");
+    bool ok = change(s, q_insert_game, 22, params, NULL, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++) {
         char ply[24], left[24];
         snprintf(ply, sizeof ply, "%zu", i);
@@ -215,6 +221,9 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     g.clock.extra_ms = int64_field(r, 0, 17);
     g.clock.extra_move = int_field(r, 18);
     g.turn_start_ms = int64_field(r, 0, 19);
+    copy_field(r, 0, 20, g.name[0], sizeof g.name[0]);
+    copy_field(r, 0, 21, g.name[1], sizeof g.name[1]);
+    g.created_s = int64_field(r, 0, 22);
     /* A game without moves is one row whose ptn is NULL (the outer join). */
     size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
     if (count) {
@@ -267,13 +276,14 @@ static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t c
     return done ? true : tak_error_set(err, "the game has changed meanwhile: look again");
 }
 
-static bool pg_take_seat(Store *base, const char *id, int color, const char *token, TakError *err) {
+static bool pg_take_seat(Store *base, const char *id, int color, const char *token,
+                         const char *name, TakError *err) {
     PgStore *s = (PgStore *)base;
     char c[8];
     snprintf(c, sizeof c, "%d", color);
-    const char *params[3] = {id, c, token};
+    const char *params[4] = {id, c, token, name};
     long changed = 0;
-    if (!change(s, q_seat, 3, params, &changed, err, "saving a seat")) return false;
+    if (!change(s, q_seat, 4, params, &changed, err, "saving a seat")) return false;
     return changed == 1 ? true : tak_error_set(err, "the invitation has been used already");
 }
 

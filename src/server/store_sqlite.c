@@ -21,18 +21,22 @@ enum {
 static const char *const queries[Q_COUNT] = {
     [Q_INSERT_GAME] = "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
                       " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
-                      " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start)"
-                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19)",
+                      " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
+                      " white_name, black_name)"
+                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
+                      "?20,?21)",
     [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn, left_ms) VALUES(?1,?2,?3,?4)",
     [Q_TURN_START] = "UPDATE games SET turn_start = ?2 WHERE id = ?1",
     [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
                     " no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
-                    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start"
-                    " FROM games WHERE id = ?1",
+                    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
+                    " white_name, black_name, created FROM games WHERE id = ?1",
     [Q_LOAD_MOVES] = "SELECT ptn, left_ms FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
-               " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = ''"
+               " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = '',"
+               " white_name = CASE WHEN ?2 = 0 THEN ?4 ELSE white_name END,"
+               " black_name = CASE WHEN ?2 = 1 THEN ?4 ELSE black_name END"
                " WHERE id = ?1 AND invite <> ''"
                " AND (CASE WHEN ?2 = 0 THEN white_token ELSE black_token END) = ''",
     [Q_ENDING] = "UPDATE games SET end_kind = ?2, winner = ?3 WHERE id = ?1 AND end_kind = 0",
@@ -66,6 +70,8 @@ static const char *const added_columns[] = {
     "ALTER TABLE games ADD COLUMN clock_extra_move INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE games ADD COLUMN turn_start INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE moves ADD COLUMN left_ms INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT ''",
 };
 
 typedef struct SqliteStore {
@@ -162,6 +168,8 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
     sqlite3_bind_int64(st, 17, g->clock.extra_ms);
     sqlite3_bind_int(st, 18, g->clock.extra_move);
     sqlite3_bind_int64(st, 19, g->turn_start_ms);
+    bind_text(st, 20, g->name[0]);
+    bind_text(st, 21, g->name[1]);
     bool ok = run(s, st, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++)
         ok = insert_move(s, g->id, i, g->moves[i], g->left_ms ? g->left_ms[i] : -1, err);
@@ -207,6 +215,9 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     g.clock.extra_ms = sqlite3_column_int64(st, 15);
     g.clock.extra_move = sqlite3_column_int(st, 16);
     g.turn_start_ms = sqlite3_column_int64(st, 17);
+    copy_column(st, 18, g.name[0], sizeof g.name[0]);
+    copy_column(st, 19, g.name[1], sizeof g.name[1]);
+    g.created_s = sqlite3_column_int64(st, 20);
     sqlite3_reset(st);
 
     st = s->q[Q_LOAD_MOVES];
@@ -249,12 +260,13 @@ static bool sq_truncate_moves(Store *base, const char *id, size_t from, size_t c
 }
 
 static bool sq_take_seat(Store *base, const char *id, int color, const char *token,
-                         TakError *err) {
+                         const char *name, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     sqlite3_stmt *st = s->q[Q_SEAT];
     bind_text(st, 1, id);
     sqlite3_bind_int(st, 2, color);
     bind_text(st, 3, token);
+    bind_text(st, 4, name);
     if (!run(s, st, err, "saving a seat")) return false;
     return sqlite3_changes(s->db) == 1 ? true
                                        : tak_error_set(err, "the invitation has been used already");

@@ -360,6 +360,7 @@ test('the lobby: a seek posted in one browser appears in another and starts a ti
   await a.selectOption('#seek-form select[name=color]', 'white');
   await a.click('#seek-form button[type=submit]');
   await b.waitForFunction(() => [...document.querySelectorAll('#seeks tbody tr')].some((tr) => tr.textContent.startsWith('Alice')));
+  await b.fill('#player-name', 'Bob');
   const row = b.locator('#seeks tbody tr', { hasText: 'Alice' });
   assert.match(await row.textContent(), /Alice5×523\+2white/);
   assert.equal(await a.textContent('#seeks tbody tr:has-text("Alice") button'), 'Cancel', 'one\'s own seek can be cancelled');
@@ -372,6 +373,15 @@ test('the lobby: a seek posted in one browser appears in another and starts a ti
   assert.equal(await a.textContent('#clock-white'), 'White 3:00');
   await click(a, 'a1');
   await atPly(b, 1);
+  // Names on the board and in the exported PTN.
+  assert.equal(await b.textContent('.stash-row[data-color=white] .who'), 'Alice');
+  assert.equal(await b.textContent('.stash-row[data-color=black] .who'), 'Bob');
+  assert.match(await b.textContent('#turn'), /Black to play \(Bob, you\)/);
+  await b.click('#export-ptn');
+  await b.waitForFunction(() => /Player1/.test(document.getElementById('export').value));
+  const ptn = await b.inputValue('#export');
+  assert.match(ptn, /\[Player1 "Alice"\][\s\S]*\[Player2 "Bob"\]/);
+  assert.match(ptn, /\[Clock "3:00 \+2"\]/);
   // A third browser sees the game being played and can watch it.
   const w = await newPage();
   await w.goto(env.srv.url + '/');

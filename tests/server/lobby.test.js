@@ -25,7 +25,8 @@ test('a seek reaches the followers; accepted, it starts a game with both seats; 
   await waitFor(() => watcher.lobby.seeks.some((k) => k.id === r.seek));
   const k = watcher.lobby.seeks.find((x) => x.id === r.seek);
   assert.deepEqual([k.name, k.size, k.komi, k.color, k.clock.base_ms, k.clock.increment_ms], ['Alice', 6, 2, 'white', 300000, 5000]);
-  const a = await taker.send({ type: 'accept_seek', seek: r.seek });
+  assert.match((await taker.send({ type: 'accept_seek', seek: r.seek, name: 'x y' })).message, /letters, digits/);
+  const a = await taker.send({ type: 'accept_seek', seek: r.seek, name: 'Bob' });
   assert.equal(a.type, 'ok', JSON.stringify(a));
   assert.equal(a.seat, 'black');
   const told = await waitFor(() => seeker.others.find((m) => m.type === 'seek_accepted'));
@@ -35,10 +36,14 @@ test('a seek reaches the followers; accepted, it starts a game with both seats; 
   assert.equal(j.seat, 'white');
   const s = await seeker.nextState((s) => s.game === a.game);
   assert.deepEqual([s.size, s.komi, s.seats.white, s.seats.black, s.clock.base_ms], [6, 2, 'taken', 'taken', 300000]);
+  assert.deepEqual(s.names, { white: 'Alice', black: 'Bob' });
   assert.equal((await seeker.send({ type: 'move', move: 'a1' })).type, 'ok');
   await waitFor(() => !watcher.lobby.seeks.some((x) => x.id === r.seek) && watcher.lobby.playing.some((g) => g.id === a.game));
-  // Over: it moves to the finished games.
+  // Over: it moves to the finished games; its PTN names the players, the date and the clock.
   assert.equal((await taker.send({ type: 'resign' })).type, 'ok');
+  const ptn = (await taker.send({ type: 'export' })).ptn;
+  for (const tag of [/\[Player1 "Alice"\]/, /\[Player2 "Bob"\]/, /\[Date "\d{4}\.\d\d\.\d\d"\]/, /\[Time "\d\d:\d\d:\d\d"\]/, /\[Clock "5:00 \+5"\]/, /\[Result "1-0"\]/])
+    assert.match(ptn, tag);
   await waitFor(() => watcher.lobby.recent.some((g) => g.id === a.game && g.result === '1-0'));
   assert.ok(!watcher.lobby.playing.some((g) => g.id === a.game));
   for (const c of [seeker, watcher, taker]) await c.close();

@@ -198,6 +198,27 @@ test('takeback against a friend: request, decline, request, accept', async () =>
   await a.close(); await b.close();
 });
 
+test('names: the creator\'s and the invited friend\'s, on the state and in the PTN; refused ones say why', async () => {
+  const a = await connect(srv.port);
+  assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'E' })).message, /2 to 20/);
+  assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'engine' })).message, /kept for the engine/);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'Dana', color: 'black' });
+  assert.equal(r.type, 'ok');
+  const b = await connect(srv.port);
+  assert.match((await b.send({ type: 'join', game: r.game, invite: r.invite, name: '<b>' })).message, /letters, digits/);
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: 'Eve-9' })).type, 'ok');
+  const s = await a.nextState((s) => s.seats.white === 'taken');
+  assert.deepEqual(s.names, { white: 'Eve-9', black: 'Dana' });
+  const ptn = (await a.send({ type: 'export' })).ptn;
+  assert.match(ptn, /\[Player1 "Eve-9"\]/);
+  assert.match(ptn, /\[Player2 "Dana"\]/);
+  const e = await connect(srv.port);
+  const er = await e.send({ type: 'create', opponent: 'engine', level: 7, size: 3 });
+  assert.equal(er.type, 'ok');
+  assert.match((await e.send({ type: 'export' })).ptn, /\[Player1 "Anonymous"\][\s\S]*\[Player2 "Tak engine, level 7"\]/);
+  for (const c of [a, b, e]) await c.close();
+});
+
 test('takeback against the engine is granted at once', async () => {
   const c = await connect(srv.port);
   const r = await c.send({ type: 'create', opponent: 'engine', level: 1, size: 4 });
