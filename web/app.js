@@ -749,6 +749,11 @@ function sandboxClick(sq) {
   const sb = app.sandbox, board = sb.board.slice();
   const tool = document.querySelector('input[name=tool]:checked').value;
   if (tool === 'place') {
+    // Only the top of a stack can be a wall or a capstone: nothing goes on a
+    // capstone, and only a capstone goes on a wall (flattening it, as in play).
+    const top = board[sq].slice(-1);
+    if (top === 'C') return say('Nothing can go on a capstone: remove it or move it first.');
+    if (top === 'S' && !sb.piece.endsWith('C')) return say('Only a capstone can go on a wall (it flattens it): remove the wall or move it first.');
     board[sq] = colorsOf(board[sq]) + sb.piece;
   } else if (tool === 'remove') {
     if (!board[sq]) return say('That square is empty.');

@@ -682,6 +682,10 @@ static void on_setup(const Request *r) {
     if (!tak_tps_read(tps, &rules, &pos, &err)) return request_fail(r, "%s", err.message);
     json_t *reply = games_board_json(&pos, 0);
     json_object_set_new(reply, "size", json_integer(size));
+    /* The rules read, defaults filled in, for the page to show. */
+    json_object_set_new(reply, "stones", json_integer(rules.stones));
+    json_object_set_new(reply, "capstones", json_integer(rules.capstones));
+    json_object_set_new(reply, "no_pass", json_boolean(rules.no_pass));
     TakResult res = pos.result;
     if (res.end != TAK_END_NONE) {
         char text[100];

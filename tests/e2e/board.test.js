@@ -405,3 +405,30 @@ test('the engine from the lobby: one click starts a game at that level', async (
   assert.deepEqual(s, { seats: { white: 'taken', black: 'engine' }, level: 4, clock: true });
   await p.context().close();
 });
+
+test('the sandbox says its rules, and nothing is silently changed under a wall or capstone', async () => {
+  const p = await newPage();
+  await p.goto(env.srv.url + '/');
+  await p.selectOption('#size', '5');
+  await p.uncheck('#new-enforce');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.sandbox && window.takApp.state);
+  assert.equal(await p.textContent('#rules-line'), '5×5, 21 stones + 1 cap each, no-pass rule');
+  const board = () => p.evaluate(() => window.takApp.sandbox.board.join(','));
+  const edit = async (sq) => { const before = await board(); await click(p, sq); await p.waitForFunction((b) => window.takApp.sandbox.board.join(',') !== b, before); };
+  await p.click('.palette button[data-piece="1S"]');
+  await edit('c3');
+  const walled = await board();
+  await p.click('.palette button[data-piece="2"]');
+  await click(p, 'c3');
+  await p.waitForFunction(() => /Only a capstone can go on a wall/.test(document.getElementById('message').textContent));
+  assert.equal(await board(), walled, 'the wall stays a wall');
+  await p.click('.palette button[data-piece="2C"]');
+  await edit('c3');
+  assert.equal(await p.evaluate(() => window.takApp.sandbox.board[12]), '12C', 'the capstone flattened the wall');
+  await p.click('.palette button[data-piece="1C"]');
+  await click(p, 'c3');
+  await p.waitForFunction(() => /Nothing can go on a capstone/.test(document.getElementById('message').textContent));
+  assert.equal(await p.evaluate(() => window.takApp.sandbox.board[12]), '12C');
+  await p.context().close();
+});
