@@ -34,8 +34,9 @@ LDLIBS := -lm -pthread
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
 
-# Directories of src/ that hold programs, not library code.
-FRONTENDS := cli server
+# Directories of src/ that hold programs, not library code (wasm: the
+# WebAssembly build's exported functions).
+FRONTENDS := cli server wasm
 LIB_SRCS := $(filter-out $(patsubst %,src/%/%,$(FRONTENDS)),$(wildcard src/*/*.c))
 CLI_SRCS := $(wildcard src/cli/*.c)
 SUPPORT_SRCS := $(wildcard tests/support/*.c)
@@ -180,13 +181,27 @@ SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 libp
 PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
 $(BUILD)/obj/src/server/%.o $(BUILD)/asan/obj/src/server/%.o: CPPFLAGS += $(PQ_CFLAGS)
 SERVER_SRCS := $(wildcard src/server/*.c)
-WEB_FILES := $(wildcard web/*.html web/*.js web/*.css)
+WEB_FILES := $(wildcard web/*.html web/*.js web/*.css) $(BUILD)/wasm/tak.wasm
 SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/web_assets.o
 ASAN_SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/asan/obj/%.o) $(BUILD)/asan/obj/gen/web_assets.o
 
 $(BUILD)/gen/web_assets.c: $(WEB_FILES) scripts/embed-web.sh
 	@mkdir -p $(@D)
 	scripts/embed-web.sh $@ $(WEB_FILES)
+
+# The library in the page: src/core, src/notation and src/engine (the same
+# sources, one thread) with src/wasm's exported functions, as WebAssembly
+# for web/tak-engine.js. Debian's clang, wasi-libc and compiler-rt builtins.
+WASM_CC := $(CLANG) --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
+WASM_SRCS := $(wildcard src/core/*.c src/notation/*.c src/engine/*.c src/wasm/*.c)
+WASM_OBJS := $(WASM_SRCS:%.c=$(BUILD)/wasm/obj/%.o)
+
+$(BUILD)/wasm/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(WASM_CC) $(CPPFLAGS) -std=c11 -O2 $(WARN) -c $< -o $@
+
+$(BUILD)/wasm/tak.wasm: $(WASM_OBJS)
+	$(WASM_CC) -L/usr/lib/wasm32-wasi -mexec-model=reactor -O2 $^ -o $@ -Wl,--strip-all
 
 $(BUILD)/obj/gen/web_assets.o: $(BUILD)/gen/web_assets.c
 	@mkdir -p $(@D)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # embed-web.sh OUT FILE...: writes OUT, a C file holding each FILE (the
-# page's web/ files) as bytes, with its path below web/ and its MIME type, so
+# page's web/ files, and the WebAssembly build) as bytes, with its name and its MIME type, so
 # `tak serve` is one binary that needs nothing beside it. The Makefile runs it.
 set -euo pipefail
 out=$1
@@ -24,9 +24,12 @@ tmp="$out.tmp"
         *.js) mime="text/javascript; charset=utf-8" ;;
         *.css) mime="text/css; charset=utf-8" ;;
         *.svg) mime="image/svg+xml" ;;
+        *.wasm) mime="application/wasm" ;;
         *) mime="application/octet-stream" ;;
         esac
-        echo "    {\"${f#web/}\", \"$mime\", asset_$i, sizeof asset_$i},"
+        name=${f#web/}
+        name=${name##*/} # build/wasm/tak.wasm is served as /tak.wasm
+        echo "    {\"$name\", \"$mime\", asset_$i, sizeof asset_$i},"
         i=$((i + 1))
     done
     echo "};"

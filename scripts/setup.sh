@@ -8,7 +8,9 @@ set -euo pipefail
 
 PACKAGES=(
     build-essential # gcc, make
-    clang           # the fuzz build (libFuzzer)
+    clang           # the fuzz build (libFuzzer), and the WebAssembly build of the library
+    lld             # ... which links with wasm-ld
+    wasi-libc       # ... against WASI's C library
     libcmocka-dev   # the test framework
     pkg-config
     libwebsockets-dev # tak serve: HTTP and WebSocket server
@@ -72,10 +74,12 @@ if [ -z "$clang_bin" ]; then
     echo "setup.sh: clang is installed but not on PATH" >&2
     exit 1
 fi
+major=$("$clang_bin" -dumpversion | cut -d. -f1)
 if ! has_libfuzzer "$clang_bin"; then
-    major=$("$clang_bin" -dumpversion | cut -d. -f1)
     install "libclang-rt-$major-dev" || install libclang-rt-dev
 fi
+# The WebAssembly build's compiler builtins (128-bit arithmetic and the like).
+install "libclang-rt-$major-dev-wasm32" || install libclang-rt-dev-wasm32
 
 # npm: Debian's package, unless a nodejs that bundles it is installed
 # (NodeSource's conflicts with Debian's npm).

@@ -659,12 +659,46 @@ async function showPly(ply) {
   } catch (e) { say(e.message); }
 }
 
-// The engine's view of the position shown, asked of the server (which
-// searches a bounded time in a worker); kept per ply until the game changes.
+// ---- the engine in the page: the C library as WebAssembly, in a Worker --------------------
+// Loaded after the first paint; analysis uses it (so it works with the
+// server gone), and the server's analysis when it cannot load.
+
+function engineWorker() {
+  if (app.worker !== undefined) return app.worker;
+  try {
+    const w = new Worker('/tak-worker.js');
+    const calls = new Map();
+    let next = 0;
+    w.onmessage = (ev) => {
+      const c = calls.get(ev.data.id);
+      calls.delete(ev.data.id);
+      if (c) (ev.data.error !== undefined ? c.reject(new Error(ev.data.error)) : c.resolve(ev.data.result));
+    };
+    w.onerror = () => { for (const c of calls.values()) c.reject(new Error('the page engine failed to load')); calls.clear(); app.worker = null; };
+    app.worker = { call: (op, ...args) => new Promise((resolve, reject) => { const id = ++next; calls.set(id, { resolve, reject }); w.postMessage({ id, op, args }); }) };
+    app.worker.ready = app.worker.call('ready').catch(() => { app.worker = null; });
+  } catch (e) { app.worker = null; }
+  return app.worker;
+}
+
+// The engine's view of the position shown: searched in this page (a second),
+// or asked of the server (which searches a bounded time) when the page's
+// engine is not there; kept per ply until the game changes.
 async function analyze() {
-  const ply = shown().ply;
+  const v = shown(), s = app.state, ply = v.ply;
   const box = $('analysis');
-  box.hidden = false; box.textContent = 'The engine is looking at move ' + shown().move_number + '…';
+  box.hidden = false; box.textContent = 'The engine is looking at move ' + v.move_number + '…';
+  const w = engineWorker();
+  if (w) {
+    try {
+      const r = await w.call('search', v.tps, { komi: s.komi, stones: s.stones, capstones: s.capstones, level: 10, ms: 1000 });
+      const sign = v.turn === 'white' ? 1 : -1; // the page shows White's view
+      app.analysis = { ply, score: r.score * sign, win_in: r.win_in ? r.win_in * sign : null,
+        depth: r.depth, best: r.best, pv: r.pv, local: true };
+      drawAnalysis();
+      return;
+    } catch (e) { if (!app.connected) { box.textContent = e.message; return; } }
+  }
   try {
     const r = await request({ type: 'analyze', game: app.gameId, ply });
     app.analysis = r;
@@ -681,7 +715,7 @@ function drawAnalysis() {
   else verdict = (a.score > 0 ? '+' : '') + (a.score / 100).toFixed(2) + (a.score > 50 ? ' (White better)' : a.score < -50 ? ' (Black better)' : ' (about even)');
   const head = document.createElement('div');
   head.className = 'score';
-  head.textContent = `Engine, depth ${a.depth}: ${verdict}`;
+  head.textContent = `Engine${a.local ? ' (in this page)' : ''}, depth ${a.depth}: ${verdict}`;
   box.appendChild(head);
   if (a.best) {
     const line = document.createElement('div');
@@ -1224,6 +1258,8 @@ function init() {
   window.addEventListener('popstate', route);
   route();
   connect();
+  // The page's engine, once the page is up (it is not needed to draw it).
+  (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => engineWorker());
 }
 
 // After every script (takat.js too) has run.

@@ -162,10 +162,12 @@ static bool thread_prepare(SearchThread *t, const TakPosition *pos, const uint64
     return true;
 }
 
+#if ENGINE_THREADS
 static void *worker_main(void *arg) {
     search_iterate(arg);
     return NULL;
 }
+#endif
 
 static void info_from_root(const SearchThread *t, const TakEngine *e, TakSearchInfo *info) {
     memset(info, 0, sizeof *info);
@@ -228,19 +230,25 @@ TakMove tak_engine_search(TakEngine *e, const TakPosition *pos, const uint64_t *
         atomic_store_explicit(&e->threads[i]->nodes, 0, memory_order_relaxed);
 
     int started = 1;
+#if ENGINE_THREADS
     for (int i = 1; i < threads; i++) {
         if (pthread_create(&e->threads[i]->handle, NULL, worker_main, e->threads[i]) != 0) break;
         started++;
     }
+#endif
     SearchThread *main_thread = e->threads[0];
     search_iterate(main_thread);
-    if (e->limits.infinite)
+    /* An infinite search waits for its stop (from another thread: none
+     * without threads, where it ends when the search does). */
+    if (e->limits.infinite && ENGINE_THREADS)
         while (!atomic_load(&e->stop)) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
         }
     atomic_store(&e->stop, true);
+#if ENGINE_THREADS
     for (int i = 1; i < started; i++) pthread_join(e->threads[i]->handle, NULL);
+#endif
 
     /* The deepest finished thread answers (the main one on a tie). */
     SearchThread *best = main_thread;

@@ -7,7 +7,17 @@
 #ifndef TAK_ENGINE_INTERNAL_H
 #define TAK_ENGINE_INTERNAL_H
 
+/* Helper search threads (Lazy SMP) where the platform has them. WebAssembly
+ * (wasm32-wasi, the page's engine) has none: the search runs on the
+ * caller's thread alone. */
+#ifdef __wasi__
+#define ENGINE_THREADS 0
+typedef int EngineThreadHandle;
+#else
+#define ENGINE_THREADS 1
 #include <pthread.h>
+typedef pthread_t EngineThreadHandle;
+#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -159,7 +169,7 @@ typedef struct RootMove {
 typedef struct SearchThread {
     struct TakEngine *engine;
     int id;
-    pthread_t handle;
+    EngineThreadHandle handle;
     TakPosition pos;
     BbMasks masks;
     const EvalWeights *weights;

@@ -34,7 +34,7 @@ test('review: the engine analyses the position shown, once the game is over', as
   await p.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 2);
   await p.click('#analyze');
   await p.waitForFunction(() => /Best: [a-d][1-4]/.test(document.getElementById('analysis').textContent));
-  assert.match(await p.textContent('#analysis'), /Engine, depth \d+: /);
+  assert.match(await p.textContent('#analysis'), /Engine( \(in this page\))?, depth \d+: /);
   await shot(p, 'review-analysis');
   // Another position: the old answer goes away until asked again.
   await p.keyboard.press('Home');

@@ -1,0 +1,146 @@
+/*
+ * api.c: the rules, notation and engine for a web page, compiled to
+ * WebAssembly (wasm32-wasi, the same src/core, src/notation and src/engine
+ * as the native build, on one thread). A few exported functions take and
+ * give text, so JavaScript needs no knowledge of the C structures: the
+ * caller writes its NUL-terminated input into the shared buffer
+ * (tak_buffer, tak_buffer_size bytes), calls, and reads the NUL-terminated
+ * answer from the same buffer. A negative return means the answer is an
+ * error message for people. web/tak-engine.js wraps these; docs/wasm.md
+ * documents that wrapper.
+ *
+ * Positions are TPS; the rules are those of the TPS's size, with the komi
+ * in half flats and the reserves given (stones 0 and capstones -1: the
+ * size's standard ones).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tak/engine.h"
+#include "tak/tak.h"
+
+#define EXPORT(name) __attribute__((export_name(#name)))
+#define BUFFER_SIZE (1 << 16)
+
+static char buffer[BUFFER_SIZE];
+static TakEngine *engine;
+
+EXPORT(tak_buffer) char *tak_buffer(void) { return buffer; }
+EXPORT(tak_buffer_size) int tak_buffer_size(void) { return BUFFER_SIZE; }
+
+static int answer_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buffer, sizeof buffer, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Reads the TPS at `text` (up to a newline) with the rules of its size: the
+ * komi, and the reserves given (0: the size's standard ones); false (with
+ * the error in the buffer) when bad. */
+static bool read_position(const char *text, int half_komi, int stones, int caps,
+                          TakPosition *pos) {
+    char tps[TAK_TPS_MAX];
+    size_t n = strcspn(text, "\n");
+    if (n >= sizeof tps) return answer_error("the TPS is too long"), false;
+    memcpy(tps, text, n);
+    tps[n] = '\0';
+    TakError err;
+    TakPosition probe;
+    if (!tak_tps_read(tps, NULL, &probe, &err)) return answer_error("bad TPS: %s", err.message), false;
+    TakRules rules;
+    if (!tak_rules_standard(&rules, tak_position_size(&probe), &err))
+        return answer_error("%s", err.message), false;
+    rules.half_komi = half_komi;
+    if (stones > 0) rules.stones = stones;
+    if (caps >= 0) rules.capstones = caps;
+    if (!tak_rules_validate(&rules, &err) || !tak_tps_read(tps, &rules, pos, &err))
+        return answer_error("%s", err.message), false;
+    return true;
+}
+
+/* In: a TPS. Out: its legal moves in long PTN, separated by spaces.
+ * Returns how many. */
+EXPORT(tak_legal) int tak_legal(int half_komi, int stones, int caps) {
+    TakPosition pos;
+    if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    static TakMoveList list;
+    int n = tak_moves_generate(&pos, &list);
+    size_t used = 0;
+    buffer[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        char text[TAK_MOVE_TEXT_MAX];
+        tak_move_write_long(list.moves[i], tak_position_size(&pos), NULL, text);
+        int w = snprintf(buffer + used, sizeof buffer - used, "%s%s", i ? " " : "", text);
+        if (w < 0 || (size_t)w >= sizeof buffer - used) return answer_error("too many moves");
+        used += (size_t)w;
+    }
+    return n;
+}
+
+/* In: a TPS, a newline, a move in PTN. Out: the TPS after it. Returns 1, or
+ * 2 when the move ends the game. */
+EXPORT(tak_play) int tak_play(int half_komi, int stones, int caps) {
+    TakPosition pos;
+    if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    const char *nl = strchr(buffer, '\n');
+    if (nl == NULL) return answer_error("no move after the TPS");
+    TakMove move;
+    TakError err;
+    if (!tak_move_parse(&pos, nl + 1, &move, &err)) return answer_error("illegal move '%.20s': %s", nl + 1, err.message);
+    TakUndo undo;
+    tak_position_make(&pos, move, &undo);
+    if (tak_tps_write(&pos, buffer, sizeof buffer) < 0) return answer_error("cannot write the TPS");
+    return tak_position_is_over(&pos) ? 2 : 1;
+}
+
+/* In: a TPS. Out: the leaf count of a perft to `depth`, in decimal. */
+EXPORT(tak_perft) int tak_perft_text(int half_komi, int stones, int caps, int depth) {
+    TakPosition pos;
+    if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    if (depth < 0 || depth > 6) return answer_error("depth 0 to 6");
+    snprintf(buffer, sizeof buffer, "%llu", (unsigned long long)tak_perft(&pos, depth));
+    return 0;
+}
+
+/* In: a TPS. Searches it at `level` (1-10) for `nodes` nodes or `ms`
+ * milliseconds (0: no such bound; both 0: 100,000 nodes). Out: JSON with
+ * the best move, the score for the side to move (hundredths of a flat, or
+ * "win_in" plies), depth, nodes, time and the line. */
+EXPORT(tak_search) int tak_search(int half_komi, int stones, int caps, int level, int nodes,
+                                  int ms) {
+    TakPosition pos;
+    if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    if (engine == NULL && (engine = tak_engine_new(16, 1)) == NULL) return answer_error("out of memory");
+    tak_engine_set_level(engine, level < TAK_LEVEL_MIN || level > TAK_LEVEL_MAX ? TAK_LEVEL_MAX : level);
+    TakSearchLimits limits;
+    memset(&limits, 0, sizeof limits);
+    limits.nodes = nodes > 0 ? (uint64_t)nodes : 0;
+    limits.movetime_ms = ms > 0 ? ms : 0;
+    if (!limits.nodes && !limits.movetime_ms) limits.nodes = 100000;
+    TakSearchInfo info;
+    TakMove best = tak_engine_search(engine, &pos, NULL, 0, &limits, NULL, NULL, &info);
+    int size = tak_position_size(&pos);
+    char text[TAK_MOVE_TEXT_MAX];
+    size_t used = 0;
+    if (best == TAK_MOVE_NONE) return answer_error("no legal move: the game is over");
+    tak_move_write(best, size, &pos, text);
+    int score = info.score, mate = score >= TAK_SCORE_WIN_MIN || score <= -TAK_SCORE_WIN_MIN;
+    int plies = TAK_SCORE_WIN - (score < 0 ? -score : score);
+    used += (size_t)snprintf(buffer, sizeof buffer,
+                             "{\"best\":\"%s\",\"score\":%d,\"win_in\":%s%d,\"depth\":%d,"
+                             "\"nodes\":%llu,\"time_ms\":%lld,\"pv\":[",
+                             text, mate ? 0 : score, mate && score < 0 ? "-" : "", mate ? plies : 0,
+                             info.depth, (unsigned long long)info.nodes, (long long)info.time_ms);
+    TakPosition walk = pos;
+    for (int i = 0; i < info.pv_length && !tak_position_is_over(&walk); i++) {
+        TakUndo undo;
+        tak_move_write(info.pv[i], size, &walk, text);
+        used += (size_t)snprintf(buffer + used, sizeof buffer - used, "%s\"%s\"", i ? "," : "", text);
+        tak_position_make(&walk, info.pv[i], &undo);
+    }
+    snprintf(buffer + used, sizeof buffer - used, "]}");
+    return 0;
+}

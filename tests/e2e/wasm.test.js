@@ -1,0 +1,68 @@
+// wasm.test.js: the library as WebAssembly (build/wasm/tak.wasm through
+// web/tak-engine.js), against the native build: the same legal moves and
+// perft counts, the same errors; a search that returns a legal move; and in
+// the page, analysis that still works once the server is gone.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { startServer, ROOT, TAK } = require('../server/lib.js');
+const { browserForTests, newPage, atPly } = require('./lib.js');
+const { TakEngine } = require('../../web/tak-engine.js');
+
+const env = browserForTests(test);
+const load = () => TakEngine.load(fs.readFileSync(path.join(ROOT, 'build/wasm/tak.wasm')));
+
+test('the WebAssembly build agrees with the native one', async () => {
+  const tak = await load();
+  // perft of the empty boards, as the native `tak perft` counts them
+  for (const [size, depth] of [[3, 3], [4, 3], [5, 3], [6, 2]]) {
+    const native = execFileSync(TAK, ['perft', '--size', String(size), String(depth)]).toString().match(/(\d+)\s*$/)[1];
+    assert.equal(tak.perft(`${Array(size).fill('x' + size).join('/')} 1 1`, depth).toString(), native, `${size}x${size} depth ${depth}`);
+  }
+  // a real middle game: its legal moves, as many as `tak perft --tps ... 1` says
+  const tps = '2,x,1,x,2,1/x,2,1,2C,1,x/1,1C,21,2,x2/x,2,12,1,2,x/2,x,1,2,1,x/x,1,x,2,x2 1 14';
+  const moves = tak.legalMoves(tps, { komi: 2 });
+  const native = execFileSync(TAK, ['perft', '--tps', tps, '1']).toString().match(/(\d+)\s*$/)[1];
+  assert.equal(String(moves.length), native);
+  assert.ok(moves.includes('3c4-12') || moves.some((m) => /^\d[a-f]\d[<>+-]\d+$/.test(m)));
+  const after = tak.play(tps, moves[0], { komi: 2 });
+  assert.match(after.tps, / 2 14$/);
+  // errors say why
+  assert.throws(() => tak.legalMoves('x5/x5'), /bad TPS/);
+  assert.throws(() => tak.play('x5/x5/x5/x5/x5 1 1', 'Cc3'), /illegal move 'Cc3'/);
+  assert.throws(() => tak.legalMoves('x4/x4/x4/x4 1 1', { komi: 0.3 }), /komi/);
+  assert.throws(() => tak.play('x5/x5/x5/x5/x5 1 1', 'a1\u0000b2'), /NUL/);
+  assert.throws(() => tak.legalMoves(42), /must be text/);
+  // a 4x4 game without capstones, and a custom reserve
+  assert.ok(!tak.legalMoves('x4/x4/x4/1,2,x2 1 2').some((m) => m.startsWith('C')));
+  assert.ok(tak.legalMoves('x5/x5/x5/x5/1,2,x3 1 2', { capstones: 0 }).every((m) => !m.startsWith('C')));
+  // a search: a legal best move, the road in one found
+  const r = tak.search('x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5', { nodes: 20000 });
+  assert.equal(r.best, 'e3');
+  assert.ok(r.win_in > 0);
+});
+
+test('in the page: analysis by the page\'s engine, with the server stopped', async () => {
+  const own = await startServer();
+  const p = await newPage(env.browser);
+  await p.goto(own.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', 'x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state);
+  await p.waitForFunction(() => window.takApp.worker && window.takApp.worker.ready);
+  await p.evaluate(() => window.takApp.worker.ready);
+  await p.click('[data-square=e3]'); // the road: the game is over
+  await atPly(p, 1);
+  await p.click('#first');
+  await p.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 0);
+  await own.kill();
+  await p.waitForSelector('#offline:not([hidden])');
+  await p.click('#analyze');
+  await p.waitForFunction(() => /in this page/.test(document.getElementById('analysis').textContent), null, { timeout: 10000 });
+  assert.match(await p.textContent('#analysis'), /White wins in 1 ply[\s\S]*Best: e3/);
+  await p.context().close();
+});

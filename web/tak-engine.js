@@ -1,0 +1,114 @@
+// tak-engine.js: this project's rules, notation and engine (the C library,
+// compiled to WebAssembly as /tak.wasm) for JavaScript: a page, a Web Worker
+// (tak-worker.js) or Node. No Tak rule is written here: every answer comes
+// from the C code. The API is documented in docs/wasm.md.
+//
+//   const tak = await TakEngine.load(bytesOrUrl);
+//   tak.legalMoves(tps, { komi })       -> ['a1', 'Sa1', ...] (long PTN)
+//   tak.play(tps, move, { komi })       -> { tps, over }
+//   tak.perft(tps, depth, { komi })     -> a BigInt
+//   tak.search(tps, { komi, level, nodes, ms }) -> { best, score, win_in, depth, nodes, time_ms, pv }
+//
+// Positions are TPS; opts: komi in flats (halves allowed), stones and
+// capstones (the size's standard reserves when left out). A bad input
+// throws an Error saying why.
+'use strict';
+
+(function (root) {
+  // The few system calls the C library makes (clocks, and writes that only
+  // a failed assertion would make), answered here.
+  function wasiImports(memory) {
+    const view = () => new DataView(memory().buffer);
+    return {
+      clock_time_get(id, precision, out) {
+        const ns = BigInt(Math.round((id === 0 ? Date.now() : performance.now()) * 1e6));
+        view().setBigUint64(out, ns, true);
+        return 0;
+      },
+      fd_write(fd, iovs, count, out) {
+        let n = 0;
+        for (let i = 0; i < count; i++) n += view().getUint32(iovs + i * 8 + 4, true);
+        view().setUint32(out, n, true);
+        return 0;
+      },
+      fd_close() { return 0; },
+      fd_seek() { return 70; }, // ESPIPE: nothing to seek
+    };
+  }
+
+  class TakEngine {
+    constructor(instance) {
+      this.x = instance.exports;
+      this.x._initialize();
+      this.buf = this.x.tak_buffer();
+      this.size = this.x.tak_buffer_size();
+      this.enc = new TextEncoder();
+      this.dec = new TextDecoder();
+    }
+
+    static async load(source) {
+      let bytes = source;
+      if (typeof source === 'string' || source instanceof URL) bytes = await (await fetch(source)).arrayBuffer();
+      let memory = null;
+      const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasiImports(() => memory) });
+      memory = instance.exports.memory;
+      return new TakEngine(instance);
+    }
+
+    put(text) {
+      if (typeof text !== 'string') throw new Error('a position or move must be text');
+      if (text.includes('\0')) throw new Error('a NUL character in the input'); // C would stop at it
+      const b = this.enc.encode(text);
+      if (b.length >= this.size) throw new Error('input too long');
+      const m = new Uint8Array(this.x.memory.buffer, this.buf, this.size);
+      m.set(b);
+      m[b.length] = 0;
+    }
+
+    get() {
+      const m = new Uint8Array(this.x.memory.buffer, this.buf, this.size);
+      return this.dec.decode(m.subarray(0, m.indexOf(0)));
+    }
+
+    call(r) {
+      if (r < 0) throw new Error(this.get());
+      return r;
+    }
+
+    // The rules' arguments: half komi, stones (0: standard), capstones (-1: standard).
+    static rules(opts = {}) {
+      const k = opts.komi || 0;
+      if (!Number.isFinite(k) || k * 2 !== Math.round(k * 2)) throw new Error('komi must be a whole or half number');
+      const stones = opts.stones || 0, caps = opts.capstones === undefined || opts.capstones === null ? -1 : opts.capstones;
+      if (!Number.isInteger(stones) || !Number.isInteger(caps)) throw new Error('stones and capstones must be whole numbers');
+      return [k * 2, stones, caps];
+    }
+
+    legalMoves(tps, opts) {
+      this.put(tps);
+      const n = this.call(this.x.tak_legal(...TakEngine.rules(opts)));
+      return n ? this.get().split(' ') : [];
+    }
+
+    play(tps, move, opts) {
+      this.put(tps + '\n' + move);
+      const r = this.call(this.x.tak_play(...TakEngine.rules(opts)));
+      return { tps: this.get(), over: r === 2 };
+    }
+
+    perft(tps, depth, opts) {
+      this.put(tps);
+      this.call(this.x.tak_perft(...TakEngine.rules(opts), depth));
+      return BigInt(this.get());
+    }
+
+    search(tps, opts = {}) {
+      this.put(tps);
+      this.call(this.x.tak_search(...TakEngine.rules(opts), opts.level || 10, opts.nodes || 0, opts.ms || 0));
+      return JSON.parse(this.get());
+    }
+  }
+
+  if (typeof module !== 'undefined' && module.exports) module.exports = { TakEngine };
+  else root.TakEngine = TakEngine;
+})(typeof self !== 'undefined' ? self : this);
