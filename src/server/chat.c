@@ -38,12 +38,6 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int64_t wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Takes one token from a bucket of `burst` refilled one per `refill_ms`;
  * false when it is empty. A bucket never used is full. */
 static bool bucket_take(Bucket *b, int burst, int refill_ms) {
@@ -118,7 +112,7 @@ void chat_on_send(const Request *r) {
                              seat == TAK_WHITE   ? "white"
                              : seat == TAK_BLACK ? "black"
                                                  : "spectator",
-                             "text", text, "time", (json_int_t)wall_ms());
+                             "text", text, "time", (json_int_t)clock_now_ms());
     if (line == NULL) return request_fail(r, "out of memory");
     json_array_append(chat->lines[room], line);
     if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);

@@ -24,6 +24,12 @@ void random_token(char *out, size_t len) {
     out[len] = '\0';
 }
 
+int random_color(void) {
+    char c[2];
+    random_token(c, 1);
+    return (c[0] - 'a') & 1;
+}
+
 static size_t bucket_of(const Server *s, const char *id) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
     for (const char *p = id; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;

@@ -179,6 +179,7 @@ void games_analysis_done(Server *s, EngineJob *job); /* answers the asker, if st
 json_t *games_board_json(const TakPosition *pos, size_t ply);
 Outbuf *games_state(LiveGame *g);
 void random_token(char *out, size_t len);
+int random_color(void); /* TAK_WHITE or TAK_BLACK, at random (a "random" colour asked for) */
 
 /* Another process changed game `id` (to `plies` plies): reload it if it is
  * followed here, take its offers and whether an engine thinks for it (unless

@@ -241,12 +241,7 @@ void lobby_on_accept(const Request *r) {
     if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
     Seek k = l->seeks[i];
     if (k.seeker == r->ss) return request_fail(r, "that is your own seek");
-    int seeker_color = k.color;
-    if (seeker_color == 2) {
-        char c[2];
-        random_token(c, 1);
-        seeker_color = (c[0] - 'a') & 1;
-    }
+    int seeker_color = k.color == 2 ? random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
     random_token(info.id, STORE_ID_LEN);

@@ -342,11 +342,7 @@ static void on_create(const Request *r) {
     StoredClock clock;
     char name[STORE_NAME_LEN + 1];
     if (!clock_fields(r, &clock) || !request_name_field(r, name)) return;
-    if (color == 2) {
-        char c[2];
-        random_token(c, 1);
-        color = (c[0] - 'a') & 1;
-    }
+    if (color == 2) color = random_color();
 
     StoredGame info;
     memset(&info, 0, sizeof info);
@@ -850,11 +846,7 @@ static void on_takat_create(const Request *r) {
         !choice_field(r, "opponent", opponents, 0, &opponent) ||
         !choice_field(r, "color", colors, 0, &color))
         return;
-    if (color == 2) {
-        char c[2];
-        random_token(c, 1);
-        color = (c[0] - 'a') & 1;
-    }
+    if (color == 2) color = random_color();
     TakError err;
     TakatLive *t = takat_games_create(r->ss->server, opponent == 1 ? !color : -1, (int)level, &err);
     if (t == NULL) return request_fail(r, "%s", err.message);
