@@ -647,16 +647,33 @@ async function act(msg) {
 
 // ---- review -------------------------------------------------------------------------
 
+// The ply being stepped to: quick presses count from the last one asked
+// for, not from the position drawn, so none is lost.
+function stepFrom() { return app.target !== null && app.target !== undefined ? app.target : shown().ply; }
+
+// Shows the position after `ply` plies: worked out in the page by its engine
+// (instant, and with the server gone), or asked of the server without it.
 async function showPly(ply) {
   const s = app.state;
   if (!s || app.sandbox) return;
   ply = Math.max(0, Math.min(ply, s.ply));
   app.carry = null;
-  if (ply === s.ply) { app.view = null; render(); return; }
+  app.target = ply;
+  if (ply === s.ply) { app.view = null; app.target = null; render(); return; }
+  let view = null;
+  const w = app.worker;
+  if (w) {
+    try {
+      view = await w.call('view', s.start, s.moves, ply, { komi: s.komi, stones: s.stones, capstones: s.capstones, size: s.size });
+    } catch (e) { view = null; }
+  }
   try {
-    app.view = await request({ type: 'view', game: app.gameId, ply });
-    render();
-  } catch (e) { say(e.message); }
+    if (!view) view = await request({ type: 'view', game: app.gameId, ply });
+  } catch (e) { say(e.message); return; }
+  if (app.target !== ply || !app.state || app.state.game !== s.game) return; // a newer step was asked for meanwhile
+  app.target = null;
+  app.view = view;
+  render();
 }
 
 // ---- the engine in the page: the C library as WebAssembly, in a Worker --------------------
@@ -1221,8 +1238,8 @@ function init() {
   $('draw').onclick = () => act({ type: 'draw' });
   $('resign').onclick = () => { if (confirm('Resign this game?')) act({ type: 'resign' }); };
   $('first').onclick = () => showPly(0);
-  $('prev').onclick = () => showPly(shown().ply - 1);
-  $('next').onclick = () => showPly(shown().ply + 1);
+  $('prev').onclick = () => showPly(stepFrom() - 1);
+  $('next').onclick = () => showPly(stepFrom() + 1);
   $('last').onclick = () => showPly(app.state.ply);
   $('export-ptn').onclick = exportPtn;
   $('analyze').onclick = analyze;
@@ -1246,8 +1263,8 @@ function init() {
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select') || !app.state) return;
-    if (e.key === 'ArrowLeft') showPly(shown().ply - 1);
-    else if (e.key === 'ArrowRight') showPly(shown().ply + 1);
+    if (e.key === 'ArrowLeft') showPly(stepFrom() - 1);
+    else if (e.key === 'ArrowRight') showPly(stepFrom() + 1);
     else if (e.key === 'Home') showPly(0);
     else if (e.key === 'End') showPly(app.state.ply);
     else if (e.key === 'Escape') { app.carry = null; render(); }

@@ -7,6 +7,7 @@
 //   tak.legalMoves(tps, { komi })       -> ['a1', 'Sa1', ...] (long PTN)
 //   tak.play(tps, move, { komi })       -> { tps, over }
 //   tak.perft(tps, depth, { komi })     -> a BigInt
+//   tak.view(start, plies, ply, { komi, size }) -> a position as the server's states give it
 //   tak.search(tps, { komi, level, nodes, ms }) -> { best, score, win_in, depth, nodes, time_ms, pv }
 //
 // Positions are TPS; opts: komi in flats (halves allowed), stones and
@@ -100,6 +101,14 @@
       this.put(tps);
       this.call(this.x.tak_perft(...TakEngine.rules(opts), depth));
       return BigInt(this.get());
+    }
+
+    // The position after `ply` of the game's plies (PTN), as the server's
+    // state describes one ({ ply, turn, move_number, board, tps, stash, flats, tak }).
+    view(start, plies, ply, opts = {}) {
+      this.put((start || '') + '\n' + plies.join(' '));
+      this.call(this.x.tak_view(...TakEngine.rules(opts), opts.size || 0, ply));
+      return JSON.parse(this.get());
     }
 
     search(tps, opts = {}) {

@@ -144,3 +144,67 @@ EXPORT(tak_search) int tak_search(int half_komi, int stones, int caps, int level
     snprintf(buffer + used, sizeof buffer - used, "]}");
     return 0;
 }
+
+/* In: the game's start (a TPS; an empty line for the empty board of `size`),
+ * a newline, its plies in PTN separated by spaces. Out: the position after
+ * the first `ply` of them as the server's game state describes a position:
+ * JSON with "ply", "turn", "move_number", "board" (a1 first, each stack
+ * bottom to top as 1/2, then S or C), "tps", "stash", "flats", "tak". */
+EXPORT(tak_view) int tak_view(int half_komi, int stones, int caps, int size, int ply) {
+    char *nl = strchr(buffer, '\n');
+    if (nl == NULL) return answer_error("no plies line after the start");
+    *nl = '\0';
+    char *plies = nl + 1;
+    TakPosition pos;
+    if (buffer[0]) {
+        if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    } else {
+        char empty[TAK_TPS_MAX];
+        int n = 0;
+        if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE) return answer_error("size 3 to 8");
+        for (int r = 0; r < size; r++) n += snprintf(empty + n, sizeof empty - (size_t)n, "%sx%d", r ? "/" : "", size);
+        snprintf(empty + n, sizeof empty - (size_t)n, " 1 1");
+        if (!read_position(empty, half_komi, stones, caps, &pos)) return -1;
+    }
+    int played = 0;
+    for (char *p = plies; played < ply && *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        char *end = p + strcspn(p, " ");
+        char save = *end;
+        *end = '\0';
+        TakMove move;
+        TakError err;
+        if (!tak_move_parse(&pos, p, &move, &err)) return answer_error("ply %d '%.20s': %s", played + 1, p, err.message);
+        TakUndo undo;
+        tak_position_make(&pos, move, &undo);
+        *end = save;
+        p = end;
+        played++;
+    }
+    if (played < ply) return answer_error("the game has %d plies, not %d", played, ply);
+    static char out[BUFFER_SIZE];
+    int n = tak_position_size(&pos), used = 0;
+    char tps[TAK_TPS_MAX];
+    if (tak_tps_write(&pos, tps, sizeof tps) < 0) return answer_error("cannot write the TPS");
+    int flats[2];
+    tak_position_flat_counts(&pos, flats);
+    used += snprintf(out, sizeof out, "{\"ply\":%d,\"turn\":\"%s\",\"move_number\":%ld,\"board\":[", ply,
+                     tak_position_side(&pos) == TAK_WHITE ? "white" : "black", tak_position_move_number(&pos));
+    for (int sq = 0; sq < n * n; sq++) {
+        used += snprintf(out + used, sizeof out - (size_t)used, "%s\"", sq ? "," : "");
+        int h = tak_position_height(&pos, sq);
+        for (int level = 0; level < h && used < (int)sizeof out - 8; level++)
+            out[used++] = tak_position_piece_color(&pos, sq, level) == TAK_WHITE ? '1' : '2';
+        if (h > 0 && tak_position_top_type(&pos, sq) == TAK_WALL) out[used++] = 'S';
+        if (h > 0 && tak_position_top_type(&pos, sq) == TAK_CAP) out[used++] = 'C';
+        out[used++] = '"';
+    }
+    snprintf(out + used, sizeof out - (size_t)used,
+             "],\"tps\":\"%s\",\"stash\":[[%d,%d],[%d,%d]],\"flats\":[%d,%d],\"tak\":[%s,%s]}", tps,
+             pos.stones[0], pos.capstones[0], pos.stones[1], pos.capstones[1], flats[0], flats[1],
+             tak_position_has_tak(&pos, TAK_WHITE) ? "true" : "false",
+             tak_position_has_tak(&pos, TAK_BLACK) ? "true" : "false");
+    memcpy(buffer, out, sizeof buffer);
+    return 0;
+}

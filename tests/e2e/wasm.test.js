@@ -66,3 +66,31 @@ test('in the page: analysis by the page\'s engine, with the server stopped', asy
   assert.match(await p.textContent('#analysis'), /White wins in 1 ply[\s\S]*Best: e3/);
   await p.context().close();
 });
+
+test('review steps in the page: ten quick presses move ten plies, with the server stopped too', async () => {
+  const own = await startServer();
+  const p = await newPage(env.browser);
+  const real = path.join(ROOT, '../shared/games/real');
+  const ptn = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
+    .map((f) => fs.readFileSync(path.join(real, f), 'utf8')).find((t) => /\[Size "6"\]/.test(t) && /\b30\. /.test(t));
+  await p.goto(own.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', ptn);
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.ply >= 58);
+  await p.evaluate(() => window.takApp.worker.ready);
+  const total = await p.evaluate(() => window.takApp.state.ply);
+  // What the server (native C) says of the position the steps will end on.
+  const serverTps = await p.evaluate((n) => request({ type: 'view', game: window.takApp.gameId, ply: n }).then((v) => v.tps), total - 7);
+  await own.kill();
+  await p.waitForSelector('#offline:not([hidden])');
+  await p.focus('#moves');
+  for (let i = 0; i < 10; i++) await p.keyboard.press('ArrowLeft', { delay: 0 });
+  await p.waitForFunction((n) => window.takApp.view && window.takApp.view.ply === n && window.takApp.target === null, total - 10);
+  for (let i = 0; i < 3; i++) await p.keyboard.press('ArrowRight', { delay: 0 });
+  await p.waitForFunction((n) => window.takApp.view && window.takApp.view.ply === n, total - 7);
+  // The board shows that position, as the server had it.
+  assert.equal(await p.evaluate(() => window.takApp.view.tps), serverTps);
+  assert.match(await p.textContent('#turn'), /Viewing move/);
+  await p.context().close();
+});
