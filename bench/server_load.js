@@ -7,14 +7,19 @@
 //      acknowledgement (sent after the move is committed to the database);
 //      then the same games as fast as they go (closed loop);
 //   3. the page: --pages GETs of / one after another.
+// The games run on a clock (--clock seconds a side, 5 s increment; 0: none),
+// and --lobby of the held connections follow the lobby while a seek is
+// posted and cancelled every 50 ms, so its updates fan out to them during
+// the moves (their count is reported).
 // Usage: node bench/server_load.js [--connections 10000] [--games 200]
-//        [--rate 1000] [--seconds 10] [--pages 200] [--size 5]
+//        [--rate 1000] [--seconds 10] [--pages 200] [--size 5] [--clock 600] [--lobby 1000]
 'use strict';
 const { startServer } = require('../tests/server/lib.js');
 const WebSocket = require('ws');
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 
-const opt = { connections: 10000, games: 200, rate: 1000, seconds: 10, pages: 200, size: 5 };
+const opt = { connections: 10000, games: 200, rate: 1000, seconds: 10, pages: 200, size: 5, clock: 600, lobby: 1000 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt)) { console.error('unknown option ' + process.argv[i]); process.exit(2); }
@@ -71,7 +76,7 @@ class Pair {
   constructor(port) { this.a = new Conn(port); this.b = new Conn(port); }
   async start() {
     await Promise.all([this.a.ready, this.b.ready]);
-    const r = await this.a.send({ type: 'create', size: opt.size });
+    const r = await this.a.send({ type: 'create', size: opt.size, ...(opt.clock ? { time: opt.clock, increment: 5 } : {}) });
     await this.b.send({ type: 'join', game: r.game, invite: r.invite });
     await new Promise((res) => { const t = () => (this.a.state && this.a.state.game === r.game ? res() : setTimeout(t, 5)); t(); });
     this.game = r.game;
@@ -127,7 +132,25 @@ function report(name, r) {
     `round trip ms p50 ${f(pct(r.lat, 50))} p90 ${f(pct(r.lat, 90))} p99 ${f(pct(r.lat, 99))} max ${f(Math.max(...r.lat))}`);
 }
 
-(async () => {
+// The lobby followers' thread: opens its connections, follows the lobby on
+// each, says it is ready, then counts the updates.
+function watcherThread() {
+  const { port, n, counts } = workerData;
+  (async () => {
+    const conns = [];
+    for (let i = 0; i < n; i++) {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+      await new Promise((res) => ws.once('open', res));
+      ws.on('message', (d) => { if (d.toString().startsWith('{"type": "lobby"') || d.includes('"lobby"')) Atomics.add(counts, 0, 1); });
+      ws.send(JSON.stringify({ type: 'lobby' }));
+      conns.push(ws);
+    }
+    parentPort.postMessage('ready');
+  })();
+}
+
+if (!isMainThread) watcherThread();
+else (async () => {
   const srv = await startServer({ args: [] });
   const pid = srv.proc.pid;
   console.log(`tak serve pid ${pid} on port ${srv.port}; ${new Date().toISOString()}; node ${process.version}; ${require('os').cpus()[0].model} x${require('os').cpus().length}`);
@@ -138,18 +161,45 @@ function report(name, r) {
     const open = held.filter((c) => c.ws.readyState === WebSocket.OPEN).length;
     console.log(`connections: ${open} open and answering (opened in ${((Date.now() - t0) / 1000).toFixed(1)} s); server memory`, rss(pid));
 
+    // Lobby followers (their own connections, in a thread of their own, so
+    // reading 4,000 updates a second does not delay this thread's timing of
+    // the moves; on this machine they still share its two cores), and a
+    // seek churning.
+    const counts = new Int32Array(new SharedArrayBuffer(4));
+    let watchers = null;
+    if (opt.lobby > 0) {
+      watchers = new Worker(__filename, { workerData: { port: srv.port, n: opt.lobby, counts } });
+      await new Promise((res, rej) => { watchers.once('message', res); watchers.once('error', rej); });
+    }
+    const lobbyCount = () => Atomics.load(counts, 0);
+    const churner = new Conn(srv.port);
+    await churner.ready;
+    let churning = true;
+    (async () => {
+      while (churning) {
+        const r = await churner.send({ type: 'seek', name: 'Churn', size: 5 });
+        await sleep(25);
+        if (r.seek) await churner.send({ type: 'unseek', seek: r.seek });
+        await sleep(25);
+      }
+    })();
+    console.log(`lobby: ${opt.lobby} more connections follow it (another thread); a seek posted and cancelled every 50 ms`);
+
     t0 = Date.now();
     const pairs = [];
     for (let i = 0; i < opt.games; i++) pairs.push(new Pair(srv.port));
     await Promise.all(pairs.map((p) => p.start()));
-    console.log(`games: ${pairs.length} started in ${((Date.now() - t0) / 1000).toFixed(1)} s (${opt.size}x${opt.size}, random legal moves), with the ${open} idle connections still open`);
+    console.log(`games: ${pairs.length} started in ${((Date.now() - t0) / 1000).toFixed(1)} s (${opt.size}x${opt.size}, random legal moves, clock ${opt.clock ? opt.clock + '+5' : 'none'}), with the ${open} idle connections still open`);
     for (const [name, run] of [[`open loop at ${opt.rate} moves/s`, () => openLoop(pairs, opt.rate, opt.seconds)],
       ['closed loop (as fast as it goes)', () => closedLoop(pairs, opt.seconds)]]) {
-      const c0 = cpu(pid);
+      const c0 = cpu(pid), l0 = lobbyCount();
       const r = await run();
       report(name, r);
+      console.log(`  lobby updates delivered meanwhile: ${lobbyCount() - l0} (${((lobbyCount() - l0) / r.seconds).toFixed(0)}/s to the followers)`);
       console.log(`  server CPU ${((cpu(pid) - c0) * 1000 / r.done).toFixed(3)} ms per move; machine load average ${require('os').loadavg()[0].toFixed(1)}`);
     }
+    churning = false;
+    if (watchers) await watchers.terminate();
     console.log('server memory', rss(pid));
 
     const page = [];

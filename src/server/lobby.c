@@ -8,10 +8,10 @@
  * with a "seek_accepted" message. Everything here is in memory: a restart
  * forgets the seeks (their seekers' connections are gone anyway).
  *
- * The followers get the whole lobby as one message, at most four times a
- * second (the server's tick): one write shared by all of them, however many
- * seeks or games changed meanwhile, so a thousand idle watchers cost the
- * moves nothing.
+ * The followers get the whole lobby as one message, at most twice a second
+ * (on the server's tick): one write shared by all of them, however many
+ * seeks or games changed meanwhile, and the games listed are the first
+ * PLAYING_SHOWN, so a thousand idle followers cost the moves little.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,8 @@
 #define SEEKS_MAX 1000
 #define SEEKS_PER_SESSION 3
 #define RECENT_MAX 20
-#define PLAYING_SHOWN 50
+#define PLAYING_SHOWN 20
+#define LOBBY_EVERY_MS 500
 #define NAME_MAX_CHARS STORE_NAME_LEN
 
 typedef struct Seek {
@@ -48,6 +49,7 @@ struct Lobby {
     Recent recent[RECENT_MAX]; /* newest last */
     int recent_count;
     bool dirty;
+    int64_t sent_ms; /* when the followers were last sent the lobby */
 };
 
 static Lobby *lobby_of(Server *s) {
@@ -120,6 +122,11 @@ static json_t *lobby_json(Server *s) {
 void lobby_tick(Server *s) {
     Lobby *l = s->lobby;
     if (l == NULL || !l->dirty) return;
+    /* Twice a second at most: fresh enough for people, and a thousand
+     * followers cost the moves little (bench/SERVER.md). */
+    int64_t now = clock_now_ms();
+    if (now - l->sent_ms < LOBBY_EVERY_MS) return;
+    l->sent_ms = now;
     l->dirty = false;
     if (l->sub_count == 0) return;
     Outbuf *b = outbuf_json(lobby_json(s));
