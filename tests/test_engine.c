@@ -483,6 +483,25 @@ static void test_flat_race_features(void **state) {
 }
 
 
+/* The mark a move gets (what tak analyze and the page's graph show). */
+static void test_judge_move(void **state) {
+    (void)state;
+    int drop;
+    assert_int_equal(tak_engine_judge_move(50, 40, 100, 300, &drop), 0);
+    assert_int_equal(drop, 10);
+    assert_int_equal(tak_engine_judge_move(50, -50, 100, 300, &drop), 1); /* 100: a mistake */
+    assert_int_equal(tak_engine_judge_move(50, -249, 100, 300, NULL), 1);
+    assert_int_equal(tak_engine_judge_move(50, -250, 100, 300, NULL), 2); /* 300: a blunder */
+    /* A won position thrown away counts the win as 2000. */
+    assert_int_equal(tak_engine_judge_move(TAK_SCORE_WIN - 5, 1700, 100, 300, &drop), 2);
+    assert_int_equal(drop, 300);
+    assert_int_equal(tak_engine_judge_move(TAK_SCORE_WIN - 5, 1950, 100, 300, NULL), 0);
+    /* Into a lost game from one not lost is a blunder, however small the drop in
+     * clamped terms; a lost game staying lost is not. */
+    assert_int_equal(tak_engine_judge_move(-1990, -(TAK_SCORE_WIN - 3), 100, 300, NULL), 2);
+    assert_int_equal(tak_engine_judge_move(-(TAK_SCORE_WIN - 9), -(TAK_SCORE_WIN - 3), 100, 300, NULL), 0);
+}
+
 static void test_flat_win_in_one_matches_core(void **state) {
     (void)state;
     /* Along random games to their end: the finder names a move exactly when
@@ -549,6 +568,7 @@ int main(void) {
         cmocka_unit_test(test_road_features),
         cmocka_unit_test(test_flat_race_features),
         cmocka_unit_test(test_flat_win_in_one_matches_core),
+        cmocka_unit_test(test_judge_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -521,6 +521,38 @@ function toggleWall() {
   render();
 }
 
+// ---- the game in one picture: every position judged by the page's engine ----------------
+
+// Asks the page's engine for the graph of a finished game (once a game).
+async function computeGraph() {
+  const s = app.state, w = app.worker;
+  if (!s || !s.result || !w || app.sandbox || s.moves.length === 0) return;
+  const key = s.game + ':' + s.moves.length;
+  if (app.graphKey === key) return;
+  app.graphKey = key; app.graph = null;
+  try {
+    const g = await w.call('graph', s.start, s.moves, { komi: s.komi, stones: s.stones, capstones: s.capstones, size: s.size, nodes: 20000 });
+    if (app.graphKey === key) { app.graph = g; render(); }
+  } catch (e) { app.graphKey = null; }
+}
+
+function drawGraph() {
+  const svg = $('graph'), g = app.graph, s = app.state;
+  const hide = !g || !s || app.graphKey !== s.game + ':' + s.moves.length;
+  svg.toggleAttribute('hidden', hide); // an SVG element has no .hidden property
+  if (hide) return;
+  const n = g.scores.length, W = 300, H = 90, x = (i) => (n > 1 ? i * W / (n - 1) : 0);
+  const y = (cp) => H / 2 - Math.max(-1, Math.min(1, cp / 1000)) * (H / 2 - 4);
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.textContent = '';
+  el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }, svg);
+  el('polyline', { points: g.scores.map((cp, i) => `${x(i)},${y(cp)}`).join(' '), class: 'line' }, svg);
+  g.marks.forEach((m, i) => { if (m) el('circle', { cx: x(i + 1), cy: y(g.scores[i + 1]), r: 3, class: m === '??' ? 'q2' : 'q1', 'data-ply': i + 1 }, svg); });
+  const at = shown().ply;
+  el('line', { x1: x(at), y1: 0, x2: x(at), y2: H, class: 'now' }, svg);
+}
+
 function drawMoves() {
   const ol = $('moves'), s = app.state, at = shown().ply;
   ol.textContent = '';
@@ -537,6 +569,8 @@ function drawMoves() {
     for (let j = Math.max(i, 0); j < Math.min(i + 2, s.moves.length); j++) {
       const span = document.createElement('span');
       span.textContent = s.moves[j];
+      const mark = app.graph && app.graphKey === s.game + ':' + s.moves.length ? app.graph.marks[j] : '';
+      if (mark) { const b = document.createElement('b'); b.className = 'mark'; b.textContent = mark; span.appendChild(b); }
       span.dataset.ply = j + 1;
       if (j + 1 === at) span.className = 'current';
       span.onclick = () => showPly(j + 1);
@@ -608,6 +642,8 @@ function render() {
   drawMatch();
   drawChat();
   drawClocks();
+  drawGraph();
+  if (s.result && app.worker && !app.sandbox) computeGraph();
 }
 
 function drawOffers() {
@@ -693,7 +729,7 @@ function engineWorker() {
     };
     w.onerror = () => { for (const c of calls.values()) c.reject(new Error('the page engine failed to load')); calls.clear(); app.worker = null; };
     app.worker = { call: (op, ...args) => new Promise((resolve, reject) => { const id = ++next; calls.set(id, { resolve, reject }); w.postMessage({ id, op, args }); }) };
-    app.worker.ready = app.worker.call('ready').catch(() => { app.worker = null; });
+    app.worker.ready = app.worker.call('ready').then(() => { if (app.state) render(); }).catch(() => { app.worker = null; });
   } catch (e) { app.worker = null; }
   return app.worker;
 }
@@ -1254,6 +1290,11 @@ function init() {
   $('sandbox-move').onchange = () => { app.sandbox.userMove = +$('sandbox-move').value || 0; sandboxSend(app.sandbox.board, app.sandbox.turn, app.sandbox.userMove); };
   $('export-tps').onclick = () => showExport(shown().tps);
   $('rematch').onclick = rematch;
+  $('graph').onclick = (ev) => {
+    const s = app.state, r = $('graph').getBoundingClientRect();
+    if (!s || !app.graph) return;
+    showPly(Math.round((ev.clientX - r.left) / r.width * (app.graph.scores.length - 1)));
+  };
   $('chat-form').onsubmit = sendChat;
   applyLooks();
   $('dark').onchange = () => { localStorage.setItem('tak.dark', $('dark').checked ? '1' : '0'); applyLooks(); };

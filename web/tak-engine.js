@@ -8,6 +8,7 @@
 //   tak.play(tps, move, { komi })       -> { tps, over }
 //   tak.perft(tps, depth, { komi })     -> a BigInt
 //   tak.view(start, plies, ply, { komi, size }) -> a position as the server's states give it
+//   tak.graph(start, plies, { komi, size, nodes }) -> { scores, marks, best } for a whole game
 //   tak.search(tps, { komi, level, nodes, ms }) -> { best, score, win_in, depth, nodes, time_ms, pv }
 //
 // Positions are TPS; opts: komi in flats (halves allowed), stones and
@@ -108,6 +109,15 @@
     view(start, plies, ply, opts = {}) {
       this.put((start || '') + '\n' + plies.join(' '));
       this.call(this.x.tak_view(...TakEngine.rules(opts), opts.size || 0, ply));
+      return JSON.parse(this.get());
+    }
+
+    // A whole game judged, as `tak analyze --game` does: every position searched
+    // opts.nodes nodes (20,000); { scores (White's view, one a position, wins as
+    // +-2000), marks ('', '?', '??' a ply), best (the engine's move a position) }.
+    graph(start, plies, opts = {}) {
+      this.put((start || '') + '\n' + plies.join(' '));
+      this.call(this.x.tak_graph(...TakEngine.rules(opts), opts.size || 0, opts.nodes || 20000));
       return JSON.parse(this.get());
     }
 

@@ -11,7 +11,7 @@ self.onmessage = async (ev) => {
   try {
     const tak = await ready;
     if (op === 'ready') return self.postMessage({ id, result: true });
-    if (!['legalMoves', 'play', 'perft', 'search', 'view'].includes(op)) throw new Error('unknown operation ' + op);
+    if (!['legalMoves', 'play', 'perft', 'search', 'view', 'graph'].includes(op)) throw new Error('unknown operation ' + op);
     let result = tak[op](...(args || []));
     if (typeof result === 'bigint') result = result.toString();
     self.postMessage({ id, result });

@@ -81,6 +81,13 @@ TakMove tak_engine_search(TakEngine *engine, const TakPosition *pos, const uint6
  * from any thread, at any time. */
 void tak_engine_stop(TakEngine *engine);
 
+/* How bad a move was, from the scores (for the mover, as searches give
+ * them) of the position before it and the one after it (negated back to the
+ * mover's view): 0 fine, 1 a mistake (it lost `mistake` hundredths of a flat
+ * or more; wins count as 2000), 2 a blunder (`blunder` or more, or it turned
+ * a game not lost into a lost one). *drop (may be NULL) is what it lost. */
+int tak_engine_judge_move(int before, int after, int mistake, int blunder, int *drop);
+
 /* The static evaluation of `pos` from the side to move's view, for tests and
  * tuning. */
 int tak_engine_evaluate(const TakPosition *pos);

@@ -38,8 +38,6 @@ static const CliCommand analyze_command = {
     "  --help          show this help\n",
 };
 
-/* Winning scores counted as this many hundredths when measuring a loss. */
-#define WIN_CP 2000
 
 typedef struct AnalyzeArgs {
     TakSearchLimits limits;
@@ -62,10 +60,6 @@ static const char *format_score(int score, TakColor side, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%+.2f", white / 100.0);
     return buf;
-}
-
-static int clamp_cp(int score) {
-    return score > WIN_CP ? WIN_CP : score < -WIN_CP ? -WIN_CP : score;
 }
 
 static void write_line(const TakPosition *start, const TakMove *pv, int n, char *buf, size_t cap) {
@@ -202,16 +196,10 @@ static int analyze_game(const AnalyzeArgs *a, TakEngine *engine) {
         const TakPosition *before = &positions[i];
         TakColor mover = tak_position_side(before);
         int s_before = scores[i], s_after = -scores[i + 1];
-        int drop = clamp_cp(s_before) - clamp_cp(s_after);
-        bool lost_now = s_before > -TAK_SCORE_WIN_MIN && s_after <= -TAK_SCORE_WIN_MIN;
-        const char *mark = "";
-        if (drop >= a->blunder || lost_now) {
-            mark = "??";
-            counts[mover][1]++;
-        } else if (drop >= a->mistake) {
-            mark = "?";
-            counts[mover][0]++;
-        }
+        int drop;
+        int judged = tak_engine_judge_move(s_before, s_after, (int)a->mistake, (int)a->blunder, &drop);
+        const char *mark = judged == 2 ? "??" : judged == 1 ? "?" : "";
+        if (judged) counts[mover][judged - 1]++;
         if (*mark) flags[flagged++] = (Flagged){i, drop};
         char move[TAK_MOVE_TEXT_MAX], best[TAK_MOVE_TEXT_MAX] = "", e0[16], e1[16];
         tak_move_write(g->moves[i], size, before, move);

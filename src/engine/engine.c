@@ -162,6 +162,20 @@ static bool thread_prepare(SearchThread *t, const TakPosition *pos, const uint64
     return true;
 }
 
+/* Winning scores counted as this many hundredths when measuring a loss. */
+#define JUDGE_WIN_CP 2000
+
+static int judge_clamp(int score) {
+    return score > JUDGE_WIN_CP ? JUDGE_WIN_CP : score < -JUDGE_WIN_CP ? -JUDGE_WIN_CP : score;
+}
+
+int tak_engine_judge_move(int before, int after, int mistake, int blunder, int *drop) {
+    int lost = judge_clamp(before) - judge_clamp(after);
+    if (drop) *drop = lost;
+    bool lost_now = before > -TAK_SCORE_WIN_MIN && after <= -TAK_SCORE_WIN_MIN;
+    return lost >= blunder || lost_now ? 2 : lost >= mistake ? 1 : 0;
+}
+
 #if ENGINE_THREADS
 static void *worker_main(void *arg) {
     search_iterate(arg);

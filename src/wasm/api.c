@@ -145,6 +145,42 @@ EXPORT(tak_search) int tak_search(int half_komi, int stones, int caps, int level
     return 0;
 }
 
+/* The game's start: the TPS on the buffer's first line (cut there), or the
+ * empty board of `size` when that line is empty. */
+static bool read_start(int half_komi, int stones, int caps, int size, TakPosition *pos) {
+    if (buffer[0]) return read_position(buffer, half_komi, stones, caps, pos);
+    char empty[TAK_TPS_MAX];
+    int n = 0;
+    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE) return answer_error("size 3 to 8"), false;
+    for (int r = 0; r < size; r++) n += snprintf(empty + n, sizeof empty - (size_t)n, "%sx%d", r ? "/" : "", size);
+    snprintf(empty + n, sizeof empty - (size_t)n, " 1 1");
+    return read_position(empty, half_komi, stones, caps, pos);
+}
+
+/* The position after the plies of `plies` (space-separated PTN, up to
+ * `count` of them) from the start in the buffer's first line; the moves
+ * played are kept in `moves`. Returns how many were played, -1 (error in
+ * the buffer) when one is not legal. */
+static int replay(char *plies, TakPosition *pos, TakMove *moves, int count) {
+    int played = 0;
+    for (char *p = plies; played < count && *p;) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        char *end = p + strcspn(p, " ");
+        char save = *end;
+        *end = '\0';
+        TakError err;
+        if (!tak_move_parse(pos, p, &moves[played], &err))
+            return answer_error("ply %d '%.20s': %s", played + 1, p, err.message);
+        TakUndo undo;
+        tak_position_make(pos, moves[played], &undo);
+        *end = save;
+        p = end;
+        played++;
+    }
+    return played;
+}
+
 /* In: the game's start (a TPS; an empty line for the empty board of `size`),
  * a newline, its plies in PTN separated by spaces. Out: the position after
  * the first `ply` of them as the server's game state describes a position:
@@ -156,32 +192,11 @@ EXPORT(tak_view) int tak_view(int half_komi, int stones, int caps, int size, int
     *nl = '\0';
     char *plies = nl + 1;
     TakPosition pos;
-    if (buffer[0]) {
-        if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
-    } else {
-        char empty[TAK_TPS_MAX];
-        int n = 0;
-        if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE) return answer_error("size 3 to 8");
-        for (int r = 0; r < size; r++) n += snprintf(empty + n, sizeof empty - (size_t)n, "%sx%d", r ? "/" : "", size);
-        snprintf(empty + n, sizeof empty - (size_t)n, " 1 1");
-        if (!read_position(empty, half_komi, stones, caps, &pos)) return -1;
-    }
-    int played = 0;
-    for (char *p = plies; played < ply && *p;) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        char *end = p + strcspn(p, " ");
-        char save = *end;
-        *end = '\0';
-        TakMove move;
-        TakError err;
-        if (!tak_move_parse(&pos, p, &move, &err)) return answer_error("ply %d '%.20s': %s", played + 1, p, err.message);
-        TakUndo undo;
-        tak_position_make(&pos, move, &undo);
-        *end = save;
-        p = end;
-        played++;
-    }
+    if (!read_start(half_komi, stones, caps, size, &pos)) return -1;
+    static TakMove played_moves[1000];
+    if (ply < 0 || ply > 1000) return answer_error("ply 0 to 1000");
+    int played = replay(plies, &pos, played_moves, ply);
+    if (played < 0) return -1;
     if (played < ply) return answer_error("the game has %d plies, not %d", played, ply);
     static char out[BUFFER_SIZE];
     int n = tak_position_size(&pos), used = 0;
@@ -207,4 +222,83 @@ EXPORT(tak_view) int tak_view(int half_komi, int stones, int caps, int size, int
              tak_position_has_tak(&pos, TAK_BLACK) ? "true" : "false");
     memcpy(buffer, out, sizeof buffer);
     return 0;
+}
+
+/* In: a game as tak_view takes it. Searches every position of it for
+ * `nodes` nodes and judges each ply as `tak analyze --game` does (a
+ * mistake from 100 hundredths of a flat lost, a blunder from 300). Out:
+ * JSON: "scores", one a position, White's view in hundredths of a flat
+ * (wins as +-2000), "marks", one a ply ("", "?" or "??"), and "best", the
+ * engine's move in each position ("" when over). */
+EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, int nodes) {
+    char *nl = strchr(buffer, '\n');
+    if (nl == NULL) return answer_error("no plies line after the start");
+    *nl = '\0';
+    static char plies[BUFFER_SIZE];
+    snprintf(plies, sizeof plies, "%s", nl + 1);
+    TakPosition start;
+    if (!read_start(half_komi, stones, caps, size, &start)) return -1;
+    enum { PLIES_MAX = 1000 };
+    static TakMove moves[PLIES_MAX];
+    static int scores[PLIES_MAX + 1];
+    static TakMove bests[PLIES_MAX + 1];
+    static uint64_t hashes[PLIES_MAX + 1];
+    TakPosition pos = start;
+    int n = replay(plies, &pos, moves, PLIES_MAX);
+    if (n < 0) return -1;
+    if (engine == NULL && (engine = tak_engine_new(16, 1)) == NULL) return answer_error("out of memory");
+    tak_engine_set_level(engine, TAK_LEVEL_MAX);
+    tak_engine_new_game(engine);
+    TakSearchLimits limits;
+    memset(&limits, 0, sizeof limits);
+    limits.nodes = nodes > 0 ? (uint64_t)nodes : 20000;
+    pos = start;
+    for (int i = 0; i <= n; i++) {
+        hashes[i] = pos.hash;
+        bests[i] = TAK_MOVE_NONE;
+        TakResult r = tak_position_result(&pos);
+        if (r.end != TAK_END_NONE) {
+            scores[i] = r.winner < 0 ? 0 : r.winner == (int)tak_position_side(&pos) ? TAK_SCORE_WIN : -TAK_SCORE_WIN;
+        } else {
+            TakSearchInfo info;
+            bests[i] = tak_engine_search(engine, &pos, hashes, (size_t)i, &limits, NULL, NULL, &info);
+            scores[i] = info.score;
+        }
+        if (i < n) {
+            TakUndo undo;
+            tak_position_make(&pos, moves[i], &undo);
+        }
+    }
+    static char out[BUFFER_SIZE];
+    size_t used = (size_t)snprintf(out, sizeof out, "{\"scores\":[");
+    pos = start;
+    for (int i = 0; i <= n; i++) {
+        int white = tak_position_side(&pos) == TAK_WHITE ? scores[i] : -scores[i];
+        int cp = white > 2000 ? 2000 : white < -2000 ? -2000 : white;
+        used += (size_t)snprintf(out + used, sizeof out - used, "%s%d", i ? "," : "", cp);
+        if (i < n) {
+            TakUndo undo;
+            tak_position_make(&pos, moves[i], &undo);
+        }
+    }
+    used += (size_t)snprintf(out + used, sizeof out - used, "],\"marks\":[");
+    for (int i = 0; i < n; i++) {
+        int judged = tak_engine_judge_move(scores[i], -scores[i + 1], 100, 300, NULL);
+        used += (size_t)snprintf(out + used, sizeof out - used, "%s\"%s\"", i ? "," : "",
+                                 judged == 2 ? "??" : judged == 1 ? "?" : "");
+    }
+    used += (size_t)snprintf(out + used, sizeof out - used, "],\"best\":[");
+    pos = start;
+    for (int i = 0; i <= n && used < sizeof out - 32; i++) {
+        char text[TAK_MOVE_TEXT_MAX] = "";
+        if (bests[i] != TAK_MOVE_NONE) tak_move_write(bests[i], tak_position_size(&pos), &pos, text);
+        used += (size_t)snprintf(out + used, sizeof out - used, "%s\"%s\"", i ? "," : "", text);
+        if (i < n) {
+            TakUndo undo;
+            tak_position_make(&pos, moves[i], &undo);
+        }
+    }
+    snprintf(out + used, sizeof out - used, "]}");
+    memcpy(buffer, out, sizeof buffer);
+    return n;
 }

@@ -94,3 +94,32 @@ test('review steps in the page: ten quick presses move ten plies, with the serve
   assert.match(await p.textContent('#turn'), /Viewing move/);
   await p.context().close();
 });
+
+test('the evaluation graph of a real 6x6 game, worked out in the page; a click on it moves the board', async () => {
+  const real = path.join(ROOT, '../shared/games/real');
+  const ptn = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
+    .map((f) => fs.readFileSync(path.join(real, f), 'utf8'))
+    .find((t) => /\[Size "6"\]/.test(t) && /\[Result "(R-0|0-R|F-0|0-F)"\]/.test(t) && /\b20\. /.test(t));
+  assert.ok(ptn, 'a finished real 6x6 game');
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', ptn);
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.result);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  const n = await p.evaluate(() => window.takApp.state.ply);
+  const points = await p.$eval('#graph polyline', (l) => l.getAttribute('points').split(' ').length);
+  assert.equal(points, n + 1, 'one point a position');
+  await p.locator('#graph').scrollIntoViewIfNeeded();
+  const box = await p.locator('#graph').boundingBox();
+  await p.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
+  const want = Math.round(0.25 * n);
+  await p.waitForFunction((w) => window.takApp.view && Math.abs(window.takApp.view.ply - w) <= 1, want);
+  // The marks the page shows are those `tak analyze` would give (same rule, same engine).
+  const marks = await p.evaluate(() => window.takApp.graph.marks);
+  assert.equal(marks.length, n);
+  assert.ok(marks.every((m) => ['', '?', '??'].includes(m)));
+  await p.screenshot({ path: path.join(ROOT, 'build/e2e-artifacts/graph.png') });
+  await p.context().close();
+});
