@@ -785,6 +785,54 @@ async function exportPtn() {
   } catch (e) { say(e.message); }
 }
 
+// ---- pictures of the position shown, with the board's theme ------------------------------
+
+// The board as a standalone SVG: its styles (theme colours, pieces) written
+// into each element, the hints, focus and carry marks left out.
+function boardPicture() {
+  const src = $('board'), copy = src.cloneNode(true);
+  const props = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size', 'font-weight', 'font-family'];
+  const from = src.querySelectorAll('*'), to = copy.querySelectorAll('*'), drop = [];
+  from.forEach((e, i) => {
+    const cs = getComputedStyle(e), t = to[i];
+    if (e.matches('.hint, .chosen, .in-hand')) drop.push(t);
+    for (const p of props) t.setAttribute(p, cs.getPropertyValue(p));
+    t.removeAttribute('class'); t.removeAttribute('tabindex');
+  });
+  for (const t of drop) t.remove();
+  const [, , w, h] = src.getAttribute('viewBox').split(' ').map(Number);
+  copy.setAttribute('xmlns', SVGNS);
+  copy.setAttribute('width', w); copy.setAttribute('height', h);
+  const bg = document.createElementNS(SVGNS, 'rect');
+  bg.setAttribute('width', w); bg.setAttribute('height', h); bg.setAttribute('fill', getComputedStyle(document.body).backgroundColor);
+  copy.insertBefore(bg, copy.firstChild);
+  return { text: new XMLSerializer().serializeToString(copy), width: w, height: h };
+}
+
+function download(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob); a.download = name;
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+function pictureName(ext) { return `tak-${app.gameId || 'position'}-${shown().ply}.${ext}`; }
+
+function saveSvg() { download(pictureName('svg'), new Blob([boardPicture().text], { type: 'image/svg+xml' })); }
+
+// The SVG drawn on a canvas of the board's own size, as PNG.
+function savePng() {
+  const pic = boardPicture(), img = new Image();
+  img.onload = () => {
+    const c = document.createElement('canvas');
+    c.width = pic.width; c.height = pic.height;
+    c.getContext('2d').drawImage(img, 0, 0);
+    c.toBlob((b) => download(pictureName('png'), b), 'image/png');
+  };
+  img.onerror = () => say('The picture could not be drawn.');
+  img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(pic.text);
+}
+
 function showExport(text) {
   const t = $('export');
   t.hidden = false; t.value = text; t.focus(); t.select();
@@ -1290,6 +1338,8 @@ function init() {
   $('sandbox-move').onchange = () => { app.sandbox.userMove = +$('sandbox-move').value || 0; sandboxSend(app.sandbox.board, app.sandbox.turn, app.sandbox.userMove); };
   $('export-tps').onclick = () => showExport(shown().tps);
   $('rematch').onclick = rematch;
+  $('picture-svg').onclick = saveSvg;
+  $('picture-png').onclick = savePng;
   $('graph').onclick = (ev) => {
     const s = app.state, r = $('graph').getBoundingClientRect();
     if (!s || !app.graph) return;

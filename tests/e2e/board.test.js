@@ -432,3 +432,21 @@ test('the sandbox says its rules, and nothing is silently changed under a wall o
   assert.equal(await p.evaluate(() => window.takApp.sandbox.board[12]), '12C');
   await p.context().close();
 });
+
+test('pictures of the position: SVG and PNG of the board\'s size, in the board\'s theme', async () => {
+  const p = await newPage({ acceptDownloads: true });
+  await newGame(p, { from: 'x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5' });
+  await p.selectOption('#board-theme', 'green');
+  const [svgDl] = await Promise.all([p.waitForEvent('download'), p.click('#picture-svg')]);
+  const svg = fs.readFileSync(await svgDl.path(), 'utf8');
+  assert.match(svgDl.suggestedFilename(), /^tak-[a-z2-9]+-0\.svg$/);
+  assert.match(svg, /^<svg[^>]* width="530" height="530"/);
+  assert.match(svg, /fill="rgb\(141, 178, 127\)"/, 'the green theme\'s squares');
+  assert.doesNotMatch(svg, /var\(--|class=/, 'no stylesheet needed to show it');
+  const [pngDl] = await Promise.all([p.waitForEvent('download'), p.click('#picture-png')]);
+  const png = fs.readFileSync(await pngDl.path());
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [530, 530], 'the board\'s own size');
+  fs.writeFileSync(path.join(ROOT, 'build/e2e-artifacts/picture.png'), png);
+  await p.context().close();
+});
