@@ -187,9 +187,20 @@ static void test_marks(void **state) {
     TakPtn p = read_ok("[Size \"5\"]\n1. a1' e5''\n2. Ce4\" Sa2!\n3. e4<*?! a2+!!\n"
                        "4. b4?? c5!?\n5. d4+'' c4'!");
     assert_int_equal(p.game.count, 10);
+    /* Kept as written, each ply's own, and written again after the move. */
+    static const char *const kept[10] = {"'", "''", "\"", "!", "?!", "!!", "??", "!?", "''", "'!"};
+    for (int i = 0; i < 10; i++) assert_string_equal(p.marks[i], kept[i]);
+    char *marked = tak_ptn_write(&p);
+    /* (e4< flattens nothing: its '*' was wrong and is not written again.) */
+    assert_non_null(strstr(marked, "1. a1' e5''\n2. Ce4\" Sa2!\n3. e4<?! a2+!!\n4. b4?? c5!?\n"));
+    TakPtn again = read_ok(marked);
+    for (int i = 0; i < 10; i++) assert_string_equal(again.marks[i], kept[i]);
+    tak_ptn_free(&again);
+    free(marked);
     tak_ptn_free(&p);
     /* A wrong '*' does not change the move; the writer puts it where due. */
     p = read_ok("[Size \"5\"]\n1. a1 e5\n2. Ce4 Sd4*\n3. e4< e3\n4. d3 e2\n5. d2 e1\n6. d4-");
+    assert_null(p.marks[3]); /* a '*' alone is not a mark kept */
     TakPtn q =
         read_ok("[Size \"5\"]\n1. a1 e5\n2. Ce4 Sd4\n3. e4<* e3\n4. d3 e2\n5. d2 e1\n6. d4-*");
     assert_int_equal(p.game.count, 11);

@@ -28,6 +28,9 @@ typedef struct TakPtn {
     TakRules rules;  /* from Size, Komi, Flats*, Caps* (standard otherwise) */
     TakGame game;    /* start (TPS tag or empty board) and every move, replayed */
     char **comments; /* comments[i]: comment after ply i (NULL if none); game.count entries */
+    char **marks;    /* marks[i]: the marks written after ply i ("'", "!?", "??", ...; the
+                      * flattening '*' is the writer's own), or NULL; game.count entries
+                      * (the array may be NULL) */
     char *preface;   /* comments after the tags and before the first ply, or NULL */
     char result[8];  /* the result token that closed the move text, or "" */
 } TakPtn;

@@ -221,6 +221,7 @@ static void token_show(const char *text, size_t len, char out[32]) {
     out[n] = '\0';
 }
 
+/* Room for one more ply's comment and marks. */
 static bool grow_comments(Reader *r) {
     size_t need = r->ptn->game.count + 1;
     if (need <= r->comments_cap) return true;
@@ -229,8 +230,31 @@ static bool grow_comments(Reader *r) {
     if (!comments) return false;
     for (size_t k = r->comments_cap; k < cap; k++) comments[k] = NULL;
     r->ptn->comments = comments;
+    char **marks = realloc(r->ptn->marks, cap * sizeof *marks);
+    if (!marks) return false;
+    for (size_t k = r->comments_cap; k < cap; k++) marks[k] = NULL;
+    r->ptn->marks = marks;
     r->comments_cap = cap;
     return true;
+}
+
+/* The marks that end a ply token ("'", "!?", "''", ...), without the
+ * flattening '*' (the writer adds it where it belongs); NULL when none or
+ * out of memory (*oom). */
+static char *token_marks(const char *text, size_t len, bool *oom) {
+    size_t k = len;
+    while (k > 0 && strchr("'\"!?*", text[k - 1])) k--;
+    char kept[16];
+    size_t n = 0;
+    for (size_t i = k; i < len && n < sizeof kept - 1; i++)
+        if (text[i] != '*') kept[n++] = text[i];
+    *oom = false;
+    if (n == 0) return NULL;
+    kept[n] = '\0';
+    char *copy = malloc(n + 1);
+    *oom = copy == NULL;
+    if (copy) memcpy(copy, kept, n + 1);
+    return copy;
 }
 
 /* Reads, checks and plays one ply token. */
@@ -253,6 +277,9 @@ static bool read_ply(Reader *r, size_t at, size_t len) {
         notation_error_relocate(r->err, r->line, column_of(r, at), prefix);
         return false;
     }
+    bool oom;
+    r->ptn->marks[game->count - 1] = token_marks(r->text + at, len, &oom);
+    if (oom) return fail(r, at, "out of memory");
     return true;
 }
 

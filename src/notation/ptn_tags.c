@@ -93,6 +93,9 @@ void tak_ptn_free(TakPtn *ptn) {
     if (ptn->comments)
         for (size_t i = 0; i < ptn->game.count; i++) free(ptn->comments[i]);
     free(ptn->comments);
+    if (ptn->marks)
+        for (size_t i = 0; i < ptn->game.count; i++) free(ptn->marks[i]);
+    free(ptn->marks);
     free(ptn->preface);
     tak_game_free(&ptn->game);
     memset(ptn, 0, sizeof *ptn);

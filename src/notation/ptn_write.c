@@ -79,6 +79,7 @@ char *tak_ptn_write(const TakPtn *ptn) {
         add_str(&t, " ");
         tak_move_write(game->moves[i], size, &pos, buf);
         add_str(&t, buf);
+        if (ptn->marks && ptn->marks[i]) add_str(&t, ptn->marks[i]);
         if (ptn->comments && ptn->comments[i]) {
             add_str(&t, " ");
             add_comment(&t, ptn->comments[i]);
