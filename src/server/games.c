@@ -116,6 +116,16 @@ LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, T
     copy.created_s = clock_now_ms() / 1000; /* as the store stamps it */
     copy.moves = NULL;
     copy.left_ms = NULL;
+    copy.import_ptn = NULL;
+    if (info->import_ptn) {
+        size_t n = strlen(info->import_ptn);
+        copy.import_ptn = malloc(n + 1);
+        if (copy.import_ptn == NULL) {
+            tak_error_set(err, "out of memory");
+            return NULL;
+        }
+        memcpy(copy.import_ptn, info->import_ptn, n + 1);
+    }
     if (info->move_count) {
         if (!stored_game_reserve(&copy, info->move_count)) {
             stored_game_free(&copy);

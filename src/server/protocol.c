@@ -6,6 +6,7 @@
  * an error. Game states ("state") are pushed to every follower of a game.
  * The messages are listed in docs/server.md.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -356,6 +357,14 @@ static void on_create(const Request *r) {
             return request_fail(r, "bad PTN: %s", tak_error_describe(&err, where, sizeof where));
         }
         info.rules = ptn.rules;
+        /* Kept, so its export gives back its tags, comments and marks. */
+        size_t len = strlen(ptn_text);
+        info.import_ptn = malloc(len + 1);
+        if (info.import_ptn == NULL) {
+            tak_ptn_free(&ptn);
+            return request_fail(r, "out of memory");
+        }
+        memcpy(info.import_ptn, ptn_text, len + 1);
         if (tak_ptn_tag(&ptn, "TPS"))
             tak_tps_write(&ptn.game.start, info.start_tps, sizeof info.start_tps);
         info.move_count = ptn.game.count;
@@ -908,6 +917,48 @@ static void on_takat_resign(const Request *r) {
     request_ok(r, NULL);
 }
 
+static bool same_tag_name(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
+/* An imported game's export gives back what the import said: its tags (but
+ * those of the rules and the result, which the game's own state writes),
+ * its opening comments, and each ply's comment and marks as long as the
+ * game still follows the imported moves. False when out of memory. */
+static bool keep_import(TakPtn *ptn, const char *imported) {
+    static const char *const own[] = {"Size", "Komi", "Flats", "Caps", "TPS", "Result"};
+    TakPtn src;
+    TakError err;
+    if (!tak_ptn_read(imported, strlen(imported), &src, &err)) return true; /* read once already */
+    bool ok = true;
+    for (size_t i = 0; ok && i < src.tag_count; i++) {
+        bool skip = false;
+        for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+            skip |= same_tag_name(src.tags[i].name, own[k]);
+        if (!skip) ok = tak_ptn_set_tag(ptn, src.tags[i].name, src.tags[i].value);
+    }
+    if (ok && src.preface) {
+        ptn->preface = src.preface;
+        src.preface = NULL;
+    }
+    size_t n = src.game.count < ptn->game.count ? src.game.count : ptn->game.count;
+    if (ok && n && ptn->marks == NULL) ok = (ptn->marks = calloc(ptn->game.count, sizeof *ptn->marks)) != NULL;
+    for (size_t i = 0; ok && i < n && src.game.moves[i] == ptn->game.moves[i]; i++) {
+        if (src.comments && src.comments[i] && ptn->comments && !ptn->comments[i]) {
+            ptn->comments[i] = src.comments[i];
+            src.comments[i] = NULL;
+        }
+        if (src.marks && src.marks[i]) {
+            ptn->marks[i] = src.marks[i];
+            src.marks[i] = NULL;
+        }
+    }
+    tak_ptn_free(&src);
+    return ok;
+}
+
 static void on_export(const Request *r) {
     LiveGame *g = request_followed(r);
     if (g == NULL) return;
@@ -938,6 +989,8 @@ static void on_export(const Request *r) {
         clock_tag(&g->info.clock, tag, sizeof tag);
         tak_ptn_set_tag(&ptn, "Clock", tag);
     }
+    if (g->info.import_ptn && !keep_import(&ptn, g->info.import_ptn))
+        return tak_ptn_free(&ptn), request_fail(r, "out of memory");
     char *text = tak_ptn_write(&ptn);
     tak_ptn_free(&ptn);
     if (text == NULL) return request_fail(r, "out of memory");

@@ -20,8 +20,10 @@ Store *store_open(const char *where, TakError *err) {
 void stored_game_free(StoredGame *g) {
     free(g->moves);
     free(g->left_ms);
+    free(g->import_ptn);
     g->moves = NULL;
     g->left_ms = NULL;
+    g->import_ptn = NULL;
     g->move_count = 0;
 }
 

@@ -40,6 +40,8 @@ typedef struct StoredGame {
     char invite[STORE_TOKEN_LEN + 1];   /* takes the free seat; "" when none */
     char name[2][STORE_NAME_LEN + 1];   /* the players' names by colour; "" when not given */
     int64_t created_s;                  /* when it was made (s since 1970; set by the store) */
+    char *import_ptn; /* the PTN it was imported from, kept for its tags, comments and
+                       * marks (malloc'd), or NULL */
     TakRules rules;
     char start_tps[TAK_TPS_MAX]; /* "" for the empty board */
     int engine_color;            /* the engine's seat, or -1 */

@@ -41,14 +41,16 @@ static const char schema[] =
     "ALTER TABLE moves ADD COLUMN IF NOT EXISTS left_ms BIGINT NOT NULL DEFAULT -1;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_name TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_name TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS import_ptn TEXT NOT NULL DEFAULT '';"
     "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms BIGINT NOT NULL);"
     "COMMIT;";
 
 static const char q_insert_game[] =
     "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps, half_komi,"
     " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies,"
-    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start, white_name, black_name)"
-    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)";
+    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start, white_name, black_name,"
+    " import_ptn)"
+    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)";
 static const char q_insert_move[] =
     "INSERT INTO moves(game, ply, ptn, left_ms) VALUES($1,$2,$3,$4)";
 /* One statement, so one snapshot: the game and exactly its plies. */
@@ -56,7 +58,7 @@ static const char q_load[] =
     "SELECT g.white_token, g.black_token, g.invite, g.size, g.stones, g.caps, g.half_komi,"
     " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn,"
     " m.left_ms, g.clock_base, g.clock_inc, g.clock_extra, g.clock_extra_move, g.turn_start,"
-    " g.white_name, g.black_name, g.created"
+    " g.white_name, g.black_name, g.created, g.import_ptn"
     " FROM games g LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
     " WHERE g.id = $1 ORDER BY m.ply";
 /* The UPDATE claims ply $2 under the row lock; a process that lost the race
@@ -154,15 +156,15 @@ static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     int64_t c[5] = {g->clock.base_ms, g->clock.increment_ms, g->clock.extra_ms,
                     g->clock.extra_move, g->turn_start_ms};
     for (int i = 0; i < 5; i++) snprintf(clk[i], sizeof clk[i], "%lld", (long long)c[i]);
-    const char *params[22] = {g->id,  g->token[0], g->token[1], g->invite,  num[0],
+    const char *params[23] = {g->id,  g->token[0], g->token[1], g->invite,  num[0],
                               num[1], num[2],      num[3],      num[4],     g->start_tps,
                               num[5], num[6],      num[7],      num[8],     num[9],
                               clk[0], clk[1],      clk[2],      clk[3],     clk[4],
-                              g->name[0], g->name[1]};
+                              g->name[0], g->name[1], g->import_ptn ? g->import_ptn : ""};
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    bool ok = change(s, q_insert_game, 22, params, NULL, err, "saving a new game");
+    bool ok = change(s, q_insert_game, 23, params, NULL, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++) {
         char ply[24], left[24];
         snprintf(ply, sizeof ply, "%zu", i);
@@ -224,6 +226,12 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     copy_field(r, 0, 20, g.name[0], sizeof g.name[0]);
     copy_field(r, 0, 21, g.name[1], sizeof g.name[1]);
     g.created_s = int64_field(r, 0, 22);
+    const char *imported = PQgetisnull(r, 0, 23) ? "" : PQgetvalue(r, 0, 23);
+    if (imported[0]) {
+        size_t n = strlen(imported);
+        g.import_ptn = malloc(n + 1);
+        if (g.import_ptn) memcpy(g.import_ptn, imported, n + 1);
+    }
     /* A game without moves is one row whose ptn is NULL (the outer join). */
     size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
     if (count) {

@@ -22,15 +22,15 @@ static const char *const queries[Q_COUNT] = {
     [Q_INSERT_GAME] = "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
                       " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
                       " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-                      " white_name, black_name)"
+                      " white_name, black_name, import_ptn)"
                       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-                      "?20,?21)",
+                      "?20,?21,?22)",
     [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn, left_ms) VALUES(?1,?2,?3,?4)",
     [Q_TURN_START] = "UPDATE games SET turn_start = ?2 WHERE id = ?1",
     [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
                     " no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
                     " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-                    " white_name, black_name, created FROM games WHERE id = ?1",
+                    " white_name, black_name, created, import_ptn FROM games WHERE id = ?1",
     [Q_LOAD_MOVES] = "SELECT ptn, left_ms FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
@@ -72,6 +72,7 @@ static const char *const added_columns[] = {
     "ALTER TABLE moves ADD COLUMN left_ms INTEGER NOT NULL DEFAULT -1",
     "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN import_ptn TEXT NOT NULL DEFAULT ''",
 };
 
 typedef struct SqliteStore {
@@ -170,6 +171,7 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
     sqlite3_bind_int64(st, 19, g->turn_start_ms);
     bind_text(st, 20, g->name[0]);
     bind_text(st, 21, g->name[1]);
+    bind_text(st, 22, g->import_ptn ? g->import_ptn : "");
     bool ok = run(s, st, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++)
         ok = insert_move(s, g->id, i, g->moves[i], g->left_ms ? g->left_ms[i] : -1, err);
@@ -218,6 +220,12 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     copy_column(st, 18, g.name[0], sizeof g.name[0]);
     copy_column(st, 19, g.name[1], sizeof g.name[1]);
     g.created_s = sqlite3_column_int64(st, 20);
+    const unsigned char *imported = sqlite3_column_text(st, 21);
+    if (imported && imported[0]) {
+        size_t n = strlen((const char *)imported);
+        g.import_ptn = malloc(n + 1);
+        if (g.import_ptn) memcpy(g.import_ptn, imported, n + 1);
+    }
     sqlite3_reset(st);
 
     st = s->q[Q_LOAD_MOVES];

@@ -219,6 +219,29 @@ test('names: the creator\'s and the invited friend\'s, on the state and in the P
   for (const c of [a, b, e]) await c.close();
 });
 
+test('an imported game exports with its tags, comments and marks, as a PlayTak game has them', async () => {
+  const imported = [
+    '[Site "PlayTak.com"]', '[Event "Online Play"]', '[Date "2024.03.02"]', '[Time "18:03:11"]',
+    '[Player1 "alion02"]', '[Player2 "Syme"]', '[Clock "15:0 +10"]', '[Size "5"]', '[Komi "2"]',
+    '', '{the opening}', '1. a1 e5 {a quiet start}', '2. c3\' c4!?', '3. b3?? {a mistake} d3!', '4. a3', ''].join('\n');
+  const a = await connect(srv.port);
+  const r = await a.send({ type: 'create', opponent: 'friend', ptn: imported });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  const e = (await a.send({ type: 'export' })).ptn;
+  for (const tag of ['Site "PlayTak.com"', 'Event "Online Play"', 'Date "2024.03.02"', 'Time "18:03:11"',
+    'Player1 "alion02"', 'Player2 "Syme"', 'Clock "15:0 +10"', 'Size "5"', 'Komi "2"'])
+    assert.ok(e.includes(`[${tag}]`), `${tag} in\n${e}`);
+  assert.match(e, /\{the opening\}\n1\. a1 e5 \{a quiet start\}\n2\. c3' c4!\?\n3\. b3\?\? \{a mistake\} d3!\n4\. a3\n/);
+  assert.doesNotMatch(e, /tak serve/);
+  // Played on, the export keeps the imported plies' notes and adds the new ply plainly.
+  const b = await connect(srv.port);
+  await b.send({ type: 'join', game: r.game, invite: r.invite });
+  assert.equal((await b.send({ type: 'move', move: 'e4' })).type, 'ok');
+  const e2 = (await a.send({ type: 'export' })).ptn;
+  assert.match(e2, /3\. b3\?\? \{a mistake\} d3!\n4\. a3 e4\n/);
+  await a.close(); await b.close();
+});
+
 test('takeback against the engine is granted at once', async () => {
   const c = await connect(srv.port);
   const r = await c.send({ type: 'create', opponent: 'engine', level: 1, size: 4 });
