@@ -117,14 +117,9 @@ LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, T
     copy.moves = NULL;
     copy.left_ms = NULL;
     copy.import_ptn = NULL;
-    if (info->import_ptn) {
-        size_t n = strlen(info->import_ptn);
-        copy.import_ptn = malloc(n + 1);
-        if (copy.import_ptn == NULL) {
-            tak_error_set(err, "out of memory");
-            return NULL;
-        }
-        memcpy(copy.import_ptn, info->import_ptn, n + 1);
+    if (info->import_ptn && (copy.import_ptn = stored_text_copy(info->import_ptn)) == NULL) {
+        tak_error_set(err, "out of memory");
+        return NULL;
     }
     if (info->move_count) {
         if (!stored_game_reserve(&copy, info->move_count)) {

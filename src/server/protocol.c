@@ -358,13 +358,11 @@ static void on_create(const Request *r) {
         }
         info.rules = ptn.rules;
         /* Kept, so its export gives back its tags, comments and marks. */
-        size_t len = strlen(ptn_text);
-        info.import_ptn = malloc(len + 1);
+        info.import_ptn = stored_text_copy(ptn_text);
         if (info.import_ptn == NULL) {
             tak_ptn_free(&ptn);
             return request_fail(r, "out of memory");
         }
-        memcpy(info.import_ptn, ptn_text, len + 1);
         if (tak_ptn_tag(&ptn, "TPS"))
             tak_tps_write(&ptn.game.start, info.start_tps, sizeof info.start_tps);
         info.move_count = ptn.game.count;

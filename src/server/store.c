@@ -27,6 +27,13 @@ void stored_game_free(StoredGame *g) {
     g->move_count = 0;
 }
 
+char *stored_text_copy(const char *text) {
+    size_t n = strlen(text) + 1;
+    char *copy = malloc(n);
+    if (copy) memcpy(copy, text, n);
+    return copy;
+}
+
 bool stored_game_reserve(StoredGame *g, size_t cap) {
     void *m = realloc(g->moves, (cap ? cap : 1) * sizeof *g->moves);
     if (m == NULL) return false;

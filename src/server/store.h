@@ -58,6 +58,8 @@ typedef struct StoredGame {
 } StoredGame;
 
 void stored_game_free(StoredGame *g);
+/* A malloc'd copy of `text` (for import_ptn); NULL when out of memory. */
+char *stored_text_copy(const char *text);
 /* Makes room for `cap` plies in moves and left_ms (both reallocated). */
 bool stored_game_reserve(StoredGame *g, size_t cap);
 

@@ -227,11 +227,7 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     copy_field(r, 0, 21, g.name[1], sizeof g.name[1]);
     g.created_s = int64_field(r, 0, 22);
     const char *imported = PQgetisnull(r, 0, 23) ? "" : PQgetvalue(r, 0, 23);
-    if (imported[0]) {
-        size_t n = strlen(imported);
-        g.import_ptn = malloc(n + 1);
-        if (g.import_ptn) memcpy(g.import_ptn, imported, n + 1);
-    }
+    if (imported[0]) g.import_ptn = stored_text_copy(imported);
     /* A game without moves is one row whose ptn is NULL (the outer join). */
     size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
     if (count) {

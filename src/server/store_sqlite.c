@@ -221,11 +221,7 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     copy_column(st, 19, g.name[1], sizeof g.name[1]);
     g.created_s = sqlite3_column_int64(st, 20);
     const unsigned char *imported = sqlite3_column_text(st, 21);
-    if (imported && imported[0]) {
-        size_t n = strlen((const char *)imported);
-        g.import_ptn = malloc(n + 1);
-        if (g.import_ptn) memcpy(g.import_ptn, imported, n + 1);
-    }
+    if (imported && imported[0]) g.import_ptn = stored_text_copy((const char *)imported);
     sqlite3_reset(st);
 
     st = s->q[Q_LOAD_MOVES];
