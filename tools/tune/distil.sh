@@ -33,9 +33,7 @@ workers=${TRAIN_WORKERS:-$(nproc)}
 
 mkdir -p "$data/$name"
 data=$(cd "$data" && pwd)
-make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
-tune="$data/tune-$name"
-[ -x "$tune" ] || cp "$root/build/tools/tune/tune" "$tune"
+tune=$(frozen_tuner "$root" "$data" "$name")
 
 chunks=()
 for g in "$@"; do
@@ -66,10 +64,5 @@ stop_workers
 scored=("$data/$name"/g*.txt)
 echo "distil.sh: fitting to $(cat "${scored[@]}" | wc -l) scored positions (lambda $lambda)"
 "$tune" fit "$root/src/engine/weights.c" --sizes "$sizes" --lambda "$lambda" "${scored[@]}"
-case "$sizes" in
-*6*)
-    make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
-    "$root/build/tools/tune/tune" carry "$root/src/engine/weights.c" 6 7 8
-    ;;
-esac
+carry_6x6 "$root" "$sizes"
 echo "distil.sh: wrote src/engine/weights.c"

@@ -29,9 +29,7 @@ workers=${TRAIN_WORKERS:-$(nproc)}
 
 mkdir -p "$data/g$gen"
 data=$(cd "$data" && pwd)
-make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
-tune="$data/tune-g$gen"
-[ -x "$tune" ] || cp "$root/build/tools/tune/tune" "$tune"
+tune=$(frozen_tuner "$root" "$data" "g$gen")
 
 # One chunk kind a line: size, half komi, games, nodes a move. The plan is
 # walked round-robin; komi 2 (half komi 4) is the match setting, komi 0 keeps
@@ -89,10 +87,5 @@ echo "train.sh: fitting to $(cat "${files[@]}" | wc -l) positions from generatio
 fit_sizes=$(echo 3456 | tr -cd "$sizes")
 [ -n "$fit_sizes" ] || { echo "train.sh: no size of $sizes is fitted (3-6 are)" >&2; exit 1; }
 "$tune" fit "$root/src/engine/weights.c" --sizes "$fit_sizes" "${files[@]}"
-case "$fit_sizes" in
-*6*)
-    make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
-    "$root/build/tools/tune/tune" carry "$root/src/engine/weights.c" 6 7 8
-    ;;
-esac
+carry_6x6 "$root" "$fit_sizes"
 echo "train.sh: wrote src/engine/weights.c"

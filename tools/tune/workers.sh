@@ -1,7 +1,8 @@
-# workers.sh: the background workers of train.sh and distil.sh, one a core.
-# Sourced, not run. A worker is a shell function taking its number (0..N-1)
-# that writes each result to FILE.part and renames it to FILE when done, so
-# a stopped run leaves only finished files behind.
+# workers.sh: what train.sh and distil.sh share: the background workers, one
+# a core, the frozen copy of the tuner they run, and carrying the fitted
+# 6x6 weights to 7x7 and 8x8. Sourced, not run. A worker is a shell function
+# taking its number (0..N-1) that writes each result to FILE.part and renames
+# it to FILE when done, so a stopped run leaves only finished files behind.
 
 worker_pids=()
 worker_dir=
@@ -16,6 +17,27 @@ start_workers() {
         "$1" "$w" &
         worker_pids+=($!)
     done
+}
+
+# frozen_tuner ROOT DATA NAME: builds the tuner with the weights now in
+# src/engine/weights.c and prints the path of its copy DATA/tune-NAME, made
+# once, so that a rebuild during a run (or a resumed run) changes nothing.
+frozen_tuner() {
+    make -C "$1" --no-print-directory build/tools/tune/tune >/dev/null || return 1
+    [ -x "$2/tune-$3" ] || cp "$1/build/tools/tune/tune" "$2/tune-$3" || return 1
+    echo "$2/tune-$3"
+}
+
+# carry_6x6 ROOT SIZES: when SIZES fitted 6x6, rebuilds the tuner with the
+# new weights and carries them to 7x7 and 8x8, which get too few games for
+# a fit of their own.
+carry_6x6() {
+    case "$2" in
+    *6*)
+        make -C "$1" --no-print-directory build/tools/tune/tune >/dev/null
+        "$1/build/tools/tune/tune" carry "$1/src/engine/weights.c" 6 7 8
+        ;;
+    esac
 }
 
 # stop_workers: each worker first (so it starts nothing new), then the
