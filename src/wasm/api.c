@@ -29,6 +29,12 @@ static TakEngine *engine;
 EXPORT(tak_buffer) char *tak_buffer(void) { return buffer; }
 EXPORT(tak_buffer_size) int tak_buffer_size(void) { return BUFFER_SIZE; }
 
+/* The one engine (16 MB table, one thread), made when first needed. */
+static bool the_engine(void) {
+    if (engine == NULL) engine = tak_engine_new(16, 1);
+    return engine != NULL;
+}
+
 static int answer_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -113,7 +119,7 @@ EXPORT(tak_search) int tak_search(int half_komi, int stones, int caps, int level
                                   int ms) {
     TakPosition pos;
     if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
-    if (engine == NULL && (engine = tak_engine_new(16, 1)) == NULL) return answer_error("out of memory");
+    if (!the_engine()) return answer_error("out of memory");
     tak_engine_set_level(engine, level < TAK_LEVEL_MIN || level > TAK_LEVEL_MAX ? TAK_LEVEL_MAX : level);
     TakSearchLimits limits;
     memset(&limits, 0, sizeof limits);
@@ -198,29 +204,28 @@ EXPORT(tak_view) int tak_view(int half_komi, int stones, int caps, int size, int
     int played = replay(plies, &pos, played_moves, ply);
     if (played < 0) return -1;
     if (played < ply) return answer_error("the game has %d plies, not %d", played, ply);
-    static char out[BUFFER_SIZE];
+    /* The plies are read: the answer goes over them, in the buffer. */
     int n = tak_position_size(&pos), used = 0;
     char tps[TAK_TPS_MAX];
     if (tak_tps_write(&pos, tps, sizeof tps) < 0) return answer_error("cannot write the TPS");
     int flats[2];
     tak_position_flat_counts(&pos, flats);
-    used += snprintf(out, sizeof out, "{\"ply\":%d,\"turn\":\"%s\",\"move_number\":%ld,\"board\":[", ply,
+    used += snprintf(buffer, sizeof buffer, "{\"ply\":%d,\"turn\":\"%s\",\"move_number\":%ld,\"board\":[", ply,
                      tak_position_side(&pos) == TAK_WHITE ? "white" : "black", tak_position_move_number(&pos));
     for (int sq = 0; sq < n * n; sq++) {
-        used += snprintf(out + used, sizeof out - (size_t)used, "%s\"", sq ? "," : "");
+        used += snprintf(buffer + used, sizeof buffer - (size_t)used, "%s\"", sq ? "," : "");
         int h = tak_position_height(&pos, sq);
-        for (int level = 0; level < h && used < (int)sizeof out - 8; level++)
-            out[used++] = tak_position_piece_color(&pos, sq, level) == TAK_WHITE ? '1' : '2';
-        if (h > 0 && tak_position_top_type(&pos, sq) == TAK_WALL) out[used++] = 'S';
-        if (h > 0 && tak_position_top_type(&pos, sq) == TAK_CAP) out[used++] = 'C';
-        out[used++] = '"';
+        for (int level = 0; level < h && used < (int)sizeof buffer - 8; level++)
+            buffer[used++] = tak_position_piece_color(&pos, sq, level) == TAK_WHITE ? '1' : '2';
+        if (h > 0 && tak_position_top_type(&pos, sq) == TAK_WALL) buffer[used++] = 'S';
+        if (h > 0 && tak_position_top_type(&pos, sq) == TAK_CAP) buffer[used++] = 'C';
+        buffer[used++] = '"';
     }
-    snprintf(out + used, sizeof out - (size_t)used,
+    snprintf(buffer + used, sizeof buffer - (size_t)used,
              "],\"tps\":\"%s\",\"stash\":[[%d,%d],[%d,%d]],\"flats\":[%d,%d],\"tak\":[%s,%s]}", tps,
              pos.stones[0], pos.capstones[0], pos.stones[1], pos.capstones[1], flats[0], flats[1],
              tak_position_has_tak(&pos, TAK_WHITE) ? "true" : "false",
              tak_position_has_tak(&pos, TAK_BLACK) ? "true" : "false");
-    memcpy(buffer, out, sizeof buffer);
     return 0;
 }
 
@@ -234,71 +239,56 @@ EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, i
     char *nl = strchr(buffer, '\n');
     if (nl == NULL) return answer_error("no plies line after the start");
     *nl = '\0';
-    static char plies[BUFFER_SIZE];
-    snprintf(plies, sizeof plies, "%s", nl + 1);
     TakPosition start;
     if (!read_start(half_komi, stones, caps, size, &start)) return -1;
     enum { PLIES_MAX = 1000 };
     static TakMove moves[PLIES_MAX];
-    static int scores[PLIES_MAX + 1];
-    static TakMove bests[PLIES_MAX + 1];
+    static int scores[PLIES_MAX + 1], white_cp[PLIES_MAX + 1];
+    static char best[PLIES_MAX + 1][TAK_MOVE_TEXT_MAX];
     static uint64_t hashes[PLIES_MAX + 1];
     TakPosition pos = start;
-    int n = replay(plies, &pos, moves, PLIES_MAX);
+    int n = replay(nl + 1, &pos, moves, PLIES_MAX);
     if (n < 0) return -1;
-    if (engine == NULL && (engine = tak_engine_new(16, 1)) == NULL) return answer_error("out of memory");
+    if (!the_engine()) return answer_error("out of memory");
     tak_engine_set_level(engine, TAK_LEVEL_MAX);
     tak_engine_new_game(engine);
     TakSearchLimits limits;
     memset(&limits, 0, sizeof limits);
     limits.nodes = nodes > 0 ? (uint64_t)nodes : 20000;
+    /* One pass over the game: each position's score for its mover, for
+     * White, and the engine's move in it. */
     pos = start;
     for (int i = 0; i <= n; i++) {
         hashes[i] = pos.hash;
-        bests[i] = TAK_MOVE_NONE;
+        best[i][0] = '\0';
         TakResult r = tak_position_result(&pos);
         if (r.end != TAK_END_NONE) {
             scores[i] = r.winner < 0 ? 0 : r.winner == (int)tak_position_side(&pos) ? TAK_SCORE_WIN : -TAK_SCORE_WIN;
         } else {
             TakSearchInfo info;
-            bests[i] = tak_engine_search(engine, &pos, hashes, (size_t)i, &limits, NULL, NULL, &info);
+            TakMove m = tak_engine_search(engine, &pos, hashes, (size_t)i, &limits, NULL, NULL, &info);
             scores[i] = info.score;
+            if (m != TAK_MOVE_NONE) tak_move_write(m, tak_position_size(&pos), &pos, best[i]);
         }
-        if (i < n) {
-            TakUndo undo;
-            tak_position_make(&pos, moves[i], &undo);
-        }
-    }
-    static char out[BUFFER_SIZE];
-    size_t used = (size_t)snprintf(out, sizeof out, "{\"scores\":[");
-    pos = start;
-    for (int i = 0; i <= n; i++) {
         int white = tak_position_side(&pos) == TAK_WHITE ? scores[i] : -scores[i];
-        int cp = white > 2000 ? 2000 : white < -2000 ? -2000 : white;
-        used += (size_t)snprintf(out + used, sizeof out - used, "%s%d", i ? "," : "", cp);
+        white_cp[i] = white > 2000 ? 2000 : white < -2000 ? -2000 : white;
         if (i < n) {
             TakUndo undo;
             tak_position_make(&pos, moves[i], &undo);
         }
     }
-    used += (size_t)snprintf(out + used, sizeof out - used, "],\"marks\":[");
+    size_t used = (size_t)snprintf(buffer, sizeof buffer, "{\"scores\":[");
+    for (int i = 0; i <= n; i++)
+        used += (size_t)snprintf(buffer + used, sizeof buffer - used, "%s%d", i ? "," : "", white_cp[i]);
+    used += (size_t)snprintf(buffer + used, sizeof buffer - used, "],\"marks\":[");
     for (int i = 0; i < n; i++) {
         int judged = tak_engine_judge_move(scores[i], -scores[i + 1], 100, 300, NULL);
-        used += (size_t)snprintf(out + used, sizeof out - used, "%s\"%s\"", i ? "," : "",
+        used += (size_t)snprintf(buffer + used, sizeof buffer - used, "%s\"%s\"", i ? "," : "",
                                  judged == 2 ? "??" : judged == 1 ? "?" : "");
     }
-    used += (size_t)snprintf(out + used, sizeof out - used, "],\"best\":[");
-    pos = start;
-    for (int i = 0; i <= n && used < sizeof out - 32; i++) {
-        char text[TAK_MOVE_TEXT_MAX] = "";
-        if (bests[i] != TAK_MOVE_NONE) tak_move_write(bests[i], tak_position_size(&pos), &pos, text);
-        used += (size_t)snprintf(out + used, sizeof out - used, "%s\"%s\"", i ? "," : "", text);
-        if (i < n) {
-            TakUndo undo;
-            tak_position_make(&pos, moves[i], &undo);
-        }
-    }
-    snprintf(out + used, sizeof out - used, "]}");
-    memcpy(buffer, out, sizeof buffer);
+    used += (size_t)snprintf(buffer + used, sizeof buffer - used, "],\"best\":[");
+    for (int i = 0; i <= n && used < sizeof buffer - 32; i++)
+        used += (size_t)snprintf(buffer + used, sizeof buffer - used, "%s\"%s\"", i ? "," : "", best[i]);
+    snprintf(buffer + used, sizeof buffer - used, "]}");
     return n;
 }
