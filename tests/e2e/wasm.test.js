@@ -97,10 +97,10 @@ test('review steps in the page: ten quick presses move ten plies, with the serve
 
 test('the evaluation graph of a real 6x6 game, worked out in the page; a click on it moves the board', async () => {
   const real = path.join(ROOT, '../shared/games/real');
-  const ptn = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
-    .map((f) => fs.readFileSync(path.join(real, f), 'utf8'))
-    .find((t) => /\[Size "6"\]/.test(t) && /\[Result "(R-0|0-R|F-0|0-F)"\]/.test(t) && /\b20\. /.test(t));
-  assert.ok(ptn, 'a finished real 6x6 game');
+  const file = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort().map((f) => path.join(real, f))
+    .find((f) => { const t = fs.readFileSync(f, 'utf8'); return /\[Size "6"\]/.test(t) && /\[Result "(R-0|0-R|F-0|0-F)"\]/.test(t) && /\b20\. /.test(t); });
+  assert.ok(file, 'a finished real 6x6 game');
+  const ptn = fs.readFileSync(file, 'utf8');
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/');
   await p.check('input[name=opponent][value=friend]');
@@ -116,10 +116,16 @@ test('the evaluation graph of a real 6x6 game, worked out in the page; a click o
   await p.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
   const want = Math.round(0.25 * n);
   await p.waitForFunction((w) => window.takApp.view && Math.abs(window.takApp.view.ply - w) <= 1, want);
-  // The marks the page shows are those `tak analyze` would give (same rule, same engine).
+  // The marks the page shows are those of the native `tak analyze` with the
+  // same effort and table (the same engine, one thread: the same searches).
   const marks = await p.evaluate(() => window.takApp.graph.marks);
   assert.equal(marks.length, n);
-  assert.ok(marks.every((m) => ['', '?', '??'].includes(m)));
+  const native = execFileSync(TAK, ['analyze', '--game', file, '--nodes', '20000', '--hash', '16']).toString();
+  const wantMarks = [...native.matchAll(/^\s*(\d+)(\.\.\.|\. ) \S*?(\?\??)\s/gm)]
+    .map((m) => `${(+m[1] - 1) * 2 + (m[2] === '...' ? 2 : 1)}${m[3]}`);
+  const got = marks.map((m, i) => (m ? `${i + 1}${m}` : '')).filter(Boolean);
+  assert.deepEqual(got, wantMarks);
+  assert.ok(wantMarks.length > 0, 'a game with a marked move, so the comparison says something');
   await p.screenshot({ path: path.join(ROOT, 'build/e2e-artifacts/graph.png') });
   await p.context().close();
 });
