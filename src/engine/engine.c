@@ -20,6 +20,7 @@ static void thread_free(SearchThread *t) {
     free(t->scores);
     free(t->scratch);
     free(t->history);
+    free(t->corr);
     free(t->path);
     free(t->root_moves);
     free(t);
@@ -34,7 +35,8 @@ static SearchThread *thread_new(TakEngine *e, int id) {
     t->scores = malloc(MOVE_STACK * sizeof *t->scores);
     t->scratch = malloc(sizeof *t->scratch);
     t->history = calloc(2, sizeof *t->history);
-    if (!t->moves || !t->scores || !t->scratch || !t->history) {
+    t->corr = calloc(2, sizeof *t->corr);
+    if (!t->moves || !t->scores || !t->scratch || !t->history || !t->corr) {
         thread_free(t);
         return NULL;
     }
@@ -109,8 +111,10 @@ void tak_engine_set_seed(TakEngine *e, uint64_t seed) { e->seed = seed; }
 
 void tak_engine_new_game(TakEngine *e) {
     tt_clear(&e->tt);
-    for (int i = 0; i < e->thread_count; i++)
+    for (int i = 0; i < e->thread_count; i++) {
         memset(e->threads[i]->history, 0, 2 * sizeof *e->threads[i]->history);
+        memset(e->threads[i]->corr, 0, 2 * sizeof *e->threads[i]->corr);
+    }
 }
 
 void tak_engine_stop(TakEngine *e) { atomic_store(&e->stop, true); }

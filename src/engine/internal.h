@@ -158,6 +158,9 @@ int tt_score_from(int score, int ply);
 #define MOVE_STACK 131072 /* moves of all the nodes on one search path */
 #define SCORE_INF 32000
 #define HISTORY_SIZE (1 << 18) /* a move's low 18 bits index it */
+#define CORR_BITS 14
+#define CORR_GRAIN 16 /* corrections kept in 1/16 of a hundredth of a flat */
+#define CORR_MAX 200
 
 typedef struct RootMove {
     TakMove move;
@@ -188,6 +191,8 @@ typedef struct SearchThread {
     TakMoveList *scratch;       /* for tak_moves_generate */
     TakMove killers[MAX_PLY + 1][2];
     int16_t (*history)[HISTORY_SIZE]; /* [colour][move] */
+    int16_t (*corr)[1 << CORR_BITS];  /* [colour][tops]: correction history */
+    int evals[MAX_PLY + 2];           /* static evaluation by ply (-SCORE_INF: none) */
     TakMove pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_length[MAX_PLY + 1];
 

@@ -6,6 +6,7 @@
  * pat or null-move). Quiescence searches only answers to such threats.
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -174,12 +175,46 @@ static bool null_move_safe(const TakPosition *pos) {
     return own > 4 && opp > 4 && empty > 4;
 }
 
+/* Late-move reductions grow with the log of the depth and of the move's
+ * place in the order (reduction[depth][index], filled once). */
+static uint8_t reduction[64][64];
+
+static void lmr_init(void) {
+    if (reduction[63][63]) return;
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++) {
+            double r = 0.25 + log(d) * log(i) / 2.6;
+            reduction[d][i] = (uint8_t)(r < 0 ? 0 : r);
+        }
+}
+
 static int lmr_reduction(int depth, int index) {
     if (depth < 3 || index < 3) return 0;
-    int r = 1;
-    if (depth >= 5 && index >= 8) r = 2;
-    if (depth >= 7 && index >= 20) r = 3;
-    return r;
+    return reduction[depth < 63 ? depth : 63][index < 63 ? index : 63];
+}
+
+/* Correction history: how far the static evaluation was off, on average,
+ * from the search's result in positions with the same tops (where each
+ * side's flats, walls and capstones stand), by side to move. Added to the
+ * static evaluation where pruning reads it. */
+static inline int corr_index(const TakPosition *pos) {
+    uint64_t h = (uint64_t)pos->owner[0] * 0x9E3779B97F4A7C15ull ^
+                 (uint64_t)pos->owner[1] * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)pos->walls * 0x165667B19E3779F9ull;
+    return (int)(h >> (64 - CORR_BITS));
+}
+
+static inline int corrected(const SearchThread *t, int eval) {
+    return eval + t->corr[t->pos.side][corr_index(&t->pos)] / CORR_GRAIN;
+}
+
+static void corr_update(SearchThread *t, int eval, int score, int depth) {
+    int16_t *c = &t->corr[t->pos.side][corr_index(&t->pos)];
+    int diff = (score - eval) * CORR_GRAIN;
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    int v = (*c * (256 - w) + diff * w) / 256;
+    if (v > CORR_MAX * CORR_GRAIN) v = CORR_MAX * CORR_GRAIN;
+    if (v < -CORR_MAX * CORR_GRAIN) v = -CORR_MAX * CORR_GRAIN;
+    *c = (int16_t)v;
 }
 
 static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool null_ok,
@@ -224,9 +259,12 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     /* The static evaluation only serves the pruning below (and a node too
      * deep for the move stack): not worked out where neither applies. */
     bool prunable = !pv_node && !threat && beta < TAK_SCORE_WIN_MIN && beta > -TAK_SCORE_WIN_MIN;
-    int eval = prunable ? engine_evaluate(pos, &t->masks, t->weights) : 0;
+    int raw_eval = !threat ? engine_evaluate(pos, &t->masks, t->weights) : 0;
+    int eval = !threat ? corrected(t, raw_eval) : 0;
+    t->evals[ply] = threat ? -SCORE_INF : eval;
+    bool improving = ply >= 2 && !threat && t->evals[ply - 2] != -SCORE_INF && eval > t->evals[ply - 2];
     if (prunable) {
-        if (depth <= 3 && eval - 90 * depth >= beta) return eval;
+        if (depth <= 3 && eval - 90 * depth + 30 * improving >= beta) return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_safe(pos)) {
             int r = 2 + depth / 4;
             pos->side ^= 1;
@@ -270,6 +308,8 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
         } else {
             int r = special || threat ? 0 : lmr_reduction(depth, tried);
             if (r && pv_node) r--;
+            if (r && !improving) r++;
+            if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
             score = -search(t, -alpha - 1, -alpha, new_depth - r, ply + 1, true, cs);
             if (score > alpha && r)
                 score = -search(t, -alpha - 1, -alpha, new_depth, ply + 1, true, cs);
@@ -294,8 +334,11 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
         }
     }
     if (best == -SCORE_INF) /* everything pruned: cannot happen with tried==0 kept */
-        return prunable ? eval : engine_evaluate(pos, &t->masks, t->weights);
+        return !threat ? eval : engine_evaluate(pos, &t->masks, t->weights);
     int bound = best >= beta ? TT_LOWER : best > alpha_orig ? TT_EXACT : TT_UPPER;
+    if (!threat && best > -TAK_SCORE_WIN_MIN && best < TAK_SCORE_WIN_MIN &&
+        !(bound == TT_LOWER && best <= eval) && !(bound == TT_UPPER && best >= eval))
+        corr_update(t, raw_eval, best, depth);
     tt_store(&t->engine->tt, key, best_move, tt_score_to(best, ply), depth, bound, eval);
     return best;
 }
@@ -412,6 +455,8 @@ static void report_lines(SearchThread *t, int depth, int lines) {
 
 void search_iterate(SearchThread *t) {
     struct TakEngine *e = t->engine;
+    lmr_init();
+    t->evals[0] = -SCORE_INF;
     root_setup(t);
     int lines = e->multipv < t->root_count ? e->multipv : t->root_count;
     if (e->level_params.margin) lines = 1;
