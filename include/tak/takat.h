@@ -43,6 +43,7 @@ typedef struct TakatPosition {
     uint8_t on_board[2];         /* stones of each colour on the board */
     uint8_t side;                /* TakatColor to move */
     uint8_t ko;                  /* cell the opponent's last turn put a stone on, or TAKAT_NO_CELL */
+    uint8_t total[2];            /* stones each colour has in all: 6 and 15, fewer in a reduced game */
 } TakatPosition;
 
 /* A turn: a drop on `to` (from == TAKAT_NO_CELL) or a move of one stone. */
@@ -76,6 +77,10 @@ bool takat_cells_adjacent(int a, int b);
 
 /* The empty board, White to move, no ko. */
 void takat_position_start(TakatPosition *pos);
+/* The same for a reduced game: White with `white` stones in all (1-6), Black
+ * with `black` (1-15); every rule is otherwise the same. Small games that
+ * solve in moments, to check the solvers against each other. */
+void takat_position_start_reduced(TakatPosition *pos, int white, int black);
 
 /* The stone `level` (0 = bottom) of `cell`'s stack: TAKAT_WHITE or TAKAT_BLACK.
  * Needs level < height. */
@@ -104,7 +109,9 @@ bool takat_breaks_adjacency(const TakatPosition *pos);
 bool takat_has_six(const TakatPosition *pos);
 
 /* An exact 53-bit code of the position (board, side, ko; the reserves follow
- * from the board) and its inverse. Equal keys mean equal positions. */
+ * from the board) and its inverse (a position of the real game, 6 and 15
+ * stones: a reduced game's totals are the caller's to set). Equal keys mean
+ * equal positions of one game. */
 uint64_t takat_position_key(const TakatPosition *pos);
 bool takat_position_from_key(uint64_t key, TakatPosition *pos);
 /* The key mixed for use in hash tables. */
@@ -242,6 +249,49 @@ uint64_t takat_solution_verify(const TakatSolution *sol);
 /* Saves / loads the table (positions and values, a binary file). */
 bool takat_solution_save(const TakatSolution *sol, const char *path, TakError *err);
 TakatSolution *takat_solution_load(const char *path, TakError *err);
+
+/* ---- Solving the whole game layer by layer (layers.c) ------------------------- */
+
+/* Layer n holds every position with n stones on the board (any heights up to
+ * five, any colours, either side to move, any ko). Drops lead from layer n to
+ * n + 1 and moves stay in it, so the layers are solved from the fullest down,
+ * each with the values of the one above; each solved layer is a file in a
+ * directory (2 bits a position, with a checksum), so a run resumes at the
+ * first layer that has no file. Values are for the side to move; a position
+ * neither side can force to a win is a draw. */
+typedef struct TakatLayers TakatLayers;
+
+typedef struct TakatLayerStats {
+    int layer;
+    uint64_t positions; /* positions in the layer */
+    uint64_t wins, losses, draws;
+    int rounds;         /* rounds of backward spreading until nothing changed */
+    double seconds;     /* to solve it */
+    uint64_t bytes;     /* the size of its values */
+} TakatLayerStats;
+
+/* Tables of the game with `white` and `black` stones in all (6 and 15: the
+ * real game) kept in `dir` (which must exist). Nothing is read yet. */
+TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *err);
+void takat_layers_close(TakatLayers *layers);
+/* The fullest layer: white + black. */
+int takat_layers_top(const TakatLayers *layers);
+/* Whether layer n's file is there (its header; takat_layers_value checks the sum). */
+bool takat_layers_have(const TakatLayers *layers, int n);
+/* Solves layer n (the layer above must be solved) on `threads` (1-2)
+ * threads and writes its file; `stats` may be NULL. */
+bool takat_layers_solve(TakatLayers *layers, int n, int threads, TakatLayerStats *stats, TakError *err);
+/* The figures of a solved layer, from its file. */
+bool takat_layers_stats(const TakatLayers *layers, int n, TakatLayerStats *stats);
+/* The value of `pos` (its layer is loaded on first use); UNKNOWN with err
+ * filled when the layer is missing or damaged. */
+TakatValue takat_layers_value(TakatLayers *layers, const TakatPosition *pos, TakError *err);
+/* The second path: rereads layer n and the one above and checks every
+ * position against its turns (a win has a turn to a lost position, a loss only
+ * turns to won ones, a draw no turn to a lost one and one to a drawn one).
+ * Returns how many positions break this; UINT64_MAX with err filled when a
+ * layer cannot be read. */
+uint64_t takat_layers_verify(TakatLayers *layers, int n, TakError *err);
 
 /* ---- Search and levels ----------------------------------------------------- */
 

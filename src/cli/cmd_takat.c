@@ -11,6 +11,7 @@
 #include "tak/takat.h"
 
 int cmd_takat(int argc, char **argv);
+int cmd_takat_layers(int argc, char **argv);
 
 static const CliCommand takat_command = {
     "takat",
@@ -21,6 +22,7 @@ static const CliCommand takat_command = {
     "  perft [--pos POS] DEPTH   count the turn sequences of DEPTH turns\n"
     "  moves POS                 list the legal turns of a position, one a line\n"
     "  solve [OPTIONS]           solve by retrograde analysis (or say how far it got)\n"
+    "  layers ACTION DIR         the whole game, layer by layer (solve, verify, value)\n"
     "  play [OPTIONS]            play in the terminal against the AI or a human\n"
     "\n"
     "Positions are written as in takat.md: 'x,x,1,x,x,x,x 2 a1' (cells a2,b3,a1,\n"
@@ -48,7 +50,8 @@ static const CliCommand moves_cmd = {
 
 static const CliCommand solve_cmd = {
     "takat solve",
-    "[--pos POS] [--max-positions N] [--depth D] [--hash MB] [--save FILE] [--no-verify]",
+    "[--pos POS] [--stones W,B] [--max-positions N] [--depth D] [--hash MB] [--save FILE]\n"
+    "       [--no-verify]",
     "Enumerates every position reachable from the start (or POS) and solves them\n"
     "by retrograde analysis: won, lost or drawn (neither side can force a win)\n"
     "for the side to move, with the number of turns to the end. Then checks the\n"
@@ -61,6 +64,7 @@ static const CliCommand solve_cmd = {
     "  --pos POS            the root (default: the start)\n"
     "  --max-positions N    stop enumerating past N positions (default 100000000;\n"
     "                       about 100 bytes each)\n"
+    "  --stones W,B         a reduced game: W White and B Black stones in all\n"
     "  --depth D            proof-search depth when the table cannot be built\n"
     "                       (default 20); one iterative deepening, a line a depth\n"
     "  --hash MB            the proof search's table (default 512)\n"
@@ -182,6 +186,7 @@ static int cmd_solve_takat(int argc, char **argv) {
     const CliCommand *cmd = &solve_cmd;
     const char *pos_text = NULL, *save = NULL, *value;
     long max_positions = 100000000, depth = 20, hash_mb = 512;
+    long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK;
     bool verify = true;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
     for (int i = 1; i < argc; i++) {
@@ -200,6 +205,14 @@ static int cmd_solve_takat(int argc, char **argv) {
         } else if (cli_option(argc, argv, &i, "--hash", &value)) {
             if (!value || !cli_parse_int(value, 1, 65536, &hash_mb))
                 return cli_usage_error(cmd, "--hash needs a number of megabytes from 1 to 65536");
+        } else if (cli_option(argc, argv, &i, "--stones", &value)) {
+            char *comma = value ? strchr(value, ',') : NULL;
+            if (!comma) return cli_usage_error(cmd, "--stones needs W,B (for example 3,5)");
+            *comma = 0;
+            bool ok = cli_parse_int(value, 1, TAKAT_STONES_WHITE, &white) &&
+                      cli_parse_int(comma + 1, 1, TAKAT_STONES_BLACK, &black);
+            *comma = ',';
+            if (!ok) return cli_usage_error(cmd, "--stones: White 1-6, Black 1-15");
         } else if (strcmp(argv[i], "--no-verify") == 0) {
             verify = false;
         } else {
@@ -209,8 +222,12 @@ static int cmd_solve_takat(int argc, char **argv) {
     TakatPosition root;
     int rc;
     char buf[TAKAT_POSITION_MAX];
-    takat_position_start(&root);
+    takat_position_start_reduced(&root, (int)white, (int)black);
     if (pos_text && !read_pos(cmd, pos_text, &root, &rc)) return rc;
+    root.total[TAKAT_WHITE] = (uint8_t)white;
+    root.total[TAKAT_BLACK] = (uint8_t)black;
+    if (root.on_board[TAKAT_WHITE] > white || root.on_board[TAKAT_BLACK] > black)
+        return cli_fail(cmd, "the position has more stones than --stones gives");
     printf("root: %s\n", takat_position_format(&root, buf));
     TakError err;
     TakatSolveStats st;
@@ -443,7 +460,7 @@ static int cmd_play_takat(int argc, char **argv) {
 
 int cmd_takat(int argc, char **argv) {
     if (argc < 2) {
-        cli_usage_error(&takat_command, "a command is needed (perft, moves, solve, play)");
+        cli_usage_error(&takat_command, "a command is needed (perft, moves, solve, layers, play)");
         return CLI_USAGE;
     }
     const char *sub = argv[1];
@@ -453,5 +470,6 @@ int cmd_takat(int argc, char **argv) {
     if (strcmp(sub, "moves") == 0) return cmd_moves_takat(argc - 1, argv + 1);
     if (strcmp(sub, "solve") == 0) return cmd_solve_takat(argc - 1, argv + 1);
     if (strcmp(sub, "play") == 0) return cmd_play_takat(argc - 1, argv + 1);
+    if (strcmp(sub, "layers") == 0) return cmd_takat_layers(argc - 1, argv + 1);
     return cli_usage_error(&takat_command, "unknown command '%s'", sub);
 }

@@ -47,14 +47,19 @@ bool takat_cells_adjacent(int a, int b) {
 }
 
 void takat_position_start(TakatPosition *pos) {
+    takat_position_start_reduced(pos, TAKAT_STONES_WHITE, TAKAT_STONES_BLACK);
+}
+
+void takat_position_start_reduced(TakatPosition *pos, int white, int black) {
     memset(pos, 0, sizeof *pos);
     pos->side = TAKAT_WHITE;
     pos->ko = TAKAT_NO_CELL;
+    pos->total[TAKAT_WHITE] = (uint8_t)white;
+    pos->total[TAKAT_BLACK] = (uint8_t)black;
 }
 
 int takat_reserve(const TakatPosition *pos, int color) {
-    int total = color == TAKAT_WHITE ? TAKAT_STONES_WHITE : TAKAT_STONES_BLACK;
-    return total - pos->on_board[color];
+    return pos->total[color] - pos->on_board[color];
 }
 
 TakatSafety takat_safety(const TakatPosition *pos, int cell) {
@@ -125,7 +130,7 @@ uint64_t takat_position_key(const TakatPosition *pos) {
 
 bool takat_position_from_key(uint64_t key, TakatPosition *pos) {
     TakatPosition p;
-    memset(&p, 0, sizeof p);
+    takat_position_start(&p);
     for (int c = 0; c < TAKAT_CELLS; c++) {
         unsigned code = (unsigned)(key >> (7 * c)) & 127u;
         if (code == 0) return false;

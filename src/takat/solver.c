@@ -28,8 +28,16 @@ struct TakatSolution {
     uint64_t count;
     uint8_t *value;     /* TakatValue per index */
     uint16_t *distance; /* turns to the end with best play; UNSETTLED for draws */
+    uint8_t total[2];   /* the root's stones in all (a reduced game has fewer) */
     TakatSolveStats stats;
 };
+
+/* The position of key `key` in the solution's game. */
+static void position_of(const TakatSolution *sol, uint64_t key, TakatPosition *pos) {
+    takat_position_from_key(key, pos);
+    pos->total[0] = sol->total[0];
+    pos->total[1] = sol->total[1];
+}
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -188,6 +196,10 @@ TakatSolution *takat_solve(const TakatPosition *root, uint64_t max_positions,
     Vec keys = {NULL, 0, 0, sizeof(uint64_t)};
     Vec first = {NULL, 0, 0, sizeof(uint64_t)};
     Vec child = {NULL, 0, 0, sizeof(uint32_t)};
+    if (sol) {
+        sol->total[0] = root->total[0];
+        sol->total[1] = root->total[1];
+    }
     bool ok = sol && rehash(sol, 1 << 16) && intern(sol, &keys, canonical_key(root)) == 0;
     if (max_positions > UINT32_MAX - 2) max_positions = UINT32_MAX - 2;
     const char *why = "out of memory";
@@ -196,7 +208,7 @@ TakatSolution *takat_solve(const TakatPosition *root, uint64_t max_positions,
      * first[i]..first[i+1] are its turns in child[]. */
     for (uint64_t i = 0; ok && i < sol->count; i++) {
         TakatPosition pos;
-        takat_position_from_key(sol->keys[i], &pos);
+        position_of(sol, sol->keys[i], &pos);
         TakatTurnList list;
         int n = takat_has_six(&pos) ? 0 : takat_turns_generate(&pos, &list);
         ok = vec_reserve(&first, i + 2) && vec_reserve(&child, child.n + (uint64_t)n);
@@ -270,7 +282,7 @@ uint64_t takat_solution_verify(const TakatSolution *sol) {
     uint64_t bad = 0;
     for (uint64_t i = 0; i < sol->count; i++) {
         TakatPosition pos;
-        takat_position_from_key(sol->keys[i], &pos);
+        position_of(sol, sol->keys[i], &pos);
         TakatTurnList list;
         int n = takat_turns_generate(&pos, &list);
         int v = sol->value[i], d = v == TAKAT_VALUE_DRAW ? -1 : sol->distance[i];
@@ -306,6 +318,8 @@ uint64_t takat_solution_verify(const TakatSolution *sol) {
 /* File: "TAKATSOL" 8 bytes, count (u64), then count x (key u64, value u8,
  * distance u16), little-endian as the machine writes it, then the stats. */
 bool takat_solution_save(const TakatSolution *sol, const char *path, TakError *err) {
+    if (sol->total[0] != TAKAT_STONES_WHITE || sol->total[1] != TAKAT_STONES_BLACK)
+        return tak_error_set(err, "only a table of the real game (6 and 15 stones) is saved");
     FILE *f = fopen(path, "wb");
     if (!f) return tak_error_set(err, "cannot write %s", path);
     bool ok = fwrite("TAKATSOL", 1, 8, f) == 8 && fwrite(&sol->count, 8, 1, f) == 1 &&
@@ -326,6 +340,10 @@ TakatSolution *takat_solution_load(const char *path, TakError *err) {
     char magic[8];
     uint64_t count = 0;
     TakatSolution *sol = calloc(1, sizeof *sol);
+    if (sol) {
+        sol->total[0] = TAKAT_STONES_WHITE;
+        sol->total[1] = TAKAT_STONES_BLACK;
+    }
     bool ok = sol && fread(magic, 1, 8, f) == 8 && memcmp(magic, "TAKATSOL", 8) == 0 &&
               fread(&count, 8, 1, f) == 1 && count < UINT32_MAX &&
               fread(&sol->stats, sizeof sol->stats, 1, f) == 1;

@@ -1,0 +1,170 @@
+/*
+ * cmd_takat_layers.c: `tak takat layers`, the whole game of TAKAT solved
+ * layer by layer (takat.h, layers.c): solving (resumable), checking by the
+ * second path, and asking a position's value.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tak/takat.h"
+
+int cmd_takat_layers(int argc, char **argv);
+
+static const CliCommand layers_cmd = {
+    "takat layers",
+    "(solve | verify | value POS) DIR [--stones W,B] [--threads N] [--down-to N] [--layers A-B]",
+    "Solves TAKAT for good, layer by layer (layer n: every position with n stones\n"
+    "on the board), from the fullest layer down; each solved layer is a file in\n"
+    "DIR, 2 bits a position with a checksum, so an interrupted run resumes at\n"
+    "the first layer without a file. One line a layer: positions, wins, losses,\n"
+    "draws for the side to move, rounds, seconds.\n"
+    "\n"
+    "  solve DIR         solve the layers DIR lacks, down to --down-to (0), then\n"
+    "                    print the value of the start\n"
+    "  verify DIR        check each layer against its turns and the layer above\n"
+    "                    (--layers A-B, default all); exit 1 on any disagreement\n"
+    "  value POS DIR     the value of a position for its side to move\n"
+    "\n"
+    "Options:\n"
+    "  --stones W,B      a reduced game: W White and B Black stones (default 6,15)\n"
+    "  --threads N       1 or 2 (default 2)\n"
+    "  --down-to N       the lowest layer to solve (default 0: the start)\n"
+    "  --layers A-B      the layers to verify\n",
+};
+
+static const char *value_name(TakatValue v) {
+    switch (v) {
+    case TAKAT_VALUE_WIN:
+        return "win";
+    case TAKAT_VALUE_LOSS:
+        return "loss";
+    case TAKAT_VALUE_DRAW:
+        return "draw";
+    default:
+        return "unknown";
+    }
+}
+
+static void print_layer(const TakatLayerStats *s, const char *note) {
+    printf("layer %2d: %llu positions, %llu wins, %llu losses, %llu draws, %d rounds, %.1f s, %.1f "
+           "MB%s\n",
+           s->layer, (unsigned long long)s->positions, (unsigned long long)s->wins,
+           (unsigned long long)s->losses, (unsigned long long)s->draws, s->rounds, s->seconds,
+           (double)s->bytes / 1e6, note);
+    fflush(stdout);
+}
+
+static int solve(TakatLayers *layers, int down_to, int threads, int white, int black) {
+    TakError err;
+    TakatLayerStats st;
+    for (int n = takat_layers_top(layers); n >= down_to; n--) {
+        if (takat_layers_have(layers, n) && takat_layers_stats(layers, n, &st)) {
+            print_layer(&st, " (solved before)");
+            continue;
+        }
+        if (!takat_layers_solve(layers, n, threads, &st, &err))
+            return cli_fail(&layers_cmd, "layer %d: %s", n, err.message);
+        print_layer(&st, "");
+    }
+    if (down_to > 0) return CLI_OK;
+    TakatPosition start;
+    takat_position_start_reduced(&start, white, black);
+    TakatValue v = takat_layers_value(layers, &start, &err);
+    if (v == TAKAT_VALUE_UNKNOWN) return cli_fail(&layers_cmd, "the start: %s", err.message);
+    printf("start (White to move): %s\n", value_name(v));
+    return CLI_OK;
+}
+
+static int verify(TakatLayers *layers, int first, int last) {
+    TakError err;
+    uint64_t bad_total = 0;
+    for (int n = last; n >= first; n--) {
+        double t0 = cli_seconds();
+        uint64_t bad = takat_layers_verify(layers, n, &err);
+        if (bad == UINT64_MAX) return cli_fail(&layers_cmd, "layer %d: %s", n, err.message);
+        printf("layer %2d: %llu positions inconsistent (%.1f s)\n", n, (unsigned long long)bad,
+               cli_seconds() - t0);
+        fflush(stdout);
+        bad_total += bad;
+    }
+    printf("verify: %llu positions inconsistent in all\n", (unsigned long long)bad_total);
+    return bad_total ? CLI_BAD_INPUT : CLI_OK;
+}
+
+int cmd_takat_layers(int argc, char **argv) {
+    const CliCommand *cmd = &layers_cmd;
+    if (cli_wants_help(argc, argv)) return cli_help(cmd);
+    if (argc < 3)
+        return cli_usage_error(cmd, "an action (solve, verify, value) and a directory are needed");
+    const char *action = argv[1], *pos_text = NULL, *dir, *value;
+    int a = 2;
+    if (strcmp(action, "value") == 0) {
+        if (argc < 4) return cli_usage_error(cmd, "value needs a position and a directory");
+        pos_text = argv[a++];
+    } else if (strcmp(action, "solve") != 0 && strcmp(action, "verify") != 0) {
+        return cli_usage_error(cmd, "unknown action '%s' (solve, verify, value)", action);
+    }
+    dir = argv[a++];
+    long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK, threads = 2, down_to = 0;
+    long first = 0, last = -1;
+    for (int i = a; i < argc; i++) {
+        if (cli_option(argc, argv, &i, "--stones", &value)) {
+            char *comma = value ? strchr(value, ',') : NULL;
+            if (!comma) return cli_usage_error(cmd, "--stones needs W,B (for example 3,5)");
+            *comma = 0;
+            bool ok = cli_parse_int(value, 1, TAKAT_STONES_WHITE, &white) &&
+                      cli_parse_int(comma + 1, 1, TAKAT_STONES_BLACK, &black);
+            *comma = ',';
+            if (!ok) return cli_usage_error(cmd, "--stones: White 1-6, Black 1-15");
+        } else if (cli_option(argc, argv, &i, "--threads", &value)) {
+            if (!value || !cli_parse_int(value, 1, 2, &threads))
+                return cli_usage_error(cmd, "--threads needs 1 or 2");
+        } else if (cli_option(argc, argv, &i, "--down-to", &value)) {
+            if (!value || !cli_parse_int(value, 0, 21, &down_to))
+                return cli_usage_error(cmd, "--down-to needs a layer from 0 to 21");
+        } else if (cli_option(argc, argv, &i, "--layers", &value)) {
+            char *dash = value ? strchr(value, '-') : NULL;
+            if (!dash) return cli_usage_error(cmd, "--layers needs A-B (for example 18-21)");
+            *dash = 0;
+            bool ok = cli_parse_int(value, 0, 21, &first) && cli_parse_int(dash + 1, 0, 21, &last);
+            *dash = '-';
+            if (!ok || first > last)
+                return cli_usage_error(cmd, "--layers needs A-B with 0 <= A <= B <= 21");
+        } else {
+            return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+        }
+    }
+    TakError err;
+    TakatLayers *layers = takat_layers_open(dir, (int)white, (int)black, &err);
+    if (!layers) return cli_fail(cmd, "%s", err.message);
+    int top = takat_layers_top(layers), rc;
+    if (strcmp(action, "solve") == 0) {
+        rc =
+            solve(layers, down_to > top ? top : (int)down_to, (int)threads, (int)white, (int)black);
+    } else if (strcmp(action, "verify") == 0) {
+        if (last < 0 || last > top) last = top;
+        rc = first > last ? cli_usage_error(cmd, "no such layers: the game has 0-%d", top)
+                          : verify(layers, (int)first, (int)last);
+    } else {
+        TakatPosition pos;
+        char where[TAK_ERROR_MESSAGE_MAX + 40];
+        if (!takat_position_parse(pos_text, &pos, &err)) {
+            rc = cli_fail(cmd, "bad position '%s': %s", pos_text,
+                          tak_error_describe(&err, where, sizeof where));
+        } else {
+            pos.total[TAKAT_WHITE] = (uint8_t)white;
+            pos.total[TAKAT_BLACK] = (uint8_t)black;
+            TakatValue v = TAKAT_VALUE_UNKNOWN;
+            if (pos.on_board[0] > white || pos.on_board[1] > black)
+                tak_error_set(&err, "more stones on the board than the game has");
+            else
+                v = takat_layers_value(layers, &pos, &err);
+            rc = v == TAKAT_VALUE_UNKNOWN ? cli_fail(cmd, "%s", err.message) : CLI_OK;
+            if (v != TAKAT_VALUE_UNKNOWN) printf("%s\n", value_name(v));
+        }
+    }
+    takat_layers_close(layers);
+    return rc;
+}

@@ -1,0 +1,635 @@
+/*
+ * layers.c: TAKAT solved layer by layer, for the whole game.
+ *
+ * Stones never leave the board, so the stones on it only grow: a drop goes
+ * from layer n (n stones on the board) to layer n + 1, a move stays in
+ * layer n. The fullest layer is solved first, then each layer below it with
+ * the values of the one above. Within a layer:
+ *
+ *   - every position is first judged from its turns alone: won when a turn
+ *     makes a stack of six for White or drops into a lost position of the
+ *     layer above; lost when every turn reaches a won position (or there is
+ *     no turn);
+ *   - then values spread backwards, round after round, from the positions
+ *     decided in the round before: the predecessors of a lost position are
+ *     won, and a predecessor of a won position is looked at again and is lost
+ *     when all its turns now reach won positions. Predecessors are exact and
+ *     cheap to find: the ko cell holds the stone the last turn put there, so
+ *     it came from one of the ko cell's neighbours; each candidate is checked
+ *     with the forward rules (takat_turn_check) before anything is set;
+ *   - what is never decided is a draw.
+ *
+ * Positions are not hashed: a layer is a flat array of 2-bit values,
+ * addressed by a perfect index of (the heights, the colours of the stones
+ * in cell order, the side to move, the ko cell). Layer files carry a checksum,
+ * so a run can stop after any layer and go on later.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+#if !defined(__wasi__)
+#include <pthread.h>
+#define LAYERS_THREADS 1
+#else
+#define LAYERS_THREADS 0
+#endif
+
+#define KO_SLOTS 8          /* the ko cell 0..6, or 7: none */
+#define HEIGHT_CODES 279936 /* 6^7: heights 0..5 in each of the 7 cells */
+#define FILE_MAGIC "TAKATLY1"
+
+/* The ranking tables of one layer: which height tuples and colour strings
+ * it has, and the rank of each. */
+typedef struct Shape {
+    int n, wmin, wmax;
+    uint32_t comps; /* height tuples summing to n */
+    uint8_t (*heights)[TAKAT_CELLS];
+    uint32_t colours;      /* colour strings of n stones (bit = Black) with wmin..wmax White */
+    uint32_t *strings;     /* by rank */
+    uint32_t *colour_rank; /* [1 << n]: rank, or UINT32_MAX */
+    uint64_t slots;
+} Shape;
+
+struct TakatLayers {
+    int white, black;   /* stones each side has in all */
+    int32_t *comp_rank; /* [HEIGHT_CODES]: rank among the tuples of its sum */
+    Shape shape[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2];
+    uint64_t *values[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2]; /* loaded layers, or NULL */
+    char dir[1024];
+};
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- ranking ------------------------------------------------------------- */
+
+static int height_code(const uint8_t *h) {
+    int code = 0;
+    for (int c = TAKAT_CELLS - 1; c >= 0; c--) code = code * 6 + h[c];
+    return code;
+}
+
+static bool shape_build(TakatLayers *L, int n) {
+    Shape *s = &L->shape[n];
+    if (s->heights) return true;
+    s->n = n;
+    s->wmin = n - L->black > 0 ? n - L->black : 0;
+    s->wmax = n < L->white ? n : L->white;
+    s->comps = 0;
+    for (int code = 0; code < HEIGHT_CODES; code++) {
+        int sum = 0;
+        for (int c = 0, x = code; c < TAKAT_CELLS; c++, x /= 6) sum += x % 6;
+        if (sum == n) s->comps++;
+    }
+    s->heights = malloc((s->comps ? s->comps : 1) * sizeof *s->heights);
+    s->colour_rank = malloc(((size_t)1 << n) * sizeof *s->colour_rank);
+    if (!s->heights || !s->colour_rank) return false;
+    uint32_t k = 0;
+    for (int code = 0; code < HEIGHT_CODES; code++) {
+        uint8_t h[TAKAT_CELLS];
+        int sum = 0;
+        for (int c = 0, x = code; c < TAKAT_CELLS; c++, x /= 6) sum += h[c] = (uint8_t)(x % 6);
+        if (sum != n) continue;
+        memcpy(s->heights[k], h, TAKAT_CELLS);
+        L->comp_rank[code] = (int32_t)k++;
+    }
+    s->colours = 0;
+    for (uint32_t bits = 0; bits < ((uint32_t)1 << n); bits++) {
+        int w = n - __builtin_popcount(bits);
+        s->colour_rank[bits] = w >= s->wmin && w <= s->wmax ? s->colours++ : UINT32_MAX;
+    }
+    s->strings = malloc((s->colours ? s->colours : 1) * sizeof *s->strings);
+    if (!s->strings) return false;
+    for (uint32_t bits = 0; bits < ((uint32_t)1 << n); bits++)
+        if (s->colour_rank[bits] != UINT32_MAX) s->strings[s->colour_rank[bits]] = bits;
+    s->slots = (uint64_t)s->comps * s->colours * 2 * KO_SLOTS;
+    return true;
+}
+
+static uint64_t index_of(const TakatLayers *L, const TakatPosition *pos) {
+    int n = pos->on_board[0] + pos->on_board[1];
+    const Shape *s = &L->shape[n];
+    uint32_t bits = 0;
+    int off = 0;
+    for (int c = 0; c < TAKAT_CELLS; c++) {
+        bits |= (uint32_t)pos->stones[c] << off;
+        off += pos->height[c];
+    }
+    uint64_t comp = (uint64_t)L->comp_rank[height_code(pos->height)];
+    uint64_t colour = s->colour_rank[bits];
+    int ko = pos->ko == TAKAT_NO_CELL ? 7 : pos->ko;
+    return ((comp * s->colours + colour) * 2 + pos->side) * KO_SLOTS + (uint64_t)ko;
+}
+
+/* The position at `index` of layer `s`; false for a slot that is none (a ko
+ * cell that is empty). */
+static bool position_at(const TakatLayers *L, const Shape *s, uint64_t index, TakatPosition *pos) {
+    int ko = (int)(index % KO_SLOTS);
+    index /= KO_SLOTS;
+    int side = (int)(index & 1);
+    index >>= 1;
+    uint32_t bits = s->strings[index % s->colours];
+    const uint8_t *h = s->heights[index / s->colours];
+    if (ko != 7 && h[ko] == 0) return false;
+    memset(pos, 0, sizeof *pos);
+    int off = 0;
+    for (int c = 0; c < TAKAT_CELLS; c++) {
+        pos->height[c] = h[c];
+        pos->stones[c] = (uint8_t)((bits >> off) & ((1u << h[c]) - 1));
+        off += h[c];
+    }
+    pos->on_board[TAKAT_BLACK] = (uint8_t)__builtin_popcount(bits);
+    pos->on_board[TAKAT_WHITE] = (uint8_t)(s->n - pos->on_board[TAKAT_BLACK]);
+    pos->total[TAKAT_WHITE] = (uint8_t)L->white;
+    pos->total[TAKAT_BLACK] = (uint8_t)L->black;
+    pos->side = (uint8_t)side;
+    pos->ko = ko == 7 ? TAKAT_NO_CELL : (uint8_t)ko;
+    return true;
+}
+
+/* ---- 2-bit values ---------------------------------------------------------- */
+
+static inline int value_get(const uint64_t *v, uint64_t i) {
+    return (int)((__atomic_load_n(&v[i >> 5], __ATOMIC_RELAXED) >> ((i & 31) * 2)) & 3);
+}
+
+/* Sets an unknown value; false when it was already set. */
+static inline bool value_set(uint64_t *v, uint64_t i, int value) {
+    uint64_t *w = &v[i >> 5], shift = (i & 31) * 2;
+    uint64_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    for (;;) {
+        if ((old >> shift) & 3) return false;
+        uint64_t next = old | ((uint64_t)value << shift);
+        if (__atomic_compare_exchange_n(w, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return true;
+    }
+}
+
+static inline void bit_set(uint64_t *b, uint64_t i) {
+    __atomic_fetch_or(&b[i >> 6], (uint64_t)1 << (i & 63), __ATOMIC_RELAXED);
+}
+
+static uint64_t words_of(uint64_t slots) { return (slots + 31) / 32; }
+
+/* ---- the board's symmetries ------------------------------------------------------- */
+
+/* The 6 symmetries of the board that keep the red cells red: turns by a
+ * third and the reflections through a red cell. Around the ring (a2, b3, c3,
+ * c2, b1, a1) the red cells are every other one; the centre stays. The rules
+ * only know adjacency and red cells, so images of a position have one value.
+ * Each layer is solved on one image of each position (the one with the least
+ * index) and its value written to every image. */
+static const uint8_t ring[6] = {0, 1, 4, 6, 5, 2};
+static uint8_t sym_cell[6][TAKAT_CELLS];
+
+static void symmetries_init(void) {
+    if (sym_cell[1][0] || sym_cell[1][1]) return;
+    for (int g = 0; g < 6; g++) {
+        sym_cell[g][TAKAT_CENTRE] = TAKAT_CENTRE;
+        for (int i = 0; i < 6; i++) {
+            int j = g < 3 ? (i + 2 * g) % 6 : (2 * (g - 3) - i + 6) % 6;
+            sym_cell[g][ring[i]] = ring[j];
+        }
+    }
+}
+
+static void image_of(const TakatPosition *pos, int g, TakatPosition *out) {
+    *out = *pos;
+    for (int c = 0; c < TAKAT_CELLS; c++) {
+        int d = sym_cell[g][c];
+        out->height[d] = pos->height[c];
+        out->stones[d] = pos->stones[c];
+    }
+    if (pos->ko != TAKAT_NO_CELL) out->ko = sym_cell[g][pos->ko];
+}
+
+/* The indexes of the 6 images of `pos` (some may be equal); returns the least. */
+static uint64_t images(const TakatLayers *L, const TakatPosition *pos, uint64_t idx[6]) {
+    uint64_t least = UINT64_MAX;
+    for (int g = 0; g < 6; g++) {
+        TakatPosition im;
+        image_of(pos, g, &im);
+        idx[g] = index_of(L, &im);
+        if (idx[g] < least) least = idx[g];
+    }
+    return least;
+}
+
+/* ---- judging a position from its turns ----------------------------------------- */
+
+/* The value of a child for its side to move: a stack of six is White's win;
+ * otherwise the table of its layer (UNKNOWN while not decided). */
+static int child_value(const TakatLayers *L, const TakatPosition *child) {
+    if (takat_has_six(child))
+        return child->side == TAKAT_WHITE ? TAKAT_VALUE_WIN : TAKAT_VALUE_LOSS;
+    int n = child->on_board[0] + child->on_board[1];
+    return value_get(L->values[n], index_of(L, child));
+}
+
+/* WIN when a turn reaches a lost child, LOSS when every turn reaches a won
+ * one (or there is none), else UNKNOWN. */
+static int judge(const TakatLayers *L, const TakatPosition *pos) {
+    TakatTurnList list;
+    int n = takat_turns_generate(pos, &list);
+    bool all_won = true;
+    for (int i = 0; i < n; i++) {
+        TakatPosition child = *pos;
+        takat_position_apply(&child, list.turns[i]);
+        int v = child_value(L, &child);
+        if (v == TAKAT_VALUE_LOSS) return TAKAT_VALUE_WIN;
+        if (v != TAKAT_VALUE_WIN) all_won = false;
+    }
+    return all_won ? TAKAT_VALUE_LOSS : TAKAT_VALUE_UNKNOWN;
+}
+
+/* Whether every turn of `pos` reaches a won position (it is lost): stops at
+ * the first that does not. */
+static bool all_turns_won(const TakatLayers *L, const TakatPosition *pos) {
+    TakatTurnList list;
+    int n = takat_turns_generate(pos, &list);
+    for (int i = 0; i < n; i++) {
+        TakatPosition child = *pos;
+        takat_position_apply(&child, list.turns[i]);
+        if (child_value(L, &child) != TAKAT_VALUE_WIN) return false;
+    }
+    return true;
+}
+
+/* ---- one layer ------------------------------------------------------------------- */
+
+typedef struct Work {
+    TakatLayers *L;
+    int n;
+    uint64_t *values, *frontier, *next;
+    uint64_t chunks, chunk_slots;
+    uint64_t next_chunk; /* taken with __atomic_fetch_add */
+    int round;           /* 0: judge everything; else: spread from the frontier */
+    uint64_t decided[2]; /* per thread */
+} Work;
+
+/* Sets `value` on every image of `pos` and marks the least for the next
+ * round; returns 1 when this call decided it. */
+static uint64_t decide(Work *w, const TakatPosition *pos, int value) {
+    uint64_t idx[6];
+    uint64_t least = images(w->L, pos, idx);
+    if (!value_set(w->values, least, value)) return 0;
+    for (int g = 0; g < 6; g++)
+        if (idx[g] != least) value_set(w->values, idx[g], value);
+    bit_set(w->next, least);
+    return 1;
+}
+
+/* Spreads from `p` (decided this way) to its predecessors in the layer. */
+static uint64_t spread(Work *w, const TakatPosition *p, int value) {
+    TakatLayers *L = w->L;
+    if (p->ko == TAKAT_NO_CELL) return 0;
+    int k = p->ko, h = p->height[k];
+    unsigned moved = (p->stones[k] >> (h - 1)) & 1u;
+    uint64_t decided = 0;
+    for (int f = 0; f < TAKAT_CELLS; f++) {
+        if (!((takat_neighbours[k] >> f) & 1) || p->height[f] >= TAKAT_MAX_HEIGHT - 1) continue;
+        TakatPosition q = *p;
+        q.height[k]--;
+        q.stones[k] &= (uint8_t)((1u << q.height[k]) - 1);
+        q.stones[f] |= (uint8_t)(moved << q.height[f]);
+        q.height[f]++;
+        q.side ^= 1;
+        q.ko = TAKAT_NO_CELL;
+        if (!takat_turn_check(&q, takat_move(f, k), NULL)) continue;
+        for (int ko = 0; ko < KO_SLOTS; ko++) {
+            if (ko == f || (ko != 7 && q.height[ko] == 0)) continue;
+            q.ko = ko == 7 ? TAKAT_NO_CELL : (uint8_t)ko;
+            uint64_t qi = index_of(L, &q);
+            if (value_get(w->values, qi)) continue;
+            int qv = value == TAKAT_VALUE_LOSS ? TAKAT_VALUE_WIN
+                     : all_turns_won(L, &q)    ? TAKAT_VALUE_LOSS
+                                               : TAKAT_VALUE_UNKNOWN;
+            if (qv) decided += decide(w, &q, qv);
+        }
+    }
+    return decided;
+}
+
+static void work_chunk(Work *w, uint64_t chunk, uint64_t *decided) {
+    TakatLayers *L = w->L;
+    const Shape *s = &L->shape[w->n];
+    uint64_t first = chunk * w->chunk_slots, last = first + w->chunk_slots;
+    if (last > s->slots) last = s->slots;
+    if (w->round == 0) {
+        TakatPosition pos;
+        uint64_t idx[6];
+        for (uint64_t i = first; i < last; i++) {
+            if (!position_at(L, s, i, &pos)) continue;
+            if (value_get(w->values, i) || images(L, &pos, idx) != i) continue;
+            int v = judge(L, &pos);
+            if (v) *decided += decide(w, &pos, v);
+        }
+        return;
+    }
+    /* chunk_slots is a multiple of 64: whole words of the frontier. */
+    for (uint64_t word = first / 64; word * 64 < last; word++) {
+        uint64_t bits = w->frontier[word];
+        while (bits) {
+            uint64_t i = word * 64 + (uint64_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            TakatPosition pos;
+            if (!position_at(L, s, i, &pos)) continue;
+            *decided += spread(w, &pos, value_get(w->values, i));
+        }
+    }
+}
+
+static void *work_thread(void *arg) {
+    Work *w = ((Work **)arg)[0];
+    int id = (int)(intptr_t)((void **)arg)[1];
+    uint64_t decided = 0;
+    for (;;) {
+        uint64_t chunk = __atomic_fetch_add(&w->next_chunk, 1, __ATOMIC_RELAXED);
+        if (chunk >= w->chunks) break;
+        work_chunk(w, chunk, &decided);
+    }
+    w->decided[id] = decided;
+    return NULL;
+}
+
+/* Runs one round on `threads` threads; returns how many positions it decided. */
+static uint64_t run_round(Work *w, int threads) {
+    w->next_chunk = 0;
+    w->decided[0] = w->decided[1] = 0;
+    if (threads > 2) threads = 2;
+#if LAYERS_THREADS
+    pthread_t helper;
+    void *args[2][2] = {{w, (void *)(intptr_t)0}, {w, (void *)(intptr_t)1}};
+    bool helped = threads > 1 && pthread_create(&helper, NULL, work_thread, args[1]) == 0;
+    work_thread(args[0]);
+    if (helped) pthread_join(helper, NULL);
+#else
+    (void)threads;
+    void *args[2] = {w, (void *)(intptr_t)0};
+    work_thread(args);
+#endif
+    return w->decided[0] + w->decided[1];
+}
+
+/* ---- files --------------------------------------------------------------------------- */
+
+typedef struct FileHeader {
+    char magic[8];
+    uint32_t layer, white, black, rounds;
+    uint64_t slots, positions, wins, losses, draws;
+    uint64_t checksum; /* FNV-1a over the value words */
+    double seconds;
+} FileHeader;
+
+static uint64_t checksum(const uint64_t *v, uint64_t words) {
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t i = 0; i < words; i++) {
+        h ^= v[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static void layer_path(const TakatLayers *L, int n, char *buf, size_t size) {
+    snprintf(buf, size, "%s/takat-%d-%d-layer%02d.bin", L->dir, L->white, L->black, n);
+}
+
+/* Reads the header of layer n's file; false when it is missing or not ours. */
+static bool read_header(const TakatLayers *L, int n, FileHeader *hd) {
+    char path[1100];
+    layer_path(L, n, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    bool ok = fread(hd, sizeof *hd, 1, f) == 1 && memcmp(hd->magic, FILE_MAGIC, 8) == 0 &&
+              hd->layer == (uint32_t)n && hd->white == (uint32_t)L->white &&
+              hd->black == (uint32_t)L->black && hd->slots == L->shape[n].slots;
+    fclose(f);
+    return ok;
+}
+
+static bool load_layer(TakatLayers *L, int n, TakError *err) {
+    if (L->values[n]) return true;
+    if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
+    char path[1100];
+    layer_path(L, n, path, sizeof path);
+    FileHeader hd;
+    if (!read_header(L, n, &hd))
+        return tak_error_set(err, "%s: missing or not a layer file of this game", path);
+    uint64_t words = words_of(hd.slots);
+    uint64_t *v = malloc(words * sizeof *v);
+    if (!v)
+        return tak_error_set(err, "out of memory for layer %d (%llu values)", n,
+                             (unsigned long long)hd.slots);
+    FILE *f = fopen(path, "rb");
+    bool ok =
+        f && fseek(f, (long)sizeof hd, SEEK_SET) == 0 && fread(v, sizeof *v, words, f) == words;
+    if (f) fclose(f);
+    if (!ok || checksum(v, words) != hd.checksum) {
+        free(v);
+        return tak_error_set(err, "%s: %s", path,
+                             ok ? "checksum mismatch (a damaged file)" : "cannot read");
+    }
+    L->values[n] = v;
+    return true;
+}
+
+static bool save_layer(const TakatLayers *L, int n, const uint64_t *v, FileHeader *hd,
+                       TakError *err) {
+    char path[1100], tmp[1110];
+    layer_path(L, n, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    uint64_t words = words_of(hd->slots);
+    hd->checksum = checksum(v, words);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return tak_error_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    bool ok = fwrite(hd, sizeof *hd, 1, f) == 1 && fwrite(v, sizeof *v, words, f) == words;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return tak_error_set(err, "writing %s failed", path);
+    }
+    return true;
+}
+
+/* ---- the public side ---------------------------------------------------------------------- */
+
+TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *err) {
+    if (white < 1 || white > TAKAT_STONES_WHITE || black < 1 || black > TAKAT_STONES_BLACK) {
+        tak_error_set(err, "stones: White 1-%d and Black 1-%d", TAKAT_STONES_WHITE,
+                      TAKAT_STONES_BLACK);
+        return NULL;
+    }
+    TakatLayers *L = calloc(1, sizeof *L);
+    if (!L || !(L->comp_rank = malloc(HEIGHT_CODES * sizeof *L->comp_rank))) {
+        free(L);
+        tak_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (strlen(dir) >= sizeof L->dir) {
+        takat_layers_close(L);
+        tak_error_set(err, "directory name too long");
+        return NULL;
+    }
+    strcpy(L->dir, dir);
+    L->white = white;
+    L->black = black;
+    return L;
+}
+
+void takat_layers_close(TakatLayers *L) {
+    if (!L) return;
+    for (int n = 0; n < TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2; n++) {
+        free(L->shape[n].heights);
+        free(L->shape[n].strings);
+        free(L->shape[n].colour_rank);
+        free(L->values[n]);
+    }
+    free(L->comp_rank);
+    free(L);
+}
+
+int takat_layers_top(const TakatLayers *L) { return L->white + L->black; }
+
+bool takat_layers_have(const TakatLayers *L, int n) {
+    FileHeader hd;
+    TakatLayers *m = (TakatLayers *)L;
+    return n >= 0 && n <= takat_layers_top(L) && shape_build(m, n) && read_header(L, n, &hd);
+}
+
+bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *stats, TakError *err) {
+    double start = now_seconds();
+    int top = takat_layers_top(L);
+    if (n < 0 || n > top) return tak_error_set(err, "no layer %d: layers run 0-%d", n, top);
+    if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
+    if (n < top && !load_layer(L, n + 1, err)) return false;
+    symmetries_init();
+    const Shape *s = &L->shape[n];
+    uint64_t words = words_of(s->slots), bit_words = (s->slots + 63) / 64;
+    free(L->values[n]);
+    L->values[n] = calloc(words, sizeof(uint64_t));
+    uint64_t *frontier = calloc(bit_words, sizeof(uint64_t)),
+             *next = calloc(bit_words, sizeof(uint64_t));
+    if (!L->values[n] || !frontier || !next) {
+        free(frontier);
+        free(next);
+        return tak_error_set(err, "out of memory for layer %d (%llu positions)", n,
+                             (unsigned long long)s->slots);
+    }
+    Work w = {.L = L, .n = n, .values = L->values[n], .frontier = frontier, .next = next};
+    w.chunk_slots = 1 << 16;
+    w.chunks = (s->slots + w.chunk_slots - 1) / w.chunk_slots;
+    int rounds = 0;
+    for (;;) {
+        w.round = rounds;
+        uint64_t decided = run_round(&w, threads);
+        rounds++;
+        if (decided == 0) break;
+        uint64_t *t = w.frontier;
+        w.frontier = w.next;
+        w.next = t;
+        memset(w.next, 0, bit_words * sizeof(uint64_t));
+    }
+    free(frontier);
+    free(next);
+    /* What was never decided is a draw; slots that are no position stay 0. */
+    FileHeader hd;
+    memset(&hd, 0, sizeof hd);
+    memcpy(hd.magic, FILE_MAGIC, 8);
+    hd.layer = (uint32_t)n;
+    hd.white = (uint32_t)L->white;
+    hd.black = (uint32_t)L->black;
+    hd.rounds = (uint32_t)rounds;
+    hd.slots = s->slots;
+    TakatPosition pos;
+    for (uint64_t i = 0; i < s->slots; i++) {
+        if (!position_at(L, s, i, &pos)) continue;
+        hd.positions++;
+        int v = value_get(L->values[n], i);
+        if (v == TAKAT_VALUE_UNKNOWN) value_set(L->values[n], i, v = TAKAT_VALUE_DRAW);
+        if (v == TAKAT_VALUE_WIN)
+            hd.wins++;
+        else if (v == TAKAT_VALUE_LOSS)
+            hd.losses++;
+        else
+            hd.draws++;
+    }
+    hd.seconds = now_seconds() - start;
+    if (!save_layer(L, n, L->values[n], &hd, err)) return false;
+    /* The layer above is no longer needed by anything below. */
+    if (n < top) {
+        free(L->values[n + 1]);
+        L->values[n + 1] = NULL;
+    }
+    if (stats) {
+        stats->layer = n;
+        stats->positions = hd.positions;
+        stats->wins = hd.wins;
+        stats->losses = hd.losses;
+        stats->draws = hd.draws;
+        stats->rounds = rounds;
+        stats->seconds = hd.seconds;
+        stats->bytes = words * 8;
+    }
+    return true;
+}
+
+bool takat_layers_stats(const TakatLayers *L, int n, TakatLayerStats *stats) {
+    FileHeader hd;
+    if (!takat_layers_have(L, n) || !read_header(L, n, &hd)) return false;
+    stats->layer = n;
+    stats->positions = hd.positions;
+    stats->wins = hd.wins;
+    stats->losses = hd.losses;
+    stats->draws = hd.draws;
+    stats->rounds = (int)hd.rounds;
+    stats->seconds = hd.seconds;
+    stats->bytes = words_of(hd.slots) * 8;
+    return true;
+}
+
+TakatValue takat_layers_value(TakatLayers *L, const TakatPosition *pos, TakError *err) {
+    if (takat_has_six(pos)) return pos->side == TAKAT_WHITE ? TAKAT_VALUE_WIN : TAKAT_VALUE_LOSS;
+    if (pos->total[0] != L->white || pos->total[1] != L->black) {
+        tak_error_set(err, "the position is of a game with other stones than the tables'");
+        return TAKAT_VALUE_UNKNOWN;
+    }
+    int n = pos->on_board[0] + pos->on_board[1];
+    if (!load_layer(L, n, err)) return TAKAT_VALUE_UNKNOWN;
+    return (TakatValue)value_get(L->values[n], index_of(L, pos));
+}
+
+uint64_t takat_layers_verify(TakatLayers *L, int n, TakError *err) {
+    if (!load_layer(L, n, err)) return UINT64_MAX;
+    if (n < takat_layers_top(L) && !load_layer(L, n + 1, err)) return UINT64_MAX;
+    const Shape *s = &L->shape[n];
+    uint64_t bad = 0;
+    TakatPosition pos;
+    for (uint64_t i = 0; i < s->slots; i++) {
+        if (!position_at(L, s, i, &pos)) continue;
+        int v = value_get(L->values[n], i);
+        TakatTurnList list;
+        int count = takat_turns_generate(&pos, &list);
+        bool lost_child = false, drawn_child = false;
+        for (int t = 0; t < count; t++) {
+            TakatPosition child = pos;
+            takat_position_apply(&child, list.turns[t]);
+            int cv = child_value(L, &child);
+            lost_child |= cv == TAKAT_VALUE_LOSS;
+            drawn_child |= cv == TAKAT_VALUE_DRAW || cv == TAKAT_VALUE_UNKNOWN;
+        }
+        int expect = lost_child    ? TAKAT_VALUE_WIN
+                     : drawn_child ? TAKAT_VALUE_DRAW
+                                   : TAKAT_VALUE_LOSS;
+        if (v != expect) bad++;
+    }
+    return bad;
+}
