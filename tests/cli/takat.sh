@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# takat.sh: `tak takat` subcommands (perft, moves, solve, play) and a scripted
+# takat.sh: `tak takat` subcommands (perft, moves, solve, layers, play) and a scripted
 # terminal game through stdin.
 . "$(dirname "$0")/lib/common.sh"
 
@@ -38,8 +38,48 @@ expect_eq "solve limit result" "$(printf '%s\n' "$out" | tail -n 1)" \
     "result: unsolved (no forced win within 6 turns)"
 expect_run "solve bad option" 2 "" takat solve --bogus
 
+# A reduced game: both solvers, and the layers' resume, verify and value.
+tak takat solve --stones 2,3
+expect_rc "solve reduced" 0
+expect_match "solve reduced root" "$out" '^root: x,x,x,x,x,x,x 1$'
+expect_eq "solve reduced result" "$(printf '%s\n' "$out" | tail -n 1)" "result: a draw for the side to move"
+layers="$scratch/layers"
+mkdir -p "$layers"
+tak takat layers solve "$layers" --stones 2,3 --down-to 3
+expect_rc "layers solve part" 0
+expect_match "layers top line" "$out" '^layer  5: 38640 positions, '
+expect_match "layers stops at 3" "$(printf '%s\n' "$out" | tail -n 1)" '^layer  3: '
+tak takat layers solve "$layers" --stones 2,3
+expect_rc "layers resume" 0
+expect_match "layers resume reuses" "$out" '^layer  4: .*\(solved before\)$'
+expect_eq "layers start" "$(printf '%s\n' "$out" | tail -n 1)" "start (White to move): draw"
+tak takat layers verify "$layers" --stones 2,3
+expect_rc "layers verify" 0
+expect_eq "layers verify total" "$(printf '%s\n' "$out" | tail -n 1)" "verify: 0 positions inconsistent in all"
+# A value against the hash-table solver's for the same position: White
+# moves a2's top onto b2's five and wins (only the fullest layer is needed).
+tak takat layers solve "$layers" --stones 4,5 --down-to 9
+expect_rc "layers solve top only" 0
+win_pos="2212,x,x,12121,x,x,x 1 b2"
+tak takat solve --stones 4,5 --pos "$win_pos"
+expect_eq "hash solver on it" "$(printf '%s\n' "$out" | tail -n 1)" "result: a win for the side to move in 1 turn"
+expect_run "layers value" 0 "win" takat layers value "$win_pos" "$layers" --stones 4,5
+expect_run "layers value draw" 0 "draw" takat layers value "1,x,2,x,x,x,x 1 a1" "$layers" --stones 2,3
+expect_run "layers value too many stones" 1 "" takat layers value "1,1,1,x,x,x,x 2 a2" "$layers" --stones 2,3
+expect_match "layers value too many stones says so" "$err" "more stones"
+expect_run "layers value bad pos" 1 "" takat layers value "1,x 1" "$layers" --stones 2,3
+expect_match "layers value bad pos names the column" "$err" "column"
+expect_run "layers other game" 1 "" takat layers value "1,x,2,x,x,x,x 1 a1" "$layers" --stones 2,4
+expect_match "layers other game says missing" "$err" "missing or not a layer file"
+expect_run "layers bad stones" 2 "" takat layers solve "$layers" --stones 7,3
+expect_run "layers bad action" 2 "" takat layers dance "$layers"
+expect_run "layers no dir" 2 "" takat layers solve
+expect_run "layers bad range" 2 "" takat layers verify "$layers" --layers 5-2
+expect_run "layers missing dir" 1 "" takat layers solve "$scratch/none" --stones 2,3
+expect_match "layers missing dir says why" "$err" "cannot write"
+
 # --help everywhere
-for sub in "" perft moves solve play; do
+for sub in "" perft moves solve layers play; do
     tak takat $sub --help
     expect_rc "help $sub" 0
     expect_match "help $sub usage" "$out" "^usage: tak takat"
