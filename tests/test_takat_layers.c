@@ -2,7 +2,8 @@
  * test_takat_layers.c: the layer-by-layer solver of TAKAT (layers.c) on
  * reduced games (fewer stones, the same rules), small enough for every run:
  * its values agree with the hash-table solver (takat_solve) on every
- * position reachable from the start, the second path finds its tables
+ * position reachable from the start (2+3 up to 4+4 stones, the first game
+ * where rule 2's two stacks of four can stand), the second path finds its tables
  * consistent and finds a value changed behind its back, a damaged file is
  * refused, and a run stopped after any layer goes on from there.
  */
@@ -84,8 +85,8 @@ static void check_against_hash_solver(int white, int black) {
     TakatSolution *sol = takat_solve(&start, 50000000, NULL, NULL, NULL, &err);
     assert_non_null(sol);
 
-    KeySet seen = {calloc((size_t)1 << 22, sizeof(uint64_t)), (size_t)1 << 22, 0};
-    TakatPosition *queue = malloc(((size_t)1 << 21) * sizeof *queue);
+    KeySet seen = {calloc((size_t)1 << 23, sizeof(uint64_t)), (size_t)1 << 23, 0};
+    TakatPosition *queue = malloc(((size_t)1 << 22) * sizeof *queue);
     assert_non_null(seen.slot);
     assert_non_null(queue);
     size_t head = 0, tail = 0;
@@ -112,7 +113,7 @@ static void check_against_hash_solver(int white, int black) {
             TakatPosition next = pos;
             takat_position_apply(&next, list.turns[i]);
             if (keyset_add(&seen, takat_position_key(&next))) {
-                assert_true(tail < ((size_t)1 << 21));
+                assert_true(tail < ((size_t)1 << 22));
                 queue[tail++] = next;
             }
         }
@@ -132,6 +133,7 @@ static void test_layers_agree_with_hash_solver(void **state) {
     check_against_hash_solver(2, 3);
     check_against_hash_solver(2, 4);
     check_against_hash_solver(3, 4);
+    check_against_hash_solver(4, 4); /* the first with rule 2: two stacks of four */
 }
 
 static void test_layers_verify_consistent(void **state) {

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -78,6 +79,17 @@ static int height_code(const uint8_t *h) {
     return code;
 }
 
+/* Frees a layer's tables (a failed build leaves none half made); false. */
+static bool shape_drop(Shape *s) {
+    free(s->heights);
+    free(s->colour_rank);
+    free(s->strings);
+    s->heights = NULL;
+    s->colour_rank = NULL;
+    s->strings = NULL;
+    return false;
+}
+
 static bool shape_build(TakatLayers *L, int n) {
     Shape *s = &L->shape[n];
     if (s->heights) return true;
@@ -92,7 +104,7 @@ static bool shape_build(TakatLayers *L, int n) {
     }
     s->heights = malloc((s->comps ? s->comps : 1) * sizeof *s->heights);
     s->colour_rank = malloc(((size_t)1 << n) * sizeof *s->colour_rank);
-    if (!s->heights || !s->colour_rank) return false;
+    if (!s->heights || !s->colour_rank) return shape_drop(s);
     uint32_t k = 0;
     for (int code = 0; code < HEIGHT_CODES; code++) {
         uint8_t h[TAKAT_CELLS];
@@ -108,7 +120,7 @@ static bool shape_build(TakatLayers *L, int n) {
         s->colour_rank[bits] = w >= s->wmin && w <= s->wmax ? s->colours++ : UINT32_MAX;
     }
     s->strings = malloc((s->colours ? s->colours : 1) * sizeof *s->strings);
-    if (!s->strings) return false;
+    if (!s->strings) return shape_drop(s);
     for (uint32_t bits = 0; bits < ((uint32_t)1 << n); bits++)
         if (s->colour_rank[bits] != UINT32_MAX) s->strings[s->colour_rank[bits]] = bits;
     s->slots = (uint64_t)s->comps * s->colours * 2 * KO_SLOTS;
@@ -435,8 +447,10 @@ static bool load_layer(TakatLayers *L, int n, TakError *err) {
     if (f) fclose(f);
     if (!ok || checksum(v, words) != hd.checksum) {
         free(v);
-        return tak_error_set(err, "%s: %s", path,
-                             ok ? "checksum mismatch (a damaged file)" : "cannot read");
+        return tak_error_set(
+            err, "%s: %s", path,
+            ok ? "checksum mismatch (a damaged file: remove it to solve the layer again)"
+               : "cannot read");
     }
     L->values[n] = v;
     return true;
@@ -452,6 +466,7 @@ static bool save_layer(const TakatLayers *L, int n, const uint64_t *v, FileHeade
     FILE *f = fopen(tmp, "wb");
     if (!f) return tak_error_set(err, "cannot write %s: %s", tmp, strerror(errno));
     bool ok = fwrite(hd, sizeof *hd, 1, f) == 1 && fwrite(v, sizeof *v, words, f) == words;
+    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok; /* on disk before it is named */
     ok = fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         remove(tmp);
@@ -477,6 +492,11 @@ TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *
     if (strlen(dir) >= sizeof L->dir) {
         takat_layers_close(L);
         tak_error_set(err, "directory name too long");
+        return NULL;
+    }
+    if (access(dir, W_OK) != 0) {
+        tak_error_set(err, "cannot write in %s: %s", dir, strerror(errno));
+        takat_layers_close(L);
         return NULL;
     }
     strcpy(L->dir, dir);
@@ -521,6 +541,8 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     if (!L->values[n] || !frontier || !next) {
         free(frontier);
         free(next);
+        free(L->values[n]);
+        L->values[n] = NULL;
         return tak_error_set(err, "out of memory for layer %d (%llu positions)", n,
                              (unsigned long long)s->slots);
     }
@@ -563,7 +585,11 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
             hd.draws++;
     }
     hd.seconds = now_seconds() - start;
-    if (!save_layer(L, n, L->values[n], &hd, err)) return false;
+    if (!save_layer(L, n, L->values[n], &hd, err)) {
+        free(L->values[n]); /* not on disk: not to be taken for a solved layer */
+        L->values[n] = NULL;
+        return false;
+    }
     /* The layer above is no longer needed by anything below. */
     if (n < top) {
         free(L->values[n + 1]);
@@ -630,6 +656,10 @@ uint64_t takat_layers_verify(TakatLayers *L, int n, TakError *err) {
                      : drawn_child ? TAKAT_VALUE_DRAW
                                    : TAKAT_VALUE_LOSS;
         if (v != expect) bad++;
+    }
+    if (n < takat_layers_top(L)) { /* the layer below needs this one, not the one above */
+        free(L->values[n + 1]);
+        L->values[n + 1] = NULL;
     }
     return bad;
 }
