@@ -100,6 +100,17 @@ bool cli_parse_int(const char *text, long min, long max, long *out) {
     return true;
 }
 
+bool cli_parse_pair(const char *text, char sep, long min_a, long max_a, long min_b, long max_b,
+                    long *a, long *b) {
+    char buf[64];
+    if (text == NULL || strlen(text) >= sizeof buf) return false;
+    strcpy(buf, text);
+    char *mid = strchr(buf, sep);
+    if (!mid) return false;
+    *mid = '\0';
+    return cli_parse_int(buf, min_a, max_a, a) && cli_parse_int(mid + 1, min_b, max_b, b);
+}
+
 bool cli_parse_komi(const char *text, int *half_komi) {
     if (text == NULL || *text == '\0') return false;
     const char *p = text;

@@ -75,6 +75,11 @@ bool cli_wants_help(int argc, char **argv);
 /* Parses a whole decimal integer in [min, max]. */
 bool cli_parse_int(const char *text, long min, long max, long *out);
 
+/* Parses two whole integers joined by `sep` ("3,5", "18-21"), the first in
+ * [min_a, max_a] and the second in [min_b, max_b]. */
+bool cli_parse_pair(const char *text, char sep, long min_a, long max_a, long min_b, long max_b,
+                    long *a, long *b);
+
 /* Parses a komi in flats, whole or half ("2", "2.5", "-0.5", "1.0") into
  * half-flats within the library's range. */
 bool cli_parse_komi(const char *text, int *half_komi);

@@ -206,13 +206,10 @@ static int cmd_solve_takat(int argc, char **argv) {
             if (!value || !cli_parse_int(value, 1, 65536, &hash_mb))
                 return cli_usage_error(cmd, "--hash needs a number of megabytes from 1 to 65536");
         } else if (cli_option(argc, argv, &i, "--stones", &value)) {
-            char *comma = value ? strchr(value, ',') : NULL;
-            if (!comma) return cli_usage_error(cmd, "--stones needs W,B (for example 3,5)");
-            *comma = 0;
-            bool ok = cli_parse_int(value, 1, TAKAT_STONES_WHITE, &white) &&
-                      cli_parse_int(comma + 1, 1, TAKAT_STONES_BLACK, &black);
-            *comma = ',';
-            if (!ok) return cli_usage_error(cmd, "--stones: White 1-6, Black 1-15");
+            if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
+                                &black))
+                return cli_usage_error(cmd, "--stones needs W,B: White 1-6, Black 1-15 "
+                                            "(for example 3,5)");
         } else if (strcmp(argv[i], "--no-verify") == 0) {
             verify = false;
         } else {

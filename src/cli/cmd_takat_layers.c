@@ -111,13 +111,10 @@ int cmd_takat_layers(int argc, char **argv) {
     long first = 0, last = -1;
     for (int i = a; i < argc; i++) {
         if (cli_option(argc, argv, &i, "--stones", &value)) {
-            char *comma = value ? strchr(value, ',') : NULL;
-            if (!comma) return cli_usage_error(cmd, "--stones needs W,B (for example 3,5)");
-            *comma = 0;
-            bool ok = cli_parse_int(value, 1, TAKAT_STONES_WHITE, &white) &&
-                      cli_parse_int(comma + 1, 1, TAKAT_STONES_BLACK, &black);
-            *comma = ',';
-            if (!ok) return cli_usage_error(cmd, "--stones: White 1-6, Black 1-15");
+            if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
+                                &black))
+                return cli_usage_error(
+                    cmd, "--stones needs W,B: White 1-6, Black 1-15 (for example 3,5)");
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
             if (!value || !cli_parse_int(value, 1, 2, &threads))
                 return cli_usage_error(cmd, "--threads needs 1 or 2");
@@ -125,12 +122,7 @@ int cmd_takat_layers(int argc, char **argv) {
             if (!value || !cli_parse_int(value, 0, 21, &down_to))
                 return cli_usage_error(cmd, "--down-to needs a layer from 0 to 21");
         } else if (cli_option(argc, argv, &i, "--layers", &value)) {
-            char *dash = value ? strchr(value, '-') : NULL;
-            if (!dash) return cli_usage_error(cmd, "--layers needs A-B (for example 18-21)");
-            *dash = 0;
-            bool ok = cli_parse_int(value, 0, 21, &first) && cli_parse_int(dash + 1, 0, 21, &last);
-            *dash = '-';
-            if (!ok || first > last)
+            if (!cli_parse_pair(value, '-', 0, 21, 0, 21, &first, &last) || first > last)
                 return cli_usage_error(cmd, "--layers needs A-B with 0 <= A <= B <= 21");
         } else {
             return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
