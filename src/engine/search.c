@@ -199,7 +199,8 @@ static int lmr_reduction(int depth, int index) {
  * static evaluation where pruning reads it. */
 static inline int corr_index(const TakPosition *pos) {
     uint64_t h = (uint64_t)pos->owner[0] * 0x9E3779B97F4A7C15ull ^
-                 (uint64_t)pos->owner[1] * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)pos->walls * 0x165667B19E3779F9ull;
+                 (uint64_t)pos->owner[1] * 0xC2B2AE3D27D4EB4Full ^
+                 (uint64_t)pos->walls * 0x165667B19E3779F9ull;
     return (int)(h >> (64 - CORR_BITS));
 }
 
@@ -262,7 +263,8 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     int raw_eval = !threat ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     int eval = !threat ? corrected(t, raw_eval) : 0;
     t->evals[ply] = threat ? -SCORE_INF : eval;
-    bool improving = ply >= 2 && !threat && t->evals[ply - 2] != -SCORE_INF && eval > t->evals[ply - 2];
+    bool improving =
+        ply >= 2 && !threat && t->evals[ply - 2] != -SCORE_INF && eval > t->evals[ply - 2];
     if (prunable) {
         if (depth <= 3 && eval - 90 * depth + 30 * improving >= beta) return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_safe(pos)) {
