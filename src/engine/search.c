@@ -257,8 +257,10 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
             return s;
     }
 
-    /* The static evaluation only serves the pruning below (and a node too
-     * deep for the move stack): not worked out where neither applies. */
+    /* The static evaluation, moved by the correction history, serves the
+     * pruning below, the improving test of the reductions and the
+     * correction's own update; not worked out under a threat (no pruning,
+     * no standing pat there). */
     bool prunable = !pv_node && !threat && beta < TAK_SCORE_WIN_MIN && beta > -TAK_SCORE_WIN_MIN;
     int raw_eval = !threat ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     int eval = !threat ? corrected(t, raw_eval) : 0;

@@ -5,8 +5,17 @@
 #ifndef TAKAT_INTERNAL_H
 #define TAKAT_INTERNAL_H
 
+#include <time.h>
+
 #include "tak/random.h"
 #include "tak/takat.h"
+
+/* Wall-clock seconds, for the solvers' timings. */
+static inline double takat_seconds(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 /* Neighbours of each cell as a 7-bit mask. */
 extern const uint8_t takat_neighbours[TAKAT_CELLS];

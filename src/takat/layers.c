@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -64,12 +63,6 @@ struct TakatLayers {
     uint64_t *values[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2]; /* loaded layers, or NULL */
     char dir[1024];
 };
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- ranking ------------------------------------------------------------- */
 
@@ -519,14 +512,30 @@ void takat_layers_close(TakatLayers *L) {
 
 int takat_layers_top(const TakatLayers *L) { return L->white + L->black; }
 
+/* The header of layer n's file, when there is one for this game. */
+static bool header_of(const TakatLayers *L, int n, FileHeader *hd) {
+    TakatLayers *m = (TakatLayers *)L; /* the shape tables are built on first use */
+    return n >= 0 && n <= takat_layers_top(L) && shape_build(m, n) && read_header(L, n, hd);
+}
+
+static void stats_of(const FileHeader *hd, TakatLayerStats *stats) {
+    stats->layer = (int)hd->layer;
+    stats->positions = hd->positions;
+    stats->wins = hd->wins;
+    stats->losses = hd->losses;
+    stats->draws = hd->draws;
+    stats->rounds = (int)hd->rounds;
+    stats->seconds = hd->seconds;
+    stats->bytes = words_of(hd->slots) * 8;
+}
+
 bool takat_layers_have(const TakatLayers *L, int n) {
     FileHeader hd;
-    TakatLayers *m = (TakatLayers *)L;
-    return n >= 0 && n <= takat_layers_top(L) && shape_build(m, n) && read_header(L, n, &hd);
+    return header_of(L, n, &hd);
 }
 
 bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *stats, TakError *err) {
-    double start = now_seconds();
+    double start = takat_seconds();
     int top = takat_layers_top(L);
     if (n < 0 || n > top) return tak_error_set(err, "no layer %d: layers run 0-%d", n, top);
     if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
@@ -584,7 +593,7 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
         else
             hd.draws++;
     }
-    hd.seconds = now_seconds() - start;
+    hd.seconds = takat_seconds() - start;
     if (!save_layer(L, n, L->values[n], &hd, err)) {
         free(L->values[n]); /* not on disk: not to be taken for a solved layer */
         L->values[n] = NULL;
@@ -595,30 +604,14 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
         free(L->values[n + 1]);
         L->values[n + 1] = NULL;
     }
-    if (stats) {
-        stats->layer = n;
-        stats->positions = hd.positions;
-        stats->wins = hd.wins;
-        stats->losses = hd.losses;
-        stats->draws = hd.draws;
-        stats->rounds = rounds;
-        stats->seconds = hd.seconds;
-        stats->bytes = words * 8;
-    }
+    if (stats) stats_of(&hd, stats);
     return true;
 }
 
 bool takat_layers_stats(const TakatLayers *L, int n, TakatLayerStats *stats) {
     FileHeader hd;
-    if (!takat_layers_have(L, n) || !read_header(L, n, &hd)) return false;
-    stats->layer = n;
-    stats->positions = hd.positions;
-    stats->wins = hd.wins;
-    stats->losses = hd.losses;
-    stats->draws = hd.draws;
-    stats->rounds = (int)hd.rounds;
-    stats->seconds = hd.seconds;
-    stats->bytes = words_of(hd.slots) * 8;
+    if (!header_of(L, n, &hd)) return false;
+    stats_of(&hd, stats);
     return true;
 }
 

@@ -39,12 +39,6 @@ static void position_of(const TakatSolution *sol, uint64_t key, TakatPosition *p
     pos->total[1] = sol->total[1];
 }
 
-static double now_seconds(void) {
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The key with an irrelevant ko removed. */
 static uint64_t canonical_key(const TakatPosition *pos) {
     TakatPosition p = *pos;
@@ -186,7 +180,7 @@ static void settle(TakatSolution *sol, const uint64_t *first, const uint32_t *ch
 TakatSolution *takat_solve(const TakatPosition *root, uint64_t max_positions,
                            TakatSolveProgress progress, void *user, TakatSolveStats *stats,
                            TakError *err) {
-    double t0 = now_seconds();
+    double t0 = takat_seconds();
     TakatPosition start;
     if (!root) {
         takat_position_start(&start);
@@ -234,7 +228,7 @@ TakatSolution *takat_solve(const TakatPosition *root, uint64_t max_positions,
         if (progress && (i & 0xFFFFF) == 0) {
             sol->stats.positions = sol->count;
             sol->stats.links = child.n;
-            sol->stats.seconds = now_seconds() - t0;
+            sol->stats.seconds = takat_seconds() - t0;
             progress("enumerate", &sol->stats, user);
         }
     }
@@ -252,7 +246,7 @@ TakatSolution *takat_solve(const TakatPosition *root, uint64_t max_positions,
     if (ok) settle(sol, first.data, child.data, progress, user);
     free(first.data);
     free(child.data);
-    if (sol) sol->stats.seconds = now_seconds() - t0;
+    if (sol) sol->stats.seconds = takat_seconds() - t0;
     if (stats) *stats = sol ? sol->stats : (TakatSolveStats){0};
     if (!ok) {
         if (sol)
