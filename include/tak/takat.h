@@ -274,6 +274,11 @@ typedef struct TakatLayerStats {
  * real game) kept in `dir` (which must exist). Nothing is read yet. */
 TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *err);
 void takat_layers_close(TakatLayers *layers);
+/* Called by takat_layers_solve after each round of a layer: how many
+ * positions that round decided and the seconds since the layer began. */
+typedef void (*TakatLayersProgress)(void *ctx, int layer, int round, uint64_t decided,
+                                    double seconds);
+void takat_layers_on_progress(TakatLayers *layers, TakatLayersProgress fn, void *ctx);
 /* The fullest layer: white + black. */
 int takat_layers_top(const TakatLayers *layers);
 /* Whether layer n's file is there (its header; takat_layers_value checks the sum). */

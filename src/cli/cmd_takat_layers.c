@@ -14,7 +14,8 @@ int cmd_takat_layers(int argc, char **argv);
 
 static const CliCommand layers_cmd = {
     "takat layers",
-    "(solve | verify | value POS) DIR [--stones W,B] [--threads N] [--down-to N] [--layers A-B]",
+    "(solve | verify | value POS) DIR [--stones W,B] [--threads N] [--down-to N] [--layers A-B]\n"
+    "  [--progress]",
     "Solves TAKAT for good, layer by layer (layer n: every position with n stones\n"
     "on the board), from the fullest layer down; each solved layer is a file in\n"
     "DIR, 2 bits a position with a checksum, so an interrupted run resumes at\n"
@@ -31,7 +32,8 @@ static const CliCommand layers_cmd = {
     "  --stones W,B      a reduced game: W White and B Black stones (default 6,15)\n"
     "  --threads N       1 or 2 (default 2)\n"
     "  --down-to N       the lowest layer to solve (default 0: the start)\n"
-    "  --layers A-B      the layers to verify\n",
+    "  --layers A-B      the layers to verify\n"
+    "  --progress        while solving, a line on stderr after each round\n",
 };
 
 static const char *value_name(TakatValue v) {
@@ -54,6 +56,12 @@ static void print_layer(const TakatLayerStats *s, const char *note) {
            (unsigned long long)s->losses, (unsigned long long)s->draws, s->rounds, s->seconds,
            (double)s->bytes / 1e6, note);
     fflush(stdout);
+}
+
+static void print_round(void *ctx, int layer, int round, uint64_t decided, double seconds) {
+    (void)ctx;
+    fprintf(stderr, "layer %2d round %3d: %llu decided, %.1f s\n", layer, round,
+            (unsigned long long)decided, seconds);
 }
 
 static int solve(TakatLayers *layers, int down_to, int threads, int white, int black) {
@@ -109,6 +117,7 @@ int cmd_takat_layers(int argc, char **argv) {
     dir = argv[a++];
     long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK, threads = 2, down_to = 0;
     long first = 0, last = -1;
+    bool progress = false;
     for (int i = a; i < argc; i++) {
         if (cli_option(argc, argv, &i, "--stones", &value)) {
             if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
@@ -124,6 +133,8 @@ int cmd_takat_layers(int argc, char **argv) {
         } else if (cli_option(argc, argv, &i, "--layers", &value)) {
             if (!cli_parse_pair(value, '-', 0, 21, 0, 21, &first, &last) || first > last)
                 return cli_usage_error(cmd, "--layers needs A-B with 0 <= A <= B <= 21");
+        } else if (strcmp(argv[i], "--progress") == 0) {
+            progress = true;
         } else {
             return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
         }
@@ -131,6 +142,7 @@ int cmd_takat_layers(int argc, char **argv) {
     TakError err;
     TakatLayers *layers = takat_layers_open(dir, (int)white, (int)black, &err);
     if (!layers) return cli_fail(cmd, "%s", err.message);
+    if (progress) takat_layers_on_progress(layers, print_round, NULL);
     int top = takat_layers_top(layers), rc;
     if (strcmp(action, "solve") == 0) {
         rc =

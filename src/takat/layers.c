@@ -62,6 +62,8 @@ struct TakatLayers {
     Shape shape[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2];
     uint64_t *values[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2]; /* loaded layers, or NULL */
     char dir[1024];
+    TakatLayersProgress progress; /* after each round, or NULL */
+    void *progress_ctx;
 };
 
 /* ---- ranking ------------------------------------------------------------- */
@@ -562,6 +564,7 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     for (;;) {
         w.round = rounds;
         uint64_t decided = run_round(&w, threads);
+        if (L->progress) L->progress(L->progress_ctx, n, rounds, decided, takat_seconds() - start);
         rounds++;
         if (decided == 0) break;
         uint64_t *t = w.frontier;
@@ -606,6 +609,11 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     }
     if (stats) stats_of(&hd, stats);
     return true;
+}
+
+void takat_layers_on_progress(TakatLayers *L, TakatLayersProgress fn, void *ctx) {
+    L->progress = fn;
+    L->progress_ctx = ctx;
 }
 
 bool takat_layers_stats(const TakatLayers *L, int n, TakatLayerStats *stats) {

@@ -49,6 +49,14 @@ tak takat layers solve "$layers" --stones 2,3 --down-to 3
 expect_rc "layers solve part" 0
 expect_match "layers top line" "$out" '^layer  5: 38640 positions, '
 expect_match "layers stops at 3" "$(printf '%s\n' "$out" | tail -n 1)" '^layer  3: '
+expect_eq "layers quiet on stderr" "$err" ""
+tak takat layers solve "$scratch/layers-progress" --stones 2,3 --down-to 5 --progress
+expect_rc "layers progress" 1
+mkdir -p "$scratch/layers-progress"
+tak takat layers solve "$scratch/layers-progress" --stones 2,3 --down-to 5 --progress
+expect_rc "layers progress" 0
+expect_match "layers progress first round" "$err" '^layer  5 round   0: 668 decided, '
+expect_match "layers progress last round" "$(printf '%s\n' "$err" | tail -n 1)" ': 0 decided, '
 tak takat layers solve "$layers" --stones 2,3
 expect_rc "layers resume" 0
 expect_match "layers resume reuses" "$out" '^layer  4: .*\(solved before\)$'
