@@ -417,7 +417,7 @@ static void test_solver_endgame(void **state) {
 
     /* Level 10 takes the win at once. */
     uint64_t seed = 1;
-    TakatTurn t = takat_ai_choose(&root, 10, back, &seed);
+    TakatTurn t = takat_ai_choose(&root, 10, back, NULL, &seed);
     char buf[TAKAT_TURN_MAX];
     assert_string_equal(takat_turn_format(t, buf), "c3-c2");
     takat_solution_free(back);
@@ -436,7 +436,7 @@ static void test_levels_play_legal_turns(void **state) {
         TakatGame *game = malloc(sizeof *game);
         takat_game_init(game, NULL);
         for (int ply = 0; ply < 40 && game->result == TAKAT_ONGOING; ply++) {
-            TakatTurn t = takat_ai_choose(&game->pos, level < 10 ? level : 6, NULL, &seed);
+            TakatTurn t = takat_ai_choose(&game->pos, level < 10 ? level : 6, NULL, NULL, &seed);
             assert_true(takat_game_play(game, t, NULL));
         }
         free(game);

@@ -5,7 +5,9 @@
  * position reachable from the start (2+3 up to 4+4 stones, the first game
  * where rule 2's two stacks of four can stand), the second path finds its tables
  * consistent and finds a value changed behind its back, a damaged file is
- * refused, and a run stopped after any layer goes on from there.
+ * refused, and a run stopped after any layer goes on from there. The AI's
+ * strongest level, given the tables, never lets a position's value slip and
+ * wins what the tables say it wins.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -261,12 +263,79 @@ static void test_layers_resume(void **state) {
     remove_dir(parts);
 }
 
+/* The value of the position for `color`: 2 won, 1 drawn, 0 lost. */
+static int value_for(TakatLayers *layers, const TakatPosition *pos, int color) {
+    TakatValue v = takat_layers_value(layers, pos, NULL);
+    assert_int_not_equal(v, TAKAT_VALUE_UNKNOWN);
+    if (v == TAKAT_VALUE_DRAW) return 1;
+    return (v == TAKAT_VALUE_WIN) == (pos->side == color) ? 2 : 0;
+}
+
+/* Level 10 with the tables plays `perfect`, the other side plays at random
+ * (or also level 10): the perfect side's value never drops, and once won the
+ * game ends in its win, with no draw by repetition on the way. */
+static void play_against(TakatLayers *layers, int white, int black, int perfect, bool both,
+                         uint64_t seed) {
+    TakatGame *game = malloc(sizeof *game);
+    assert_non_null(game);
+    TakatPosition start;
+    takat_position_start_reduced(&start, white, black);
+    takat_game_init(game, &start);
+    int value = value_for(layers, &game->pos, perfect), turns = 0;
+    while (game->result == TAKAT_ONGOING && turns < 400) {
+        TakatTurn t;
+        if (game->pos.side == perfect || both) {
+            t = takat_ai_choose_in_game(game, 10, NULL, layers, &seed);
+        } else {
+            TakatTurnList list;
+            int n = takat_turns_generate(&game->pos, &list);
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            t = list.turns[(seed >> 33) % (uint64_t)n];
+        }
+        assert_true(takat_game_play(game, t, NULL));
+        turns++;
+        if (game->result != TAKAT_ONGOING || takat_has_six(&game->pos)) break;
+        int now = value_for(layers, &game->pos, perfect);
+        assert_true(now >= value);
+        value = now;
+    }
+    int won = perfect == TAKAT_WHITE ? TAKAT_WHITE_WINS : TAKAT_BLACK_WINS;
+    if (value == 2) assert_int_equal(game->result, won);
+    if (value == 1) assert_true(game->result != (TakatResult)(won == TAKAT_WHITE_WINS ? TAKAT_BLACK_WINS : TAKAT_WHITE_WINS));
+    free(game);
+}
+
+static void test_layers_perfect_play(void **state) {
+    (void)state;
+    char *dir = temp_dir();
+    TakatLayers *layers = solve_all(dir, 3, 5); /* White to move loses */
+    TakatPosition start;
+    takat_position_start_reduced(&start, 3, 5);
+    assert_int_equal(takat_layers_value(layers, &start, NULL), TAKAT_VALUE_LOSS);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        play_against(layers, 3, 5, TAKAT_BLACK, false, seed);
+        play_against(layers, 3, 5, TAKAT_WHITE, false, seed);
+    }
+    play_against(layers, 3, 5, TAKAT_BLACK, true, 7);
+    takat_layers_close(layers);
+    remove_dir(dir);
+    dir = temp_dir();
+    layers = solve_all(dir, 2, 3); /* a draw */
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        play_against(layers, 2, 3, TAKAT_WHITE, false, seed);
+        play_against(layers, 2, 3, TAKAT_BLACK, false, seed);
+    }
+    takat_layers_close(layers);
+    remove_dir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layers_agree_with_hash_solver),
         cmocka_unit_test(test_layers_verify_consistent),
         cmocka_unit_test(test_layers_damage_and_tampering),
         cmocka_unit_test(test_layers_resume),
+        cmocka_unit_test(test_layers_perfect_play),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

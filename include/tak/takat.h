@@ -322,10 +322,16 @@ TakatSearchResult takat_prove(const TakatPosition *pos, int depth, size_t table_
                               TakatProofProgress progress, void *user);
 
 /* The AI's choice at `level` 1..10: level 10 plays perfectly with the solved
- * table (`sol`, may be NULL: then a deep search), lower levels search less
- * deep and pick among near-best turns at random. `seed` is the caller's
- * random state (any value; it is advanced). Needs a position with legal turns. */
+ * table (`sol`, may be NULL) or the layered tables (`layers`, may be NULL:
+ * a turn that keeps the value, the fastest win the search sees), else by a
+ * deep search; lower levels search less deep and pick among near-best turns
+ * at random. `seed` is the caller's random state (any value; it is
+ * advanced). Needs a position with legal turns. */
 TakatTurn takat_ai_choose(const TakatPosition *pos, int level, const TakatSolution *sol,
-                          uint64_t *seed);
+                          TakatLayers *layers, uint64_t *seed);
+/* The same in a game, whose past positions level 10 uses with the layered
+ * tables: a winner never repeats a position a third time (a draw). */
+TakatTurn takat_ai_choose_in_game(const TakatGame *game, int level, const TakatSolution *sol,
+                                  TakatLayers *layers, uint64_t *seed);
 
 #endif

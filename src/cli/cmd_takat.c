@@ -75,7 +75,7 @@ static const CliCommand solve_cmd = {
 static const CliCommand play_cmd = {
     "takat play",
     "[--level N] [--color white|black|random] [--human-vs-human] [--pos POS]\n"
-    "       [--seed S] [--table FILE]",
+    "       [--seed S] [--table FILE] [--layers DIR [--stones W,B]]",
     "Plays TAKAT in the terminal (or from any stdin). Type a turn as in the\n"
     "notation: a drop is a cell (a2), a move two cells (b2-c3). Commands:\n"
     "  help    this list          moves   the legal turns\n"
@@ -89,7 +89,10 @@ static const CliCommand play_cmd = {
     "  --human-vs-human   two people at one terminal, no AI\n"
     "  --pos POS          start from this position\n"
     "  --seed S           the AI's random seed (default: from the clock)\n"
-    "  --table FILE       a solution table from 'tak takat solve --save'\n",
+    "  --table FILE       a solution table from 'tak takat solve --save'\n"
+    "  --layers DIR       the layered tables of 'tak takat layers solve DIR': level 10\n"
+    "                     keeps the value they give, and each turn shows it\n"
+    "  --stones W,B       a reduced game of W White and B Black stones (default 6,15)\n",
 };
 
 static bool read_pos(const CliCommand *cmd, const char *text, TakatPosition *pos, int *rc) {
@@ -335,10 +338,25 @@ static void announce(const TakatGame *game) {
     }
 }
 
+/* What the layered tables say of the position: who wins with perfect play. */
+static void print_verdict(TakatLayers *layers, const TakatPosition *pos) {
+    TakError err;
+    TakatValue v = takat_layers_value(layers, pos, &err);
+    if (v == TAKAT_VALUE_UNKNOWN) {
+        printf("Perfect play: not known (%s)\n", err.message);
+        return;
+    }
+    int mover = pos->side, winner = v == TAKAT_VALUE_WIN ? mover : mover ^ 1;
+    if (v == TAKAT_VALUE_DRAW)
+        printf("Perfect play: a draw\n");
+    else
+        printf("Perfect play: %s wins\n", color_word(winner));
+}
+
 static int cmd_play_takat(int argc, char **argv) {
     const CliCommand *cmd = &play_cmd;
-    const char *pos_text = NULL, *table = NULL, *value;
-    long level = 5, seed_value = -1;
+    const char *pos_text = NULL, *table = NULL, *layers_dir = NULL, *value;
+    long level = 5, seed_value = -1, white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK;
     int human_color = TAKAT_WHITE;
     bool two_humans = false, random_color = false;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
@@ -357,6 +375,14 @@ static int cmd_play_takat(int argc, char **argv) {
         } else if (cli_option(argc, argv, &i, "--table", &value)) {
             if (!value) return cli_usage_error(cmd, "--table needs a file");
             table = value;
+        } else if (cli_option(argc, argv, &i, "--layers", &value)) {
+            if (!value) return cli_usage_error(cmd, "--layers needs a directory");
+            layers_dir = value;
+        } else if (cli_option(argc, argv, &i, "--stones", &value)) {
+            if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
+                                &black))
+                return cli_usage_error(
+                    cmd, "--stones needs W,B: White 1-6, Black 1-15 (for example 3,5)");
         } else if (cli_option(argc, argv, &i, "--seed", &value)) {
             if (!value || !cli_parse_int(value, 0, 2147483647L, &seed_value))
                 return cli_usage_error(cmd, "--seed needs a number from 0 to 2147483647");
@@ -370,14 +396,27 @@ static int cmd_play_takat(int argc, char **argv) {
     if (random_color) human_color = (int)((seed >> 3) & 1);
     TakatPosition start;
     int rc;
-    takat_position_start(&start);
+    takat_position_start_reduced(&start, (int)white, (int)black);
     if (pos_text && !read_pos(cmd, pos_text, &start, &rc)) return rc;
+    if (start.on_board[TAKAT_WHITE] > white || start.on_board[TAKAT_BLACK] > black)
+        return cli_fail(cmd, "the position has more stones than --stones %ld,%ld", white, black);
+    start.total[TAKAT_WHITE] = (uint8_t)white;
+    start.total[TAKAT_BLACK] = (uint8_t)black;
     TakError err;
     TakatSolution *sol = NULL;
     if (table && !(sol = takat_solution_load(table, &err))) return cli_fail(cmd, "%s", err.message);
+    TakatLayers *layers = NULL;
+    if (layers_dir && !(layers = takat_layers_open(layers_dir, (int)white, (int)black, &err))) {
+        takat_solution_free(sol);
+        return cli_fail(cmd, "%s", err.message);
+    }
 
     TakatGame *game = malloc(sizeof *game);
-    if (!game) return cli_fail(cmd, "out of memory");
+    if (!game) {
+        takat_solution_free(sol);
+        takat_layers_close(layers);
+        return cli_fail(cmd, "out of memory");
+    }
     takat_game_init(game, &start);
     if (two_humans)
         printf("TAKAT: two players. Type 'help' for the commands.\n");
@@ -387,10 +426,13 @@ static int cmd_play_takat(int argc, char **argv) {
     char line[256], buf[TAKAT_TURN_MAX];
     bool show = true;
     while (game->result == TAKAT_ONGOING) {
-        if (show) draw(&game->pos);
+        if (show) {
+            draw(&game->pos);
+            if (layers) print_verdict(layers, &game->pos);
+        }
         show = true;
         if (!two_humans && game->pos.side != human_color) {
-            TakatTurn t = takat_ai_choose(&game->pos, (int)level, sol, &seed);
+            TakatTurn t = takat_ai_choose_in_game(game, (int)level, sol, layers, &seed);
             takat_game_play(game, t, NULL);
             printf("AI plays %s\n", takat_turn_format(t, buf));
             continue;
@@ -452,6 +494,7 @@ static int cmd_play_takat(int argc, char **argv) {
     }
     free(game);
     takat_solution_free(sol);
+    takat_layers_close(layers);
     return CLI_OK;
 }
 

@@ -30,7 +30,7 @@ static void *work(void *arg) {
         pthread_mutex_unlock(&pool->mutex);
 
         if (job->kind == JOB_TAKAT) {
-            job->takat_turn = takat_ai_choose(&job->takat, job->level, NULL, &job->seed);
+            job->takat_turn = takat_ai_choose(&job->takat, job->level, NULL, NULL, &job->seed);
             pthread_mutex_lock(&pool->mutex);
             job->next = pool->done;
             pool->done = job;

@@ -79,6 +79,19 @@ expect_run "layers value bad pos" 1 "" takat layers value "1,x 1" "$layers" --st
 expect_match "layers value bad pos names the column" "$err" "column"
 expect_run "layers other game" 1 "" takat layers value "1,x,2,x,x,x,x 1 a1" "$layers" --stones 2,4
 expect_match "layers other game says missing" "$err" "missing or not a layer file"
+# Play with the tables: the value shown each turn, level 10 keeping it.
+tak_in $'quit\n' takat play --layers "$layers" --stones 2,3 --level 10 --color black --seed 3
+expect_rc "play with layers" 0
+expect_match "play with layers shows the value" "$out" '^Perfect play: a draw$'
+expect_match "play with layers AI moves" "$out" '^AI plays [a-c][1-3]$'
+tak_in $'quit\n' takat play --layers "$layers" --stones 2,4 --level 10
+expect_rc "play with missing layers" 0
+expect_match "play with missing layers says so" "$out" '^Perfect play: not known '
+expect_run "play layers no dir" 2 "" takat play --layers
+expect_run "play layers bad stones" 2 "" takat play --layers "$layers" --stones 9,3
+expect_run "play layers unwritable dir" 1 "" takat play --layers "$scratch/none" --stones 2,3
+expect_run "play too many stones" 1 "" takat play --stones 2,3 --pos "1,1,1,x,x,x,x 2 a2"
+expect_match "play too many stones says so" "$err" "more stones"
 expect_run "layers bad stones" 2 "" takat layers solve "$layers" --stones 7,3
 expect_run "layers bad action" 2 "" takat layers dance "$layers"
 expect_run "layers no dir" 2 "" takat layers solve
