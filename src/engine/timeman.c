@@ -1,7 +1,8 @@
 /*
  * timeman.c: how long a search may take. With clocks the budget is a share
- * of the time left (set by how many more moves a game with this reserve,
- * or this many empty squares, lasts) plus most of the increment; a hard limit caps one move and always leaves a
+ * of the time left (a Tak game lasts about as many more moves as the
+ * smaller of the reserve and the empty squares, so that sets the share) plus
+ * most of the increment; a hard limit caps one move and always leaves a
  * safety margin on the clock, so the engine never loses on time.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -41,12 +42,7 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
         int reserve = pos->stones[side] + pos->capstones[side];
         int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
         int rest = reserve < empty ? reserve : empty;
-        /* Spreads make a game last longer than its placements: in our
-         * games against Tiltak (5x5 and 6x6) a side with R pieces left
-         * still made about 1.5 R + 3 moves (median; 1.5 R + 5 for three
-         * games in four). Reckon with the longer of those. */
-        mtg = rest * 3 / 2 + 5;
-        if (mtg > 60) mtg = 60;
+        mtg = rest < 10 ? 10 : rest > 30 ? 30 : rest;
     }
     int64_t base = left / mtg + inc * 4 / 5;
     int64_t cap = clock_cap(left);
