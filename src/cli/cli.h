@@ -80,6 +80,11 @@ bool cli_parse_int(const char *text, long min, long max, long *out);
 bool cli_parse_pair(const char *text, char sep, long min_a, long max_a, long min_b, long max_b,
                     long *a, long *b);
 
+/* Reads the value of a TAKAT command's --stones W,B (a reduced game: White
+ * 1-6, Black 1-15 stones); on bad input reports wrong usage, sets *rc and
+ * returns false. */
+bool cli_takat_stones(const CliCommand *cmd, const char *value, long *white, long *black, int *rc);
+
 /* Parses a komi in flats, whole or half ("2", "2.5", "-0.5", "1.0") into
  * half-flats within the library's range. */
 bool cli_parse_komi(const char *text, int *half_komi);

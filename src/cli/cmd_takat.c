@@ -95,12 +95,35 @@ static const CliCommand play_cmd = {
     "  --stones W,B       a reduced game of W White and B Black stones (default 6,15)\n",
 };
 
+bool cli_takat_stones(const CliCommand *cmd, const char *value, long *white, long *black, int *rc) {
+    if (cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, white, black))
+        return true;
+    *rc = cli_usage_error(cmd, "--stones needs W,B: White 1-%d, Black 1-%d (for example 3,5)",
+                          TAKAT_STONES_WHITE, TAKAT_STONES_BLACK);
+    return false;
+}
+
 static bool read_pos(const CliCommand *cmd, const char *text, TakatPosition *pos, int *rc) {
     TakError err;
     char where[TAK_ERROR_MESSAGE_MAX + 40];
     if (takat_position_parse(text, pos, &err)) return true;
     *rc = cli_fail(cmd, "bad position '%s': %s", text, tak_error_describe(&err, where, sizeof where));
     return false;
+}
+
+/* The start of a game of `white` and `black` stones, or the position `text`
+ * (may be NULL) in that game; on failure reports it and sets *rc. */
+static bool read_game_pos(const CliCommand *cmd, const char *text, long white, long black,
+                          TakatPosition *pos, int *rc) {
+    takat_position_start_reduced(pos, (int)white, (int)black);
+    if (text && !read_pos(cmd, text, pos, rc)) return false;
+    if (pos->on_board[TAKAT_WHITE] > white || pos->on_board[TAKAT_BLACK] > black) {
+        *rc = cli_fail(cmd, "the position has more stones than --stones %ld,%ld", white, black);
+        return false;
+    }
+    pos->total[TAKAT_WHITE] = (uint8_t)white;
+    pos->total[TAKAT_BLACK] = (uint8_t)black;
+    return true;
 }
 
 static int cmd_perft_takat(int argc, char **argv) {
@@ -190,6 +213,7 @@ static int cmd_solve_takat(int argc, char **argv) {
     const char *pos_text = NULL, *save = NULL, *value;
     long max_positions = 100000000, depth = 20, hash_mb = 512;
     long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK;
+    int rc;
     bool verify = true;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
     for (int i = 1; i < argc; i++) {
@@ -209,10 +233,7 @@ static int cmd_solve_takat(int argc, char **argv) {
             if (!value || !cli_parse_int(value, 1, 65536, &hash_mb))
                 return cli_usage_error(cmd, "--hash needs a number of megabytes from 1 to 65536");
         } else if (cli_option(argc, argv, &i, "--stones", &value)) {
-            if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
-                                &black))
-                return cli_usage_error(cmd, "--stones needs W,B: White 1-6, Black 1-15 "
-                                            "(for example 3,5)");
+            if (!cli_takat_stones(cmd, value, &white, &black, &rc)) return rc;
         } else if (strcmp(argv[i], "--no-verify") == 0) {
             verify = false;
         } else {
@@ -220,14 +241,8 @@ static int cmd_solve_takat(int argc, char **argv) {
         }
     }
     TakatPosition root;
-    int rc;
     char buf[TAKAT_POSITION_MAX];
-    takat_position_start_reduced(&root, (int)white, (int)black);
-    if (pos_text && !read_pos(cmd, pos_text, &root, &rc)) return rc;
-    root.total[TAKAT_WHITE] = (uint8_t)white;
-    root.total[TAKAT_BLACK] = (uint8_t)black;
-    if (root.on_board[TAKAT_WHITE] > white || root.on_board[TAKAT_BLACK] > black)
-        return cli_fail(cmd, "the position has more stones than --stones gives");
+    if (!read_game_pos(cmd, pos_text, white, black, &root, &rc)) return rc;
     printf("root: %s\n", takat_position_format(&root, buf));
     TakError err;
     TakatSolveStats st;
@@ -357,7 +372,7 @@ static int cmd_play_takat(int argc, char **argv) {
     const CliCommand *cmd = &play_cmd;
     const char *pos_text = NULL, *table = NULL, *layers_dir = NULL, *value;
     long level = 5, seed_value = -1, white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK;
-    int human_color = TAKAT_WHITE;
+    int human_color = TAKAT_WHITE, rc;
     bool two_humans = false, random_color = false;
     if (cli_wants_help(argc, argv)) return cli_help(cmd);
     for (int i = 1; i < argc; i++) {
@@ -379,10 +394,7 @@ static int cmd_play_takat(int argc, char **argv) {
             if (!value) return cli_usage_error(cmd, "--layers needs a directory");
             layers_dir = value;
         } else if (cli_option(argc, argv, &i, "--stones", &value)) {
-            if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
-                                &black))
-                return cli_usage_error(
-                    cmd, "--stones needs W,B: White 1-6, Black 1-15 (for example 3,5)");
+            if (!cli_takat_stones(cmd, value, &white, &black, &rc)) return rc;
         } else if (cli_option(argc, argv, &i, "--seed", &value)) {
             if (!value || !cli_parse_int(value, 0, 2147483647L, &seed_value))
                 return cli_usage_error(cmd, "--seed needs a number from 0 to 2147483647");
@@ -395,13 +407,7 @@ static int cmd_play_takat(int argc, char **argv) {
     uint64_t seed = seed_value >= 0 ? (uint64_t)seed_value : (uint64_t)(cli_seconds() * 1e6);
     if (random_color) human_color = (int)((seed >> 3) & 1);
     TakatPosition start;
-    int rc;
-    takat_position_start_reduced(&start, (int)white, (int)black);
-    if (pos_text && !read_pos(cmd, pos_text, &start, &rc)) return rc;
-    if (start.on_board[TAKAT_WHITE] > white || start.on_board[TAKAT_BLACK] > black)
-        return cli_fail(cmd, "the position has more stones than --stones %ld,%ld", white, black);
-    start.total[TAKAT_WHITE] = (uint8_t)white;
-    start.total[TAKAT_BLACK] = (uint8_t)black;
+    if (!read_game_pos(cmd, pos_text, white, black, &start, &rc)) return rc;
     TakError err;
     TakatSolution *sol = NULL;
     if (table && !(sol = takat_solution_load(table, &err))) return cli_fail(cmd, "%s", err.message);

@@ -118,12 +118,10 @@ int cmd_takat_layers(int argc, char **argv) {
     long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK, threads = 2, down_to = 0;
     long first = 0, last = -1;
     bool progress = false;
+    int rc;
     for (int i = a; i < argc; i++) {
         if (cli_option(argc, argv, &i, "--stones", &value)) {
-            if (!cli_parse_pair(value, ',', 1, TAKAT_STONES_WHITE, 1, TAKAT_STONES_BLACK, &white,
-                                &black))
-                return cli_usage_error(
-                    cmd, "--stones needs W,B: White 1-6, Black 1-15 (for example 3,5)");
+            if (!cli_takat_stones(cmd, value, &white, &black, &rc)) return rc;
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
             if (!value || !cli_parse_int(value, 1, 2, &threads))
                 return cli_usage_error(cmd, "--threads needs 1 or 2");
@@ -143,7 +141,7 @@ int cmd_takat_layers(int argc, char **argv) {
     TakatLayers *layers = takat_layers_open(dir, (int)white, (int)black, &err);
     if (!layers) return cli_fail(cmd, "%s", err.message);
     if (progress) takat_layers_on_progress(layers, print_round, NULL);
-    int top = takat_layers_top(layers), rc;
+    int top = takat_layers_top(layers);
     if (strcmp(action, "solve") == 0) {
         rc =
             solve(layers, down_to > top ? top : (int)down_to, (int)threads, (int)white, (int)black);

@@ -48,8 +48,5 @@ bool takat_game_undo(TakatGame *game) {
 }
 
 int takat_game_occurrences(const TakatGame *game) {
-    uint64_t key = game->keys[game->count];
-    int n = 0;
-    for (int i = 0; i <= game->count; i++) n += game->keys[i] == key;
-    return n;
+    return takat_key_occurrences(game->keys, game->count + 1, game->keys[game->count]);
 }

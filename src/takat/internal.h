@@ -17,6 +17,13 @@ static inline double takat_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* How many of keys[0..count) are `key`: a position's occurrences in a game. */
+static inline int takat_key_occurrences(const uint64_t *keys, int count, uint64_t key) {
+    int n = 0;
+    for (int i = 0; i < count; i++) n += keys[i] == key;
+    return n;
+}
+
 /* Neighbours of each cell as a 7-bit mask. */
 extern const uint8_t takat_neighbours[TAKAT_CELLS];
 /* The 12 links as pairs of cells. */

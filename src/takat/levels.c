@@ -39,13 +39,6 @@ static bool choose_solved(const TakatPosition *pos, const TakatTurnList *list,
     return true;
 }
 
-/* How often the position `key` occurred in the game so far. */
-static int occurrences(const uint64_t *keys, int count, uint64_t key) {
-    int n = 0;
-    for (int i = 0; i < count; i++) n += keys[i] == key;
-    return n;
-}
-
 /* Whether the side to move in `pos` (key `key`, not yet among `keys`) has a
  * turn to a position that would then stand a third time: a draw. */
 static bool draw_reply(const TakatPosition *pos, const uint64_t *keys, int key_count,
@@ -56,7 +49,7 @@ static bool draw_reply(const TakatPosition *pos, const uint64_t *keys, int key_c
         TakatPosition next = *pos;
         takat_position_apply(&next, list.turns[i]);
         uint64_t k = takat_position_key(&next);
-        if (occurrences(keys, key_count, k) + (k == key) >= 2) return true;
+        if (takat_key_occurrences(keys, key_count, k) + (k == key) >= 2) return true;
     }
     return false;
 }
@@ -64,9 +57,9 @@ static bool draw_reply(const TakatPosition *pos, const uint64_t *keys, int key_c
 /* A turn that keeps the position's value by the layered tables (a won
  * position stays won, a drawn one drawn), chosen among those by: the
  * fastest win or slowest loss the search sees; for the winner, never a
- * third occurrence (a draw) nor a turn the loser can answer with one, then a position new to the game before one
- * seen, then a drop before a move (a drop is never undone: progress); the
- * loser likes a repetition. `keys` are the game's positions so far (may be
+ * third occurrence (a draw) nor a turn the loser can answer with one, then
+ * a position new to the game before one seen, then a drop before a move (a
+ * drop is never undone: progress); the loser likes a repetition. `keys` are the game's positions so far (may be
  * NULL). False when a table is missing. */
 static bool choose_layers(const TakatPosition *pos, const TakatTurnList *list, TakatLayers *layers,
                           const uint64_t *keys, int key_count, uint64_t *seed, TakatTurn *out) {
@@ -89,7 +82,7 @@ static bool choose_layers(const TakatPosition *pos, const TakatTurnList *list, T
         }
         if (cv != want) continue;
         uint64_t key = takat_position_key(&next);
-        int seen = keys ? occurrences(keys, key_count, key) : 0;
+        int seen = keys ? takat_key_occurrences(keys, key_count, key) : 0;
         if (keys && v == TAKAT_VALUE_WIN && seen < 2 && draw_reply(&next, keys, key_count, key))
             seen = 2; /* the loser could answer with a third occurrence */
         int64_t score = -takat_negamax(&s, &next, 5, 1, -TAKAT_MATE - 1, TAKAT_MATE + 1);
@@ -106,19 +99,6 @@ static bool choose_layers(const TakatPosition *pos, const TakatTurnList *list, T
     }
     takat_searcher_free(&s);
     return best != INT64_MIN; /* (a value the tables hold always has such a turn) */
-}
-
-static TakatTurn choose(const TakatPosition *pos, const uint64_t *keys, int key_count, int level,
-                        const TakatSolution *sol, TakatLayers *layers, uint64_t *seed);
-
-TakatTurn takat_ai_choose(const TakatPosition *pos, int level, const TakatSolution *sol,
-                          TakatLayers *layers, uint64_t *seed) {
-    return choose(pos, NULL, 0, level, sol, layers, seed);
-}
-
-TakatTurn takat_ai_choose_in_game(const TakatGame *game, int level, const TakatSolution *sol,
-                                  TakatLayers *layers, uint64_t *seed) {
-    return choose(&game->pos, game->keys, game->count + 1, level, sol, layers, seed);
 }
 
 static TakatTurn choose(const TakatPosition *pos, const uint64_t *keys, int key_count, int level,
@@ -158,4 +138,14 @@ static TakatTurn choose(const TakatPosition *pos, const uint64_t *keys, int key_
     }
     takat_searcher_free(&s);
     return choice;
+}
+
+TakatTurn takat_ai_choose(const TakatPosition *pos, int level, const TakatSolution *sol,
+                          TakatLayers *layers, uint64_t *seed) {
+    return choose(pos, NULL, 0, level, sol, layers, seed);
+}
+
+TakatTurn takat_ai_choose_in_game(const TakatGame *game, int level, const TakatSolution *sol,
+                                  TakatLayers *layers, uint64_t *seed) {
+    return choose(&game->pos, game->keys, game->count + 1, level, sol, layers, seed);
 }

@@ -51,7 +51,7 @@ expect_match "layers top line" "$out" '^layer  5: 38640 positions, '
 expect_match "layers stops at 3" "$(printf '%s\n' "$out" | tail -n 1)" '^layer  3: '
 expect_eq "layers quiet on stderr" "$err" ""
 tak takat layers solve "$scratch/layers-progress" --stones 2,3 --down-to 5 --progress
-expect_rc "layers progress" 1
+expect_rc "layers progress needs the directory" 1
 mkdir -p "$scratch/layers-progress"
 tak takat layers solve "$scratch/layers-progress" --stones 2,3 --down-to 5 --progress
 expect_rc "layers progress" 0
