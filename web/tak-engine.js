@@ -10,6 +10,9 @@
 //   tak.view(start, plies, ply, { komi, size }) -> a position as the server's states give it
 //   tak.graph(start, plies, { komi, size, nodes }) -> { scores, marks, best } for a whole game
 //   tak.search(tps, { komi, level, nodes, ms }) -> { best, score, win_in, depth, nodes, time_ms, pv }
+//   tak.analyze(tps, { komi, lines, depth, nodes, ms }, onLine) -> the last depth's lines (MultiPV),
+//                                          each line also given to onLine as the search finds it
+//   tak.result(tps, { komi })           -> { code, text, winner, road } ('' code: not over)
 //
 // Positions are TPS; opts: komi in flats (halves allowed), stones and
 // capstones (the size's standard reserves when left out). A bad input
@@ -48,13 +51,27 @@
       this.dec = new TextDecoder();
     }
 
+    // source: a URL, the module's bytes, or a compiled WebAssembly.Module
+    // (which a page can post to a Worker it makes).
     static async load(source) {
       let bytes = source;
       if (typeof source === 'string' || source instanceof URL) bytes = await (await fetch(source)).arrayBuffer();
-      let memory = null;
-      const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasiImports(() => memory) });
+      let memory = null, engine = null;
+      const imports = {
+        wasi_snapshot_preview1: wasiImports(() => memory),
+        // A running analysis's lines, one at a time (tak_analyze in src/wasm/api.c).
+        tak: { report: (at, length) => engine.report(at, length) },
+      };
+      const made = await WebAssembly.instantiate(bytes, imports);
+      const instance = made instanceof WebAssembly.Instance ? made : made.instance;
       memory = instance.exports.memory;
-      return new TakEngine(instance);
+      engine = new TakEngine(instance);
+      return engine;
+    }
+
+    report(at, length) {
+      const line = JSON.parse(this.dec.decode(new Uint8Array(this.x.memory.buffer, at, length)));
+      if (this.onLine) this.onLine(line);
     }
 
     put(text) {
@@ -124,6 +141,30 @@
     search(tps, opts = {}) {
       this.put(tps);
       this.call(this.x.tak_search(...TakEngine.rules(opts), opts.level || 10, opts.nodes || 0, opts.ms || 0));
+      return JSON.parse(this.get());
+    }
+
+    // The analysis board's search: full strength, opts.lines best lines
+    // (MultiPV, 3), until opts.depth, opts.nodes or opts.ms (none of them:
+    // until it ends, which on a real position is never, so a page runs it
+    // in a Worker it can end). Each line of each completed depth goes to
+    // onLine({ multipv, depth, seldepth, score, win_in, nodes, time_ms, pv })
+    // as soon as it is found (score and win_in as search gives them);
+    // answers the last depth's lines.
+    analyze(tps, opts = {}, onLine = null) {
+      this.put(tps);
+      this.onLine = onLine;
+      try {
+        this.call(this.x.tak_analyze(...TakEngine.rules(opts), opts.lines || 3, opts.depth || 0, opts.nodes || 0, opts.ms || 0));
+      } finally { this.onLine = null; }
+      return JSON.parse(this.get());
+    }
+
+    // How the game stands in a position: { code ('R-0', ...; '' while it
+    // goes on), text, winner (0 White, 1 Black, -1 none), road (squares) }.
+    result(tps, opts) {
+      this.put(tps);
+      this.call(this.x.tak_result(...TakEngine.rules(opts)));
       return JSON.parse(this.get());
     }
   }

@@ -292,3 +292,103 @@ EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, i
     snprintf(buffer + used, sizeof buffer - used, "]}");
     return n;
 }
+
+/* ---- the analysis board: a search that reports as it goes ------------------------ */
+
+/* The page's function that receives each report (JSON text, `length`
+ * bytes): a Web Worker posts it on to the page while the search goes on. A
+ * wasm call cannot be interrupted, so a page stops this search by ending
+ * the worker that runs it (docs/wasm.md says why). */
+__attribute__((import_module("tak"), import_name("report"))) extern void js_report(const char *text,
+                                                                                    int length);
+
+/* The last completed depth's lines, for the final answer. */
+static TakSearchInfo last_lines[TAK_MULTIPV_MAX];
+static int last_count;
+
+/* One line as JSON: the score as tak_search gives it (for the side to
+ * move: hundredths of a flat, or "win_in" plies), the line in PTN. */
+static int line_json(const TakSearchInfo *info, const TakPosition *pos, char *out, size_t cap) {
+    int score = info->score, mate = score >= TAK_SCORE_WIN_MIN || score <= -TAK_SCORE_WIN_MIN;
+    int plies = TAK_SCORE_WIN - (score < 0 ? -score : score);
+    int used = snprintf(out, cap,
+                        "{\"multipv\":%d,\"depth\":%d,\"seldepth\":%d,\"score\":%d,\"win_in\":%s%d,"
+                        "\"nodes\":%llu,\"time_ms\":%lld,\"pv\":[",
+                        info->multipv, info->depth, info->seldepth, mate ? 0 : score,
+                        mate && score < 0 ? "-" : "", mate ? plies : 0,
+                        (unsigned long long)info->nodes, (long long)info->time_ms);
+    TakPosition walk = *pos;
+    for (int i = 0; i < info->pv_length && !tak_position_is_over(&walk) && used < (int)cap - 32; i++) {
+        char text[TAK_MOVE_TEXT_MAX];
+        TakUndo undo;
+        tak_move_write(info->pv[i], tak_position_size(&walk), &walk, text);
+        used += snprintf(out + used, cap - (size_t)used, "%s\"%s\"", i ? "," : "", text);
+        tak_position_make(&walk, info->pv[i], &undo);
+    }
+    used += snprintf(out + used, cap - (size_t)used, "]}");
+    return used < (int)cap ? used : (int)cap - 1;
+}
+
+static void analyze_report(const TakSearchInfo *info, void *user) {
+    static char text[4096];
+    if (info->multipv == 1) last_count = 0;
+    if (last_count < TAK_MULTIPV_MAX) last_lines[last_count++] = *info;
+    js_report(text, line_json(info, user, text, sizeof text));
+}
+
+/* In: a TPS. Searches it at full strength with `lines` best lines
+ * (MultiPV, 1 to 16), until `depth` plies, `nodes` nodes or `ms`
+ * milliseconds (0: no such bound; all 0: until the search ends, which on a
+ * real position is never), calling js_report with each line of each
+ * completed depth. Out: the last depth's lines, a JSON array. Returns how
+ * many. */
+EXPORT(tak_analyze) int tak_analyze(int half_komi, int stones, int caps, int lines, int depth,
+                                    int nodes, int ms) {
+    TakPosition pos;
+    if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    if (tak_position_is_over(&pos)) return answer_error("no legal move: the game is over");
+    if (!the_engine()) return answer_error("out of memory");
+    tak_engine_set_level(engine, TAK_LEVEL_MAX);
+    tak_engine_set_multipv(engine, lines);
+    TakSearchLimits limits;
+    memset(&limits, 0, sizeof limits);
+    limits.depth = depth > 0 ? depth : 0;
+    limits.nodes = nodes > 0 ? (uint64_t)nodes : 0;
+    limits.movetime_ms = ms > 0 ? ms : 0;
+    limits.infinite = !limits.depth && !limits.nodes && !limits.movetime_ms;
+    last_count = 0;
+    TakSearchInfo info;
+    tak_engine_search(engine, &pos, NULL, 0, &limits, analyze_report, &pos, &info);
+    tak_engine_set_multipv(engine, 1);
+    size_t used = (size_t)snprintf(buffer, sizeof buffer, "[");
+    for (int i = 0; i < last_count && used < sizeof buffer - 4096; i++) {
+        if (i) buffer[used++] = ',';
+        used += (size_t)line_json(&last_lines[i], &pos, buffer + used, sizeof buffer - used - 2);
+    }
+    snprintf(buffer + used, sizeof buffer - used, "]");
+    return last_count;
+}
+
+/* In: a TPS. Out: how the game stands there, as the server's states say
+ * it: JSON with "code" ("R-0", ... ; "" while it goes on), "text" (for
+ * people), "winner" (0 White, 1 Black, -1 none) and "road" (the squares of
+ * the winner's roads, when a road ended it). Returns 1 when over, else 0. */
+EXPORT(tak_result) int tak_result(int half_komi, int stones, int caps) {
+    TakPosition pos;
+    if (!read_position(buffer, half_komi, stones, caps, &pos)) return -1;
+    TakResult r = tak_position_result(&pos);
+    char text[100] = "";
+    if (r.end != TAK_END_NONE) tak_result_describe(r, text, sizeof text);
+    int used = snprintf(buffer, sizeof buffer, "{\"code\":\"%s\",\"text\":\"%s\",\"winner\":%d,\"road\":[",
+                        r.end == TAK_END_NONE ? "" : tak_result_code(r), text, r.winner);
+    TakBitboard road = r.end == TAK_END_ROAD && r.winner >= 0 ? tak_position_road_squares(&pos, (TakColor)r.winner) : 0;
+    for (int sq = 0, first = 1; sq < 64; sq++) {
+        if (!((road >> sq) & 1)) continue;
+        char name[3];
+        tak_square_name(sq, tak_position_size(&pos), name);
+        used += snprintf(buffer + used, sizeof buffer - (size_t)used, "%s\"%s\"", first ? "" : ",", name);
+        first = 0;
+    }
+    snprintf(buffer + used, sizeof buffer - (size_t)used, "]}");
+    return r.end != TAK_END_NONE;
+}
