@@ -148,6 +148,7 @@ function showLinks() {
 }
 
 function openGame(id) {
+  closeAnalysisBoard();
   app.sandbox = null; app.matchRows = null;
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null; app.chat = [];
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
@@ -181,6 +182,7 @@ function onState(s) {
 function shown() { return app.view || app.state; }
 function myTurn() {
   const s = app.state;
+  if (app.analysisBoard && !app.sandbox) return !!s && !s.result; // analysis.js: either side moves
   return s && !app.view && !s.result && app.seat && s.turn === app.seat;
 }
 function squareName(sq, size) { return String.fromCharCode(97 + (sq % size)) + (Math.floor(sq / size) + 1); }
@@ -314,6 +316,7 @@ function pass() {
 
 async function sendMove(text) {
   const s = app.state;
+  if (app.analysisBoard) { analysisPlay(text); $('ptn-input').value = ''; app.piece = ''; return; }
   try {
     await request({ type: 'move', game: app.gameId, move: text, ply: s.ply });
     if (app.piece === 'S' || app.piece === 'C') app.piece = '';
@@ -496,7 +499,7 @@ function drawStash() {
     const named = app.state.names && app.state.names[color];
     if (named) { who.textContent = named; who.title = color === 'white' ? 'White' : 'Black'; }
     row.appendChild(who);
-    const mine = myTurn() && app.seat === color;
+    const mine = myTurn() && (app.analysisBoard ? s.turn === color : app.seat === color);
     const add = (label, count, piece) => {
       const b = document.createElement('button');
       b.type = 'button'; b.textContent = `${label} ${count}`;
@@ -643,7 +646,8 @@ function render() {
   drawChat();
   drawClocks();
   drawGraph();
-  if (s.result && app.worker && !app.sandbox) computeGraph();
+  if (s.result && app.worker && !app.sandbox && !app.analysisBoard) computeGraph();
+  drawAnalysisBoard();
 }
 
 function drawOffers() {
@@ -692,6 +696,7 @@ function stepFrom() { return app.target !== null && app.target !== undefined ? a
 async function showPly(ply) {
   const s = app.state;
   if (!s || app.sandbox) return;
+  if (app.analysisBoard) { analysisStep(ply); return; }
   ply = Math.max(0, Math.min(ply, s.ply));
   app.carry = null;
   app.target = ply;
@@ -868,7 +873,8 @@ async function sandboxSend(board, turn, moveNumber) {
     komi: r.komi, no_pass: r.no_pass };
   if (moveNumber) msg.move_number = moveNumber;
   try {
-    const p = await request(msg);
+    // The analysis board's editor asks the page's module (it works with the server gone).
+    const p = app.analysisBoard ? analysisSetup(msg) : await request(msg);
     if (app.sandbox !== sb) return false;
     sb.board = p.board; sb.turn = p.turn; sb.moveNumber = p.move_number; sb.tps = p.tps;
     app.state = sandboxState(p);
@@ -1211,6 +1217,7 @@ function playEngine(level) {
 }
 
 function showNewGame() {
+  closeAnalysisBoard();
   $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false;
   followLobby();
   takatApp.id = null;
@@ -1260,6 +1267,7 @@ async function startGame(msg, onError) {
     localStorage.setItem(secretKey(r.game), r.token);
     app.invite = r.invite || null;
     history.pushState(null, '', '/g/' + r.game);
+    closeAnalysisBoard();
     app.sandbox = null;
     app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null; app.chat = [];
     $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
@@ -1274,6 +1282,8 @@ async function startGame(msg, onError) {
 
 function route() {
   const m = location.pathname.match(/^\/g\/([a-z2-9]+)/), t = location.pathname.match(/^\/t\/([a-z2-9]+)/);
+  if (location.pathname === '/analysis') { openAnalysisFromUrl(); return; }
+  closeAnalysisBoard();
   if (m) openGame(m[1]);
   else if (t) openTakat(t[1]);
   else { $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false; followLobby(); }
@@ -1324,7 +1334,7 @@ function init() {
   $('first').onclick = () => showPly(0);
   $('prev').onclick = () => showPly(stepFrom() - 1);
   $('next').onclick = () => showPly(stepFrom() + 1);
-  $('last').onclick = () => showPly(app.state.ply);
+  $('last').onclick = () => showPly(Infinity);
   $('export-ptn').onclick = exportPtn;
   $('analyze').onclick = analyze;
   $('enforce').onchange = () => {
@@ -1357,7 +1367,7 @@ function init() {
     if (e.key === 'ArrowLeft') showPly(stepFrom() - 1);
     else if (e.key === 'ArrowRight') showPly(stepFrom() + 1);
     else if (e.key === 'Home') showPly(0);
-    else if (e.key === 'End') showPly(app.state.ply);
+    else if (e.key === 'End') showPly(Infinity);
     else if (e.key === 'Escape') { app.carry = null; render(); }
     else if (e.key === 'w' || e.key === 'W') toggleWall();
     else return;

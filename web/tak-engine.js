@@ -13,6 +13,7 @@
 //   tak.analyze(tps, { komi, lines, depth, nodes, ms }, onLine) -> the last depth's lines (MultiPV),
 //                                          each line also given to onLine as the search finds it
 //   tak.result(tps, { komi })           -> { code, text, winner, road } ('' code: not over)
+//   tak.setup(board, { size, turn, move_number, komi }) -> the TPS of an edited board
 //
 // Positions are TPS; opts: komi in flats (halves allowed), stones and
 // capstones (the size's standard reserves when left out). A bad input
@@ -166,6 +167,18 @@
       this.put(tps);
       this.call(this.x.tak_result(...TakEngine.rules(opts)));
       return JSON.parse(this.get());
+    }
+
+    // The TPS of a board set up freely (the position editor): `board` is
+    // size² stacks, a1 first along ranks, as view() gives them ('12S': a
+    // white flat under a black wall); opts.turn 'white' or 'black',
+    // opts.move_number (1 on an empty board, else 2, when left out). Throws
+    // when the rules cannot hold it (too many stones, a capstone under a stone).
+    setup(board, opts = {}) {
+      if (!Array.isArray(board) || board.some((s) => typeof s !== 'string' || s.includes(','))) throw new Error('a board is an array of stacks');
+      this.put(board.join(','));
+      this.call(this.x.tak_setup(...TakEngine.rules(opts), opts.size || 0, opts.turn === 'black' ? 2 : 1, opts.move_number || 0));
+      return this.get();
     }
   }
 

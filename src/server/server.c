@@ -167,7 +167,8 @@ static int write_next(Session *ss) {
 /* ---- the page --------------------------------------------------------------------- */
 
 static const Asset *find_asset(const char *uri) {
-    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0 || strncmp(uri, "/t/", 3) == 0)
+    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0 || strncmp(uri, "/t/", 3) == 0 ||
+        strcmp(uri, "/analysis") == 0)
         uri = "/index.html";
     for (unsigned i = 0; i < web_asset_count; i++)
         if (strcmp(uri + 1, web_assets[i].path) == 0) return &web_assets[i];

@@ -392,3 +392,56 @@ EXPORT(tak_result) int tak_result(int half_komi, int stones, int caps) {
     snprintf(buffer + used, sizeof buffer - (size_t)used, "]}");
     return r.end != TAK_END_NONE;
 }
+
+/* In: a board as the page's position editor holds it: its size² squares, a1
+ * first along ranks, separated by commas, each the colours of its stack
+ * bottom to top ('1' White, '2' Black) then 'S' or 'C' for a wall or
+ * capstone on top, empty for an empty square. Out: the position as a TPS,
+ * `turn` (1 White, 2 Black) to move at `move_number` (0: 1 on an empty
+ * board, else 2), read with the rules (reserves, capstones) as the server's
+ * `setup` message reads it, so the editor works with the server gone. */
+EXPORT(tak_setup) int tak_setup(int half_komi, int stones, int caps, int size, int turn,
+                                int move_number) {
+    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE) return answer_error("size 3 to 8");
+    if (turn != 1 && turn != 2) return answer_error("turn 1 (White) or 2 (Black)");
+    const char *squares[TAK_MAX_SIZE * TAK_MAX_SIZE];
+    int count = 0;
+    bool empty = true;
+    for (char *p = buffer;; p++) {
+        if (count == size * size) return answer_error("more than %d squares", size * size);
+        squares[count++] = p;
+        p += strcspn(p, ",");
+        bool last = *p == '\0';
+        *p = '\0';
+        if (last) break;
+    }
+    if (count != size * size) return answer_error("%d squares, not %d", count, size * size);
+    char tps[TAK_TPS_MAX];
+    size_t used = 0;
+    for (int rank = size - 1; rank >= 0; rank--) {
+        for (int file = 0; file < size; file++) {
+            int sq = rank * size + file;
+            const char *s = squares[sq];
+            size_t n = strlen(s);
+            for (size_t i = 0; i < n; i++)
+                if (!(s[i] == '1' || s[i] == '2' || (i + 1 == n && i > 0 && (s[i] == 'S' || s[i] == 'C')))) {
+                    char name[3];
+                    tak_square_name(sq, size, name);
+                    return answer_error("square %s: a stack is written as colours bottom to top (1 White, "
+                                        "2 Black), then S or C for a wall or capstone on top", name);
+                }
+            if (n) empty = false;
+            int w = snprintf(tps + used, sizeof tps - used, "%s%s", file ? "," : rank < size - 1 ? "/" : "",
+                             n ? s : "x");
+            if (w < 0 || (size_t)w >= sizeof tps - used) return answer_error("the board holds too many stones");
+            used += (size_t)w;
+        }
+    }
+    if (move_number <= 0) move_number = empty ? 1 : 2;
+    int w = snprintf(tps + used, sizeof tps - used, " %d %d", turn, move_number);
+    if (w < 0 || (size_t)w >= sizeof tps - used) return answer_error("the board holds too many stones");
+    TakPosition pos;
+    if (!read_position(tps, half_komi, stones, caps, &pos)) return -1;
+    if (tak_tps_write(&pos, buffer, sizeof buffer) < 0) return answer_error("cannot write the TPS");
+    return 0;
+}

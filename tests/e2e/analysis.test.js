@@ -1,0 +1,240 @@
+// analysis.test.js: the analysis board. In Node: the module's analyze
+// (MultiPV lines as they come), result and setup, and web/tree.js's move
+// tree against the PTN document shape. In the page: with the server stopped
+// after loading, the board thinks and shows several lines and an
+// evaluation, stops at once, takes an engine line as a branch, promotes and
+// deletes branches, keeps notes; a share link opens the same position in a
+// fresh page; a game opens on it, and its position editor is analysed too.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { startServer, ROOT } = require('../server/lib.js');
+const { browserForTests, newPage, shot, atPly } = require('./lib.js');
+const { TakEngine } = require('../../web/tak-engine.js');
+const TakTree = require('../../web/tree.js');
+
+const env = browserForTests(test);
+const load = () => TakEngine.load(fs.readFileSync(path.join(ROOT, 'build/wasm/tak.wasm')));
+const EMPTY5 = 'x5/x5/x5/x5/x5 1 1';
+
+test('the module: analyze streams several lines a depth, result and setup', async () => {
+  const tak = await load();
+  const seen = [];
+  const tps = '2,x4/x,1,x3/x2,1,2,x/x5/x4,2 1 4';
+  const last = tak.analyze(tps, { lines: 3, depth: 6 }, (l) => seen.push(l));
+  assert.equal(last.length, 3);
+  assert.deepEqual(last.map((l) => l.multipv), [1, 2, 3]);
+  assert.ok(new Set(last.map((l) => l.pv[0])).size === 3, 'three different first moves');
+  for (const l of last) {
+    assert.equal(l.depth, 6);
+    let at = tps;
+    for (const m of l.pv) at = tak.play(at, m).tps; // every line is legal
+  }
+  // Every depth reported as it completes, each with its three lines in order.
+  assert.deepEqual([...new Set(seen.map((l) => l.depth))], [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(seen.map((l) => l.multipv), Array(6).fill([1, 2, 3]).flat());
+  assert.ok(seen.every((l, i) => i === 0 || l.nodes >= seen[i - 1].nodes));
+  // A road in one: the winning move first, as a win.
+  const road = tak.analyze('x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5', { lines: 2, depth: 3 });
+  assert.equal(road[0].pv[0], 'e3');
+  assert.equal(road[0].win_in, 1);
+  assert.throws(() => tak.analyze('x5/x5/1,1,1,1,1/x5/2,2,2,2,x 2 5'), /game is over/);
+  // The search's options are reset: a plain search gives one line again.
+  assert.equal(tak.search('x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5', { nodes: 5000 }).best, 'e3');
+  // result
+  assert.deepEqual(tak.result('x5/x5/1,1,1,1,1/x5/2,2,2,2,x 2 5'),
+    { code: 'R-0', text: 'White wins by road', winner: 0, road: ['a3', 'b3', 'c3', 'd3', 'e3'] });
+  assert.equal(tak.result(EMPTY5).code, '');
+  // setup: a board as the editor holds it, to a TPS; what the rules refuse, refused
+  const board = Array(25).fill('');
+  board[0] = '12S'; board[24] = '2C';
+  assert.equal(tak.setup(board, { size: 5, turn: 'black' }), 'x4,2C/x5/x5/x5/12S,x4 2 2');
+  assert.equal(tak.setup(Array(9).fill(''), { size: 3 }), 'x3/x3/x3 1 1');
+  board[1] = '1C2';
+  assert.throws(() => tak.setup(board, { size: 5 }), /square b1/);
+  assert.throws(() => tak.setup(Array(25).fill('1'.repeat(22)), { size: 5 }), /too many White stones/);
+  assert.throws(() => tak.setup(Array(24).fill(''), { size: 5 }), /24 squares, not 25/);
+  assert.throws(() => tak.setup(Array(25).fill('2'), { size: 5, capstones: 0, stones: 10 }), /Black/);
+});
+
+test('tree.js: the PTN document and back, adding, promoting, deleting', async () => {
+  const tak = await load();
+  const play = (t, m) => tak.play(t, m);
+  const ply = (ptn, comment = null, marks = null) => ({ ptn, comment, marks });
+  const doc = {
+    tags: [['Size', '5'], ['Player1', 'A']], preface: 'before the game',
+    lines: [
+      { name: '', parent: -1, start: 0, plies: [ply('a1'), ply('e5'), ply('c3', 'the centre', '!'), ply('d3'), ply('c4')], result: 'R-0' },
+      { name: '2w1', parent: 0, start: 2, plies: [ply('b2', 'quieter', '?'), ply('b3')], result: '' },
+      { name: '2w1/2b1', parent: 1, start: 3, plies: [ply('c2')], result: '' },
+      { name: '2w2', parent: 0, start: 2, plies: [ply('d4')], result: '' },
+      { name: '3w1', parent: 0, start: 4, plies: [ply('e1')], result: '' },
+    ],
+  };
+  const tree = TakTree.fromDoc(doc, EMPTY5, play);
+  assert.deepEqual(TakTree.toDoc(tree), doc, 'read and written back unchanged');
+  const lines = (t) => TakTree.toDoc(t).lines.map((l) => `${l.name}|${l.parent}|${l.start}|${l.plies.map((p) => p.ptn).join(' ')}`);
+  // Where a node is, as a link says it, and back.
+  const b3 = TakTree.find(tree, '4,3:1');
+  assert.deepEqual(TakTree.plies(b3), ['a1', 'e5', 'b2', 'b3']);
+  assert.equal(TakTree.address(b3), '4,3:1');
+  // A move already there is found, not added again; a new one is a branch.
+  assert.equal(TakTree.add(tree, tree.root, 'a1', play), tree.root.children[0]);
+  const e1 = TakTree.add(tree, tree.root, 'e1', play);
+  assert.equal(tree.root.children.length, 2);
+  assert.deepEqual(lines(tree).slice(-1), ['1w1|0|0|e1']);
+  TakTree.remove(e1);
+  // Promote: the branch and the line it leaves change places; nested names follow.
+  assert.ok(TakTree.promote(b3));
+  assert.deepEqual(lines(tree), ['|-1|0|a1 e5 b2 b3', '2w1|0|2|c3 d3 c4', '2b1|0|3|c2', '2w2|0|2|d4', '2w1/3w1|1|4|e1']);
+  assert.equal(TakTree.toDoc(tree).lines[1].result, 'R-0', 'the result stays with its moves');
+  assert.ok(!TakTree.promote(b3), 'on the main line now');
+  // Delete a branch: the next one at that ply takes its name.
+  TakTree.remove(TakTree.branchStart(TakTree.find(tree, '3,3:1')));
+  assert.deepEqual(lines(tree), ['|-1|0|a1 e5 b2 b3', '2b1|0|3|c2', '2w1|0|2|d4']);
+  // Bad documents say where.
+  assert.throws(() => TakTree.fromDoc({ tags: [], lines: [{ name: '', parent: -1, start: 0, plies: [ply('a1'), ply('Ca2')], result: '' }] }, EMPTY5, play),
+    /line 0, ply 2 'Ca2'/);
+  assert.throws(() => TakTree.fromDoc({ tags: [], lines: [doc.lines[0], { ...doc.lines[1], start: 9 }] }, EMPTY5, play), /2w1.*no ply 10/);
+});
+
+// Waits for `n` lines of analysis on the page.
+const lines = (p, n = 3) => p.waitForFunction((n) => document.querySelectorAll('#ab-lines li').length >= n, n, { timeout: 20000 });
+const linesText = (p) => p.$$eval('#ab-lines li', (l) => l.map((x) => x.textContent));
+
+test('with the server stopped: the board thinks, stops at once, takes lines as branches, promotes, deletes, keeps notes', async () => {
+  const own = await startServer();
+  const p = await newPage(env.browser);
+  await p.goto(own.url + '/');
+  await p.waitForFunction(() => abEngine.tak); // prepared after the first paint
+  await own.kill();
+  await p.waitForSelector('#conn.down');
+  await p.click('#analysis-board-btn');
+  await lines(p);
+  await p.waitForFunction(() => app.analysisBoard.lines[0].depth >= 4);
+  assert.match(await p.getAttribute('#eval-bar', 'aria-label'), /^Evaluation: [+-]?\d+\.\d\d$/);
+  assert.match(await p.textContent('#ab-status'), /^Depth \d+, [\d.]+[kM]? nodes/);
+  await shot(p, 'analysis-thinking');
+
+  // Stop: at once, and nothing changes after it.
+  await p.click('#ab-think');
+  const stopped = Date.now();
+  await p.waitForFunction(() => /stopped/.test(document.getElementById('ab-status').textContent) && !app.analysisBoard.worker);
+  assert.ok(Date.now() - stopped < 500, 'stopped within half a second');
+  const frozen = await linesText(p);
+  await p.waitForTimeout(700);
+  assert.deepEqual(await linesText(p), frozen);
+  assert.equal(await p.textContent('#ab-think'), 'Start');
+  await p.click('#ab-think');
+  await p.waitForFunction(() => app.analysisBoard.worker && app.analysisBoard.lines.length >= 3);
+
+  // Moves on the board: a main line a1 e5 c3.
+  for (const m of ['a1', 'e5', 'c3']) { await p.fill('#ptn-input', m); await p.press('#ptn-input', 'Enter'); }
+  await atPly(p, 3);
+  assert.deepEqual(await p.$$eval('#ab-tree .mv', (l) => l.map((x) => x.textContent)), ['a1', 'e5', 'c3']);
+  // Back to move 2 (the engine moves with the board), and a line that is not c3 taken as a branch.
+  await p.click('#prev');
+  await atPly(p, 2);
+  await p.waitForFunction(() => app.analysisBoard.thinking === app.state.tps && app.analysisBoard.lines.length >= 3);
+  await p.click('#ab-think'); // the lines hold still while one is picked
+  const pick = await p.evaluate(() => {
+    const i = app.analysisBoard.lines.findIndex((l) => l.pv[0] !== 'c3' && l.pv.length >= 2);
+    return { i, pv: app.analysisBoard.lines[i].pv.slice(0, 2) };
+  });
+  assert.ok(pick.i >= 0);
+  await p.click(`#ab-lines li[data-line="${pick.i + 1}"] .mv[data-k="1"]`);
+  await atPly(p, 4);
+  assert.deepEqual(await p.evaluate(() => app.state.moves), ['a1', 'e5', ...pick.pv]);
+  assert.deepEqual(await p.$$eval('#ab-tree .branch .mv', (l) => l.map((x) => x.textContent)), pick.pv);
+  assert.match(await p.textContent('#ab-tree .branch-name'), /^2w1$/);
+  assert.equal(await p.textContent('#ab-tree .mv.current'), pick.pv[1]);
+  await p.click('#ab-think');
+  await p.waitForFunction(() => app.analysisBoard.thinking === app.state.tps && app.analysisBoard.lines.length >= 3);
+  // A note on this ply shows in the tree and goes into the document.
+  await p.fill('#ab-note', 'worth a look');
+  await p.waitForSelector('#ab-tree .note');
+  assert.equal(await p.textContent('#ab-tree .note'), '{worth a look}');
+  await p.selectOption('#ab-marks', '!?');
+  assert.match(await p.textContent('#ab-tree .mv.current'), /!\?$/);
+  await shot(p, 'analysis-branch');
+  // Promote: the branch becomes the main line, the old one a branch.
+  await p.click('#ab-promote');
+  let doc = await p.evaluate(() => TakTree.toDoc(app.analysisBoard.tree));
+  assert.deepEqual(doc.lines.map((l) => l.plies.map((x) => x.ptn)), [['a1', 'e5', ...pick.pv], ['c3']]);
+  assert.deepEqual(doc.lines[0].plies[3], { ptn: pick.pv[1], comment: 'worth a look', marks: '!?' });
+  assert.deepEqual(await p.$$eval('#ab-tree .branch .mv', (l) => l.map((x) => x.textContent)), ['c3']);
+  assert.ok(await p.isDisabled('#ab-promote'), 'nothing to promote on the main line');
+  // Delete: go into the c3 branch and delete it.
+  await p.click('#ab-tree .branch .mv');
+  await atPly(p, 3);
+  await p.click('#ab-delete');
+  await atPly(p, 2);
+  doc = await p.evaluate(() => TakTree.toDoc(app.analysisBoard.tree));
+  assert.equal(doc.lines.length, 1);
+  assert.equal(await p.$$eval('#ab-tree .branch', (l) => l.length), 0);
+  await p.context().close();
+});
+
+test('a share link opens the same position in a fresh page', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await lines(p, 1);
+  for (const m of ['a1', 'e5', 'Cc3', 'd4']) { await p.fill('#ptn-input', m); await p.press('#ptn-input', 'Enter'); }
+  await atPly(p, 4);
+  await p.click('#ab-share');
+  const link = await p.inputValue('#ab-link');
+  assert.ok(link.startsWith(env.srv.url + '/analysis#'), link);
+  const tps = await p.evaluate(() => app.state.tps);
+  await p.context().close();
+  const q = await newPage(env.browser);
+  await q.goto(link);
+  await q.waitForFunction(() => app.analysisBoard && app.state);
+  assert.equal(await q.evaluate(() => app.state.tps), tps);
+  await lines(q);
+  await shot(q, 'analysis-shared');
+  await q.context().close();
+});
+
+test('a game opens on the board at the position shown; its position editor is analysed, with the server stopped too', async () => {
+  const own = await startServer();
+  const p = await newPage(env.browser);
+  await p.goto(own.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4 d4');
+  await p.click('#new-form button[type=submit]');
+  await atPly(p, 6);
+  await p.waitForFunction(() => abEngine.tak);
+  // A player of a game in progress may not open it; a spectator may.
+  assert.ok(await p.isDisabled('#open-analysis-board'));
+  const gameUrl = p.url().replace(/#.*/, '');
+  const watcher = await newPage(env.browser);
+  await watcher.goto(gameUrl);
+  await atPly(watcher, 6);
+  await watcher.waitForFunction(() => abEngine.tak);
+  await watcher.click('#prev');
+  await watcher.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 5);
+  await watcher.click('#open-analysis-board');
+  await watcher.waitForFunction(() => app.analysisBoard && app.state.ply === 5);
+  assert.equal(watcher.url(), own.url + '/analysis');
+  assert.deepEqual(await watcher.$$eval('#ab-tree .mv', (l) => l.map((x) => x.textContent)), ['a1', 'e5', 'c3', 'd3', 'c4', 'd4']);
+  await lines(watcher);
+  await own.kill();
+  // The editor on the position shown (its edits read by the page's module).
+  await watcher.click('#ab-edit');
+  await watcher.waitForFunction(() => app.sandbox && app.state);
+  assert.ok(await watcher.isHidden('#ab-tree'));
+  await watcher.click('.palette button[data-piece="2C"]');
+  await watcher.click('[data-square=a5]');
+  await watcher.waitForFunction(() => app.state.board[20] === '2C');
+  await watcher.waitForFunction(() => app.analysisBoard.thinking === app.state.tps && app.analysisBoard.lines.length >= 3);
+  const edited = await watcher.evaluate(() => app.state.tps);
+  assert.match(edited, /^2C,/);
+  await shot(watcher, 'analysis-editor');
+  await watcher.click('#ab-analyse-edited');
+  await watcher.waitForFunction((t) => !app.sandbox && app.analysisBoard && app.analysisBoard.tree.root.tps === t, edited);
+  await lines(watcher);
+  await watcher.context().close();
+  await p.context().close();
+});

@@ -1,0 +1,504 @@
+// analysis.js: the analysis board. The game page's board in a mode of its
+// own (app.analysisBoard): the position shown is a node of a move tree
+// (web/tree.js: main line, branches, notes), and the engine thinks on it
+// without end in a Worker of its own, its depth, best lines (MultiPV) and
+// evaluation bar drawn as they come. A call into the wasm module cannot be
+// interrupted, so stopping it, or moving to another position, ends that
+// worker and starts a fresh one: the module is compiled once and the
+// worker's script kept as a Blob, so this takes milliseconds and works with
+// the server gone. Quick questions (legal moves, the position after a move)
+// go to a second copy of the module on this thread. No rule is written here.
+'use strict';
+
+const AB_LINES = 3; // the engine's best lines shown
+
+// ---- the module: prepared once, after the first paint, while the server is there ----
+
+const abEngine = { ready: null, module: null, tak: null, workerUrl: null };
+
+function prepareAnalysis() {
+  if (abEngine.ready) return abEngine.ready;
+  const get = (url, how) => fetch(url).then((r) => {
+    if (!r.ok) throw new Error(`${url}: ${r.status}`);
+    return r[how]();
+  });
+  abEngine.ready = (async () => {
+    const [bytes, engineJs, workerJs] = await Promise.all([get('/tak.wasm', 'arrayBuffer'),
+      get('/tak-engine.js', 'text'), get('/tak-worker.js', 'text')]);
+    abEngine.module = await WebAssembly.compile(bytes);
+    if (typeof TakEngine === 'undefined') await addScript(engineJs);
+    abEngine.tak = await TakEngine.load(abEngine.module);
+    // tak-worker.js skips its importScripts when TakEngine is there already.
+    abEngine.workerUrl = URL.createObjectURL(new Blob([engineJs, '\n', workerJs], { type: 'text/javascript' }));
+    return abEngine;
+  })();
+  abEngine.ready.catch(() => { abEngine.ready = null; }); // tried again when next asked for
+  return abEngine.ready;
+}
+
+function addScript(text) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+    s.onload = resolve; s.onerror = () => reject(new Error('the engine script did not load'));
+    document.head.appendChild(s);
+  });
+}
+
+// The rules as the module's options.
+function abOpts(rules) {
+  return { komi: rules.komi || 0, stones: rules.stones || 0, capstones: rules.capstones === undefined ? null : rules.capstones };
+}
+function abPlay(ab) { return (tps, move) => abEngine.tak.play(tps, move, abOpts(ab.rules)); }
+
+// ---- opening and closing the board --------------------------------------------------
+
+// Opens the board on `tree` at `node` (the root when left out) with `rules`
+// ({ size, komi, stones, capstones, no_pass }), leaving whatever was shown.
+function showAnalysisBoard(tree, node, rules) {
+  closeAnalysisBoard();
+  if (app.gameId && app.connected) request({ type: 'leave' }).catch(() => {});
+  app.sandbox = null; app.gameId = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
+  app.chat = []; app.target = null; app.matchRows = null;
+  if (window.takatApp) takatApp.id = null;
+  $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false; $('links').textContent = '';
+  $('export').hidden = true;
+  say('');
+  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], gen: 0 };
+  abGoto(app.analysisBoard, app.analysisBoard.node);
+}
+
+function closeAnalysisBoard() {
+  const ab = app.analysisBoard;
+  if (!ab) return;
+  abStop(ab);
+  app.analysisBoard = null;
+  $('play').classList.remove('ab-mode');
+  $('ab').hidden = true; $('eval-bar').hidden = true;
+}
+
+// The full reserves of `rules` (the standard ones where not given), as the module counts them.
+function abReserves(rules) {
+  return abEngine.tak.view('', [], 0, { ...abOpts(rules), size: rules.size }).stash[0];
+}
+
+// A new tree on a position: `tps`, or the empty board of rules.size.
+function abTree(rules, tps, tags) {
+  const start = tps || abEngine.tak.view('', [], 0, { ...abOpts(rules), size: rules.size }).tps;
+  return TakTree.create(start, tags || []);
+}
+
+// The game (or editor) shown, at the position shown.
+async function openGameAnalysis() {
+  const s = app.state, v = shown();
+  if (!s) return;
+  try { await prepareAnalysis(); } catch (e) { say('The engine could not load: ' + e.message); return; }
+  const rules = { size: s.size, komi: s.komi, stones: s.stones, capstones: s.capstones, no_pass: s.no_pass !== false };
+  if (app.sandbox) { showAnalysisBoard(abTree(rules, s.tps), null, rules); history.pushState(null, '', '/analysis'); return; }
+  let tree = null;
+  const doc = await abGameDoc();
+  if (doc) { try { tree = TakTree.fromDoc(doc, s.start || abTree(rules).root.tps, abPlay({ rules })); } catch (e) { tree = null; } }
+  if (!tree) {
+    tree = abTree(rules, s.start);
+    let n = tree.root;
+    for (const m of s.moves) n = TakTree.add(tree, n, m, abPlay({ rules }));
+    n.result = s.result ? s.result.code : '';
+  }
+  history.pushState(null, '', '/analysis');
+  showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules);
+}
+
+// The game's PTN as the server exports it (tags, comments, marks), read by
+// the module, when both can be had; else null.
+async function abGameDoc() {
+  const tak = abEngine.tak;
+  if (!tak || typeof tak.readPtn !== 'function' || !app.connected || !app.gameId) return null;
+  try { return tak.readPtn((await request({ type: 'export', game: app.gameId })).ptn); } catch (e) { return null; }
+}
+
+// An empty board, or a pasted PTN game or TPS position.
+async function openAnalysisText(text, size, komi) {
+  try { await prepareAnalysis(); } catch (e) { say('The engine could not load: ' + e.message); return; }
+  const tak = abEngine.tak;
+  text = (text || '').trim();
+  try {
+    if (!text) {
+      const rules = { size, komi, no_pass: true };
+      showAnalysisBoard(abTree(rules), null, rules);
+    } else if (text.startsWith('[') || /^\s*1\.\s/.test(text)) {
+      if (typeof tak.readPtn !== 'function') throw new Error('reading PTN here needs tak.readPtn, not in this build');
+      abOpenDoc(tak.readPtn(text), null);
+    } else {
+      const probe = tak.view(text, [], 0, { komi });
+      const rules = { size: Math.sqrt(probe.board.length), komi, no_pass: true };
+      showAnalysisBoard(abTree(rules, text), null, rules);
+    }
+  } catch (e) { say(e.message); return; }
+  history.pushState(null, '', '/analysis');
+}
+
+// A PTN document: its rules from its tags, its tree, the node at `at`.
+function abOpenDoc(doc, at) {
+  const tag = (name) => { const t = doc.tags.find((x) => x[0].toLowerCase() === name.toLowerCase()); return t ? t[1] : null; };
+  const rules = { size: +tag('Size') || 5, komi: +tag('Komi') || 0, no_pass: true };
+  if (tag('Flats')) rules.stones = +tag('Flats');
+  if (tag('Caps')) rules.capstones = +tag('Caps');
+  const tree = TakTree.fromDoc(doc, tag('TPS') || abTree(rules).root.tps, abPlay({ rules }));
+  showAnalysisBoard(tree, TakTree.find(tree, at), rules);
+}
+
+// /analysis, with what a share link carries in its fragment: #tps=...
+// (a position) or #ptn=... (a game, compressed), and &at= (where in it).
+async function openAnalysisFromUrl() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const komi = +h.get('komi') || 0;
+  try { await prepareAnalysis(); } catch (e) { say('The engine could not load: ' + e.message); return; }
+  try {
+    if (h.get('ptn')) abOpenDoc(abEngine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
+    else if (h.get('tps')) {
+      const rules = { komi, no_pass: true };
+      if (h.get('stones')) rules.stones = +h.get('stones');
+      if (h.get('caps')) rules.capstones = +h.get('caps');
+      rules.size = Math.sqrt(abEngine.tak.view(h.get('tps'), [], 0, abOpts(rules)).board.length);
+      showAnalysisBoard(abTree(rules, h.get('tps')), null, rules);
+    } else {
+      const rules = { size: +h.get('size') || 5, komi, no_pass: true };
+      showAnalysisBoard(abTree(rules), null, rules);
+    }
+  } catch (e) {
+    const rules = { size: 5, komi: 0, no_pass: true };
+    showAnalysisBoard(abTree(rules), null, rules);
+    say('The link could not be read: ' + e.message);
+  }
+}
+
+// ---- moving about the tree ------------------------------------------------------------
+
+// Shows `node`: the page's state becomes its position (as the server's
+// states describe one, with its legal moves), and the engine moves to it.
+function abGoto(ab, node) {
+  const tak = abEngine.tak, o = abOpts(ab.rules), r = node.over ? tak.result(node.tps, o) : null;
+  const v = tak.view(node.tps, [], 0, o), [stones, capstones] = abReserves(ab.rules);
+  ab.node = node;
+  app.carry = null;
+  app.state = { ...v, game: null, size: ab.rules.size, komi: ab.rules.komi || 0, stones, capstones,
+    no_pass: ab.rules.no_pass !== false, ply: node.depth, moves: TakTree.plies(node), start: ab.tree.root.tps,
+    legal: r ? [] : tak.legalMoves(node.tps, o), result: r, seats: { white: '', black: '' }, level: 10,
+    thinking: false, names: null, offers: { draw: null, takeback: null }, declined: null };
+  render();
+}
+
+// A move played on the board (clicks or the PTN box): the next ply of the
+// line when it is that move, else a new branch.
+function analysisPlay(text) {
+  const ab = app.analysisBoard;
+  try { abGoto(ab, TakTree.add(ab.tree, ab.node, text, abPlay(ab))); say(''); } catch (e) { say(e.message); }
+}
+
+// The review's steps: `ply` plies into the line through the position shown
+// (Infinity: its end).
+function analysisStep(ply) {
+  const ab = app.analysisBoard;
+  const n = TakTree.along(ab.node, Math.max(0, ply));
+  if (n !== ab.node) abGoto(ab, n);
+}
+
+// ---- the engine: a worker that thinks until it is ended ---------------------------------
+
+// Thinks on `tps` (null: stops): ends the worker thinking on another
+// position and starts one on this.
+function abThink(ab, tps, turn) {
+  abStop(ab);
+  ab.thinking = tps; ab.turn = turn; ab.lines = []; ab.done = false; ab.error = null;
+  if (!tps) return;
+  const w = new Worker(abEngine.workerUrl, { name: 'analysis' });
+  ab.worker = w; ab.started = performance.now();
+  w.onmessage = (ev) => {
+    if (ab.worker !== w) return;
+    const m = ev.data;
+    if (m.line) {
+      if (m.line.multipv === 1) ab.lines.length = 0; // a new depth: its lines come together
+      ab.lines[m.line.multipv - 1] = m.line;
+      if (!ab.firstLines) ab.firstLines = performance.now(); // for bench/web.js
+    } else if (m.id === 1) {
+      ab.done = true; ab.worker = null; w.terminate();
+      if (m.error) ab.error = m.error;
+    }
+    abScheduleDraw();
+  };
+  w.onerror = (e) => { if (ab.worker === w) { ab.error = 'the engine stopped: ' + (e.message || 'error'); abStop(ab); abScheduleDraw(); } };
+  w.postMessage({ id: 0, op: 'load', args: [abEngine.module] });
+  w.postMessage({ id: 1, op: 'analyze', args: [tps, { ...abOpts(ab.rules), lines: AB_LINES }] });
+}
+
+function abStop(ab) {
+  if (ab.worker) ab.worker.terminate();
+  ab.worker = null;
+}
+
+let abDrawQueued = false;
+function abScheduleDraw() {
+  if (abDrawQueued) return;
+  abDrawQueued = true;
+  requestAnimationFrame(() => { abDrawQueued = false; if (app.analysisBoard) drawAbEngine(app.analysisBoard); });
+}
+
+// A score for White, in words and as the evaluation bar's share of White (0..1).
+function abScore(line, turn) {
+  const sign = turn === 'white' ? 1 : -1;
+  if (line.win_in) {
+    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black';
+    return { text: `${who} wins in ${Math.abs(n)}`, short: `${n > 0 ? '+' : '-'}W${Math.abs(n)}`, white: n > 0 ? 1 : 0 };
+  }
+  const cp = line.score * sign;
+  return { text: (cp > 0 ? '+' : '') + (cp / 100).toFixed(2), short: (cp > 0 ? '+' : '') + (cp / 100).toFixed(1),
+    white: 0.5 + 0.5 * Math.tanh(cp / 600) };
+}
+
+// The lines, the status and the bar.
+function drawAbEngine(ab) {
+  const list = $('ab-lines'), first = ab.lines[0];
+  list.textContent = '';
+  const s = app.state, here = s && s.tps === ab.thinking, editing = !!app.sandbox;
+  ab.lines.forEach((line, i) => {
+    if (!line) return;
+    const li = document.createElement('li'), sc = abScore(line, ab.turn);
+    li.dataset.line = i + 1;
+    const score = document.createElement('span');
+    score.className = 'score'; score.textContent = sc.text;
+    li.appendChild(score);
+    // Each move numbered from the position shown; a click plays the line up to it.
+    const base = editing ? null : ab.node.depth;
+    line.pv.forEach((m, k) => {
+      const { number, side } = editing ? {} : TakTree.plyNumber(ab.tree, base + k + 1);
+      li.append(!editing && (side === 'w' || k === 0) ? ` ${number}.${side === 'b' ? '..' : ''} ` : ' ');
+      const mv = document.createElement('span');
+      mv.className = 'mv'; mv.textContent = m; mv.dataset.k = k;
+      if (here && !editing) mv.onclick = () => abPlayLine(ab, line.pv.slice(0, k + 1));
+      li.appendChild(mv);
+    });
+    if (here && !editing) score.onclick = () => abPlayLine(ab, line.pv.slice(0, 1));
+    list.appendChild(li);
+  });
+  const over = s && s.result;
+  let status;
+  if (ab.error) status = ab.error;
+  else if (over) status = 'The game is over here.';
+  else if (!first) status = ab.worker ? 'Thinking…' : 'Stopped.';
+  else {
+    const secs = Math.max(first.time_ms, 1) / 1000;
+    status = `Depth ${first.depth}, ${abCount(first.nodes)} nodes, ${abCount(first.nodes / secs)}/s` +
+      (ab.worker ? '' : ab.done ? ' (done)' : ' (stopped)');
+  }
+  $('ab-status').textContent = status;
+  $('ab-think').textContent = ab.worker ? 'Stop' : 'Start';
+  $('ab-think').disabled = !!over;
+  const bar = $('eval-bar'), sc = over ? { text: over.text, short: over.code, white: over.winner < 0 ? 0.5 : 1 - over.winner }
+    : first && here ? abScore(first, ab.turn) : null;
+  bar.querySelector('.eval-white').style.height = ((sc ? sc.white : 0.5) * 100).toFixed(1) + '%';
+  bar.querySelector('.eval-text').textContent = sc ? sc.short : '';
+  bar.setAttribute('aria-label', 'Evaluation: ' + (sc ? sc.text : 'none yet'));
+}
+
+function abCount(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + 'M' : n >= 1e3 ? Math.round(n / 1e3) + 'k' : String(Math.round(n)); }
+
+// Plays the engine's line (from the position shown) into the tree, and goes to its last move.
+function abPlayLine(ab, pv) {
+  let n = ab.node;
+  try { for (const m of pv) n = TakTree.add(ab.tree, n, m, abPlay(ab)); } catch (e) { say(e.message); }
+  abGoto(ab, n);
+}
+
+// ---- drawing: called at the end of every render() of app.js ---------------------------------
+
+function drawAnalysisBoard() {
+  const ab = app.analysisBoard, on = !!ab && !$('play').hidden;
+  $('play').classList.toggle('ab-mode', on);
+  $('ab').hidden = !on; $('eval-bar').hidden = !on;
+  if (!on) {
+    const s = app.state;
+    $('open-analysis-board').disabled = !s || (!s.result && !!app.seat && !app.sandbox);
+    $('open-analysis-board').title = $('open-analysis-board').disabled ? 'Once the game is over (spectators: at any time)'
+      : 'This game on the analysis board: the engine\'s lines, branches, notes';
+    return;
+  }
+  const s = app.state, editing = !!app.sandbox, node = ab.node;
+  if (!editing) {
+    $('turn').textContent = s.result ? `Analysis board — ${s.result.text}` : `Analysis board — move ${s.move_number}: ${s.turn === 'white' ? 'White' : 'Black'} to play`;
+    $('result').hidden = true;
+  }
+  $('first').disabled = $('prev').disabled = editing || !node.parent;
+  $('next').disabled = $('last').disabled = editing || !node.children.length;
+  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-link']) if (editing) $(id).hidden = true;
+  if (!editing) for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export']) $(id).hidden = false;
+  $('ab-analyse-edited').hidden = !editing;
+  $('ab-load').hidden = editing;
+  const tps = s && !s.result ? s.tps : null;
+  if (ab.on && tps !== ab.thinking) abThink(ab, tps, s && s.turn);
+  if (!ab.on && tps !== ab.thinking) { ab.thinking = null; ab.lines = []; }
+  drawAbEngine(ab);
+  if (editing) return;
+  drawAbTree(ab);
+  $('ab-promote').disabled = !TakTree.branchStart(node);
+  $('ab-delete').disabled = !node.parent;
+  $('ab-marks').disabled = !node.parent;
+  $('ab-marks').value = node.marks || '';
+  const note = $('ab-note');
+  if (ab.noteFor !== node || document.activeElement !== note) note.value = (node.parent ? node.comment : ab.tree.preface) || '';
+  ab.noteFor = node;
+  $('ab-export').disabled = typeof abEngine.tak.writePtn !== 'function';
+}
+
+// The move tree: the main line, each branch in a box after the move it is
+// an alternative to, notes in italics.
+function drawAbTree(ab) {
+  const box = $('ab-tree'), names = new Map(TakTree.lines(ab.tree).map((l) => [l.first, l.name]));
+  box.textContent = '';
+  if (ab.tree.preface) box.appendChild(abNote(ab.tree.preface));
+  const line = (parent, first) => {
+    let numbered = false;
+    for (let n = first; n; n = n.children[0]) {
+      const { number, side } = TakTree.plyNumber(ab.tree, n.depth);
+      if (side === 'w' || !numbered) {
+        const num = document.createElement('span');
+        num.className = 'num'; num.textContent = number + (side === 'w' ? '.' : '...');
+        parent.appendChild(num);
+      }
+      numbered = true;
+      const mv = document.createElement('span');
+      mv.className = 'mv' + (n === ab.node ? ' current' : '');
+      mv.textContent = n.ptn + (n.marks || '');
+      mv.dataset.ply = n.depth;
+      mv.dataset.at = TakTree.address(n);
+      mv.onclick = () => abGoto(ab, n);
+      parent.appendChild(mv);
+      if (n.comment) { parent.appendChild(abNote(n.comment)); numbered = false; }
+      // The branches that are alternatives to n.
+      const kids = n.parent.children;
+      if (kids[0] === n) {
+        for (const b of kids.slice(1)) {
+          const div = document.createElement('div');
+          div.className = 'branch';
+          const name = document.createElement('span');
+          name.className = 'branch-name'; name.textContent = names.get(b) || '';
+          div.appendChild(name);
+          line(div, b);
+          parent.appendChild(div);
+          numbered = false;
+        }
+      }
+    }
+  };
+  if (ab.tree.root.children.length) line(box, ab.tree.root.children[0]);
+  else box.appendChild(Object.assign(document.createElement('span'), { className: 'num', textContent: 'Play a move on the board.' }));
+  const cur = box.querySelector('.current');
+  if (cur) {
+    const top = cur.offsetTop - box.offsetTop, bottom = top + cur.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+  }
+}
+
+function abNote(text) { return Object.assign(document.createElement('span'), { className: 'note', textContent: `{${text}}` }); }
+
+// ---- sharing, exporting, editing -------------------------------------------------------
+
+// The PTN document of the tree, with tags for its rules when it has none.
+function abDoc(ab) {
+  const doc = TakTree.toDoc(ab.tree), has = (n) => doc.tags.some((t) => t[0].toLowerCase() === n.toLowerCase());
+  const r = ab.rules, empty = abTree(r).root.tps;
+  const add = [['Size', String(r.size)], ['Komi', String(r.komi || 0)]];
+  if (r.stones) add.push(['Flats', String(r.stones)]);
+  if (r.capstones !== undefined && r.capstones !== null) add.push(['Caps', String(r.capstones)]);
+  if (ab.tree.root.tps !== empty) add.push(['TPS', ab.tree.root.tps]);
+  doc.tags = doc.tags.concat(add.filter((t) => !has(t[0])));
+  return doc;
+}
+
+// A link to what is shown: the game with its branches and notes as PTN
+// (deflated, base64url) where the module can write PTN, else the position.
+async function abShareLink(ab) {
+  const base = location.origin + '/analysis#';
+  const tak = abEngine.tak, r = ab.rules;
+  if (typeof tak.writePtn === 'function' && ab.tree.root.children.length) {
+    return base + 'ptn=' + await abDeflate(tak.writePtn(abDoc(ab))) + '&at=' + TakTree.address(ab.node);
+  }
+  const tps = encodeURIComponent(ab.node.tps).replace(/%2F/g, '/').replace(/%2C/g, ',');
+  return base + 'tps=' + tps + (r.komi ? '&komi=' + r.komi : '') + (r.stones ? '&stones=' + r.stones : '') +
+    (r.capstones !== undefined && r.capstones !== null ? '&caps=' + r.capstones : '');
+}
+
+async function abDeflate(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+async function abInflate(text) {
+  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return new Response(stream).text();
+}
+
+// The position editor (the sandbox) on the position shown; the engine
+// thinks on each edit, and "Analyse this position" comes back with it.
+function abEdit(ab) {
+  const s = app.state;
+  startSandbox({ size: ab.rules.size, stones: ab.rules.stones, capstones: ab.rules.capstones, komi: ab.rules.komi || 0, no_pass: ab.rules.no_pass !== false },
+    { opponent: 'engine', level: 3, color: 'white' }, s.board.slice(), s.turn, s.move_number);
+}
+
+// The editor's `setup`, answered by the module as the server answers it.
+function analysisSetup(msg) {
+  const o = abOpts(msg), tak = abEngine.tak;
+  const tps = tak.setup(msg.board, { ...o, size: msg.size, turn: msg.turn, move_number: msg.move_number });
+  const v = tak.view(tps, [], 0, o), r = tak.result(tps, o), [stones, capstones] = abReserves(msg);
+  return { ...v, size: msg.size, stones, capstones, no_pass: msg.no_pass !== false, result: r.code ? r : null };
+}
+
+function abFromEditor(ab) {
+  const s = app.state, r = app.sandbox.rules;
+  const rules = { size: r.size, komi: r.komi || 0, stones: r.stones, capstones: r.capstones, no_pass: r.no_pass !== false };
+  showAnalysisBoard(abTree(rules, s.tps), null, rules);
+  void ab;
+}
+
+// ---- wiring ----------------------------------------------------------------------------
+
+window.addEventListener('DOMContentLoaded', () => {
+  $('analysis-board-btn').onclick = () => openAnalysisText('', 5, 0);
+  $('open-analysis-board').onclick = openGameAnalysis;
+  $('ab-think').onclick = () => {
+    const ab = app.analysisBoard;
+    ab.on = !ab.worker;
+    if (ab.on) ab.thinking = null; // think again on the position shown
+    else abStop(ab);
+    render();
+  };
+  $('ab-promote').onclick = () => { const ab = app.analysisBoard; if (TakTree.promote(ab.node)) render(); };
+  $('ab-delete').onclick = () => {
+    const ab = app.analysisBoard, b = TakTree.branchStart(ab.node) || ab.node;
+    const p = TakTree.remove(b);
+    if (p) abGoto(ab, p);
+  };
+  $('ab-marks').onchange = () => { const ab = app.analysisBoard; ab.node.marks = $('ab-marks').value || null; render(); };
+  $('ab-note').oninput = () => {
+    const ab = app.analysisBoard, text = $('ab-note').value.trim() ? $('ab-note').value : null;
+    if (ab.node.parent) ab.node.comment = text; else ab.tree.preface = text;
+    drawAbTree(ab);
+  };
+  $('ab-share').onclick = async () => {
+    const link = $('ab-link');
+    link.value = await abShareLink(app.analysisBoard);
+    link.hidden = false; link.focus(); link.select();
+  };
+  $('ab-export').onclick = () => { try { showExport(abEngine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
+  $('ab-edit').onclick = () => abEdit(app.analysisBoard);
+  $('ab-analyse-edited').onclick = () => abFromEditor(app.analysisBoard);
+  $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
+  // The module, once the page is up, so the board opens at once and with the server gone.
+  (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => prepareAnalysis().catch(() => {}));
+});
