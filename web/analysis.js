@@ -211,7 +211,8 @@ function abThink(ab, tps, turn) {
   abStop(ab);
   ab.thinking = tps; ab.turn = turn; ab.lines = []; ab.done = false; ab.error = null;
   if (!tps) return;
-  const w = new Worker(abEngine.workerUrl, { name: 'analysis' });
+  const w = abEngine.spare || abWorker();
+  abEngine.spare = abWorker();
   ab.worker = w; ab.started = performance.now();
   w.onmessage = (ev) => {
     if (ab.worker !== w) return;
@@ -227,8 +228,17 @@ function abThink(ab, tps, turn) {
     abScheduleDraw();
   };
   w.onerror = (e) => { if (ab.worker === w) { ab.error = 'the engine stopped: ' + (e.message || 'error'); abStop(ab); abScheduleDraw(); } };
-  w.postMessage({ id: 0, op: 'load', args: [abEngine.module] });
   w.postMessage({ id: 1, op: 'analyze', args: [tps, { ...abOpts(ab.rules), lines: AB_LINES }] });
+}
+
+// A worker with the module loaded and its engine made (a search of a few
+// nodes allocates its 16 MB table): the next position's analysis starts in
+// one, made while the last one thinks, and so in milliseconds.
+function abWorker() {
+  const w = new Worker(abEngine.workerUrl, { name: 'analysis' });
+  w.postMessage({ id: 0, op: 'load', args: [abEngine.module] });
+  w.postMessage({ id: 0, op: 'search', args: ['x3/x3/x3 1 1', { nodes: 1 }] });
+  return w;
 }
 
 function abStop(ab) {
