@@ -97,7 +97,7 @@ async function openGameAnalysis() {
   if (app.sandbox) { showAnalysisBoard(abTree(rules, s.tps), null, rules); history.pushState(null, '', '/analysis'); return; }
   let tree = null;
   const doc = await abGameDoc();
-  if (doc) { try { tree = TakTree.fromDoc(doc, s.start || abTree(rules).root.tps, abPlay({ rules })); } catch (e) { tree = null; } }
+  if (doc) { try { tree = TakTree.fromDoc(doc, null, abPlay({ rules })); } catch (e) { tree = null; } }
   if (!tree) {
     tree = abTree(rules, s.start);
     let n = tree.root;
@@ -109,10 +109,10 @@ async function openGameAnalysis() {
 }
 
 // The game's PTN as the server exports it (tags, comments, marks), read by
-// the module, when both can be had; else null.
+// the module, when the server is there; else null.
 async function abGameDoc() {
   const tak = abEngine.tak;
-  if (!tak || typeof tak.readPtn !== 'function' || !app.connected || !app.gameId) return null;
+  if (!tak || !app.connected || !app.gameId) return null;
   try { return tak.readPtn((await request({ type: 'export', game: app.gameId })).ptn); } catch (e) { return null; }
 }
 
@@ -126,7 +126,6 @@ async function openAnalysisText(text, size, komi) {
       const rules = { size, komi, no_pass: true };
       showAnalysisBoard(abTree(rules), null, rules);
     } else if (text.startsWith('[') || /^\s*1\.\s/.test(text)) {
-      if (typeof tak.readPtn !== 'function') throw new Error('reading PTN here needs tak.readPtn, not in this build');
       abOpenDoc(tak.readPtn(text), null);
     } else {
       const probe = tak.view(text, [], 0, { komi });
@@ -137,15 +136,16 @@ async function openAnalysisText(text, size, komi) {
   history.pushState(null, '', '/analysis');
 }
 
-// A PTN document: its rules from its tags, its tree, the node at `at`.
+// A PTN document (as readPtn gives it, with the rules its tags say): its
+// tree, at the node `at`.
 function abOpenDoc(doc, at) {
-  const tag = (name) => { const t = doc.tags.find((x) => x[0].toLowerCase() === name.toLowerCase()); return t ? t[1] : null; };
-  const rules = { size: +tag('Size') || 5, komi: +tag('Komi') || 0, no_pass: true };
-  if (tag('Flats')) rules.stones = +tag('Flats');
-  if (tag('Caps')) rules.capstones = +tag('Caps');
-  const tree = TakTree.fromDoc(doc, tag('TPS') || abTree(rules).root.tps, abPlay({ rules }));
+  const rules = { size: doc.size, komi: doc.komi, stones: doc.stones, capstones: doc.capstones, no_pass: abNoPass(doc.tags) };
+  const tree = TakTree.fromDoc(doc, null, abPlay({ rules }));
   showAnalysisBoard(tree, TakTree.find(tree, at), rules);
 }
+
+// The no-pass rule, on unless a [Zugzwang "off"] tag turns it off (README).
+function abNoPass(tags) { return !tags.some((t) => t[0].toLowerCase() === 'zugzwang' && String(t[1]).toLowerCase() === 'off'); }
 
 // /analysis, with what a share link carries in its fragment: #tps=...
 // (a position) or #ptn=... (a game, compressed), and &at= (where in it).
@@ -356,7 +356,6 @@ function drawAnalysisBoard() {
   const note = $('ab-note');
   if (ab.noteFor !== node || document.activeElement !== note) note.value = (node.parent ? node.comment : ab.tree.preface) || '';
   ab.noteFor = node;
-  $('ab-export').disabled = typeof abEngine.tak.writePtn !== 'function';
 }
 
 // The move tree: the main line, each branch in a box after the move it is
@@ -413,24 +412,27 @@ function abNote(text) { return Object.assign(document.createElement('span'), { c
 
 // ---- sharing, exporting, editing -------------------------------------------------------
 
-// The PTN document of the tree, with tags for its rules when it has none.
+// The PTN document of the tree; a tree not read from PTN (a position, a
+// game of this server) gets the tags of its rules.
 function abDoc(ab) {
   const doc = TakTree.toDoc(ab.tree), has = (n) => doc.tags.some((t) => t[0].toLowerCase() === n.toLowerCase());
-  const r = ab.rules, empty = abTree(r).root.tps;
-  const add = [['Size', String(r.size)], ['Komi', String(r.komi || 0)]];
-  if (r.stones) add.push(['Flats', String(r.stones)]);
-  if (r.capstones !== undefined && r.capstones !== null) add.push(['Caps', String(r.capstones)]);
-  if (ab.tree.root.tps !== empty) add.push(['TPS', ab.tree.root.tps]);
+  const r = ab.rules, [stones, capstones] = abReserves({ size: r.size }), add = [['Size', String(r.size)]];
+  if (r.komi) add.push(['Komi', String(r.komi)]);
+  if (r.stones && r.stones !== stones) add.push(['Flats', String(r.stones)]);
+  if (r.capstones !== undefined && r.capstones !== null && r.capstones !== capstones) add.push(['Caps', String(r.capstones)]);
+  if (ab.tree.root.tps !== abTree({ size: r.size }).root.tps) add.push(['TPS', ab.tree.root.tps]);
+  if (r.no_pass === false) add.push(['Zugzwang', 'off']);
   doc.tags = doc.tags.concat(add.filter((t) => !has(t[0])));
   return doc;
 }
 
 // A link to what is shown: the game with its branches and notes as PTN
-// (deflated, base64url) where the module can write PTN, else the position.
+// (deflated, base64url) and where in it, or the position when there are no
+// moves yet.
 async function abShareLink(ab) {
   const base = location.origin + '/analysis#';
   const tak = abEngine.tak, r = ab.rules;
-  if (typeof tak.writePtn === 'function' && ab.tree.root.children.length) {
+  if (ab.tree.root.children.length || ab.tree.preface) {
     return base + 'ptn=' + await abDeflate(tak.writePtn(abDoc(ab))) + '&at=' + TakTree.address(ab.node);
   }
   const tps = encodeURIComponent(ab.node.tps).replace(/%2F/g, '/').replace(/%2C/g, ',');

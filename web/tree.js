@@ -1,7 +1,8 @@
 // tree.js: the analysis board's move tree (the main line and its branches,
 // a note and marks on any ply) and its conversion to and from the PTN
-// document that tak.readPtn and tak.writePtn take and give:
-//   { tags: [[name, value]...], preface, lines: [{ name, parent, start, plies: [{ ptn, comment, marks }], result }] }
+// document that tak.readPtn and tak.writePtn take and give (docs/wasm.md):
+//   { tags: [[name, value]...], preface, size, komi, stones, capstones, tps,
+//     lines: [{ name, parent, start, preface, plies: [{ ptn, comment, marks }], result }] }
 // lines[0] is the main line; a branch's plies[0] is an alternative to its
 // parent line's ply number `start` (counted from the game's first ply), and
 // branches are named as PTN Ninja names them: "3w1", nested "3w1/4b1".
@@ -12,17 +13,19 @@
 (function (root) {
   // A node is the position after its ply; the root is the game's start.
   // children[0] continues the node's line, the others are branches; a node
-  // that starts a line keeps `seq`, the order its line is written in.
+  // that starts a line keeps `seq`, the order its line is written in, and
+  // `preface`, the line's opening comment (the root's: the main line's).
   function node(parent, ptn, tps, over) {
     return { parent, ptn, tps, over: !!over, comment: null, marks: null, result: '', children: [],
       depth: parent ? parent.depth + 1 : 0 };
   }
 
   // A tree on the position `tps` (its last two fields say who moves and the
-  // move number, for the plies' numbers and the branches' names).
-  function create(tps, tags = [], preface = null) {
+  // move number, for the plies' numbers and the branches' names). `rules`:
+  // the document's size, komi, stones and capstones, kept for toDoc.
+  function create(tps, tags = [], preface = null, rules = null) {
     const f = tps.trim().split(/\s+/);
-    return { tags, preface, black: f[f.length - 2] === '2', number: +f[f.length - 1] || 1,
+    return { tags, preface, rules, black: f[f.length - 2] === '2', number: +f[f.length - 1] || 1,
       root: node(null, null, tps, false), seq: 1 };
   }
 
@@ -58,6 +61,7 @@
     const kids = b.parent.children, i = kids.indexOf(b), main = kids[0];
     kids[0] = b; kids[i] = main;
     main.seq = b.seq; delete b.seq;
+    [main.preface, b.preface] = [b.preface, main.preface];
     return true;
   }
 
@@ -120,16 +124,17 @@
       let n = l.first === tree.root ? tree.root.children[0] : l.first, last = l.first;
       for (; n; n = n.children[0]) { plies.push({ ptn: n.ptn, comment: n.comment, marks: n.marks }); last = n; }
       const start = l.first === tree.root ? 0 : l.first.depth - 1;
-      return { name: l.name, parent: l.parent, start, plies, result: last.result || '' };
+      return { name: l.name, parent: l.parent, start, preface: l.first.preface || null, plies, result: last.result || '' };
     });
-    return { tags: tree.tags.map((t) => t.slice()), preface: tree.preface, lines: out };
+    return { tags: tree.tags.map((t) => t.slice()), preface: tree.preface, ...tree.rules, tps: tree.root.tps, lines: out };
   }
 
-  // A tree from a PTN document, on its start position `tps`; throws (saying
-  // which line and ply) when a move is illegal or a line leaves a ply its
-  // parent does not have.
+  // A tree from a PTN document, on its start position (doc.tps, else
+  // `tps`); throws (saying which line and ply) when a move is illegal or a
+  // line leaves a ply its parent does not have.
   function fromDoc(doc, tps, play) {
-    const tree = create(tps, (doc.tags || []).map((t) => t.slice()), doc.preface === undefined ? null : doc.preface);
+    const rules = doc.size ? { size: doc.size, komi: doc.komi, stones: doc.stones, capstones: doc.capstones } : null;
+    const tree = create(doc.tps || tps, (doc.tags || []).map((t) => t.slice()), doc.preface === undefined ? null : doc.preface, rules);
     const tips = [];
     doc.lines.forEach((line, i) => {
       const where = `line ${i}${line.name ? ' (' + line.name + ')' : ''}`;
@@ -139,6 +144,7 @@
         at = along(tips[line.parent], line.start);
         if (at.depth !== line.start || !at.children.length) throw new Error(`${where}: its parent has no ply ${line.start + 1}`);
       }
+      const first = at;
       line.plies.forEach((p, j) => {
         const before = at.children.length;
         let r;
@@ -151,6 +157,8 @@
         at = n;
       });
       at.result = line.result || '';
+      const head = i === 0 ? tree.root : first.children[first.children.length - 1];
+      if (line.preface && (i === 0 || line.plies.length)) head.preface = line.preface;
       tips.push(at);
     });
     return tree;

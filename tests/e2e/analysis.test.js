@@ -65,16 +65,19 @@ test('tree.js: the PTN document and back, adding, promoting, deleting', async ()
   const ply = (ptn, comment = null, marks = null) => ({ ptn, comment, marks });
   const doc = {
     tags: [['Size', '5'], ['Player1', 'A']], preface: 'before the game',
+    size: 5, komi: 0, stones: 21, capstones: 1, tps: EMPTY5,
     lines: [
-      { name: '', parent: -1, start: 0, plies: [ply('a1'), ply('e5'), ply('c3', 'the centre', '!'), ply('d3'), ply('c4')], result: 'R-0' },
-      { name: '2w1', parent: 0, start: 2, plies: [ply('b2', 'quieter', '?'), ply('b3')], result: '' },
-      { name: '2w1/2b1', parent: 1, start: 3, plies: [ply('c2')], result: '' },
-      { name: '2w2', parent: 0, start: 2, plies: [ply('d4')], result: '' },
-      { name: '3w1', parent: 0, start: 4, plies: [ply('e1')], result: '' },
+      { name: '', parent: -1, start: 0, preface: null, plies: [ply('a1'), ply('e5'), ply('c3', 'the centre', '!'), ply('d3'), ply('c4')], result: 'R-0' },
+      { name: '2w1', parent: 0, start: 2, preface: 'an idea', plies: [ply('b2', 'quieter', '?'), ply('b3')], result: '' },
+      { name: '2w1/2b1', parent: 1, start: 3, preface: null, plies: [ply('c2')], result: '' },
+      { name: '2w2', parent: 0, start: 2, preface: null, plies: [ply('d4')], result: '' },
+      { name: '3w1', parent: 0, start: 4, preface: null, plies: [ply('e1')], result: '' },
     ],
   };
   const tree = TakTree.fromDoc(doc, EMPTY5, play);
   assert.deepEqual(TakTree.toDoc(tree), doc, 'read and written back unchanged');
+  // The module writes it as PTN and reads that back to the same document.
+  assert.deepEqual(TakTree.toDoc(TakTree.fromDoc(tak.readPtn(tak.writePtn(doc)), null, play)), doc);
   const lines = (t) => TakTree.toDoc(t).lines.map((l) => `${l.name}|${l.parent}|${l.start}|${l.plies.map((p) => p.ptn).join(' ')}`);
   // Where a node is, as a link says it, and back.
   const b3 = TakTree.find(tree, '4,3:1');
@@ -90,6 +93,9 @@ test('tree.js: the PTN document and back, adding, promoting, deleting', async ()
   assert.ok(TakTree.promote(b3));
   assert.deepEqual(lines(tree), ['|-1|0|a1 e5 b2 b3', '2w1|0|2|c3 d3 c4', '2b1|0|3|c2', '2w2|0|2|d4', '2w1/3w1|1|4|e1']);
   assert.equal(TakTree.toDoc(tree).lines[1].result, 'R-0', 'the result stays with its moves');
+  assert.equal(TakTree.toDoc(tree).lines[1].preface, 'an idea', 'a branch preface stays where the branch leaves its line');
+  assert.equal(TakTree.toDoc(tree).lines[0].preface, null);
+  assert.equal(TakTree.toDoc(tree).lines[0].plies[2].comment, 'quieter');
   assert.ok(!TakTree.promote(b3), 'on the main line now');
   // Delete a branch: the next one at that ply takes its name.
   TakTree.remove(TakTree.branchStart(TakTree.find(tree, '3,3:1')));
@@ -108,7 +114,8 @@ test('with the server stopped: the board thinks, stops at once, takes lines as b
   const own = await startServer();
   const p = await newPage(env.browser);
   await p.goto(own.url + '/');
-  await p.waitForFunction(() => abEngine.tak); // prepared after the first paint
+  await p.waitForFunction(() => abEngine.tak && window.takApp.worker); // prepared after the first paint
+  await p.evaluate(() => window.takApp.worker.ready);
   await own.kill();
   await p.waitForSelector('#conn.down');
   await p.click('#analysis-board-btn');
@@ -185,7 +192,7 @@ test('a share link opens the same position in a fresh page', async () => {
   await atPly(p, 4);
   await p.click('#ab-share');
   const link = await p.inputValue('#ab-link');
-  assert.ok(link.startsWith(env.srv.url + '/analysis#'), link);
+  assert.ok(link.startsWith(env.srv.url + '/analysis#ptn='), link);
   const tps = await p.evaluate(() => app.state.tps);
   await p.context().close();
   const q = await newPage(env.browser);
@@ -194,6 +201,41 @@ test('a share link opens the same position in a fresh page', async () => {
   assert.equal(await q.evaluate(() => app.state.tps), tps);
   await lines(q);
   await shot(q, 'analysis-shared');
+  await q.context().close();
+});
+
+test('a PTN with branches and notes, pasted: its tree, exported as it came, shared with the branch shown', async () => {
+  const tak = await load();
+  // Written as the module writes PTN, so export must give back these very bytes.
+  const ptn = tak.writePtn(tak.readPtn(['[Size "6"]', '[Komi "2"]', '[Player1 "Ann"]', '[Player2 "Bo"]', '', '{a practice game}',
+    '1. a6 f1 {the far corner} 2. c3 d4? 3. c4', '', '{2b1}', '2. -- Cd3 {solid} 3. d4!', '', '{2b1/3w1}', '3. c2', '', '{3w1}', '3. Cc4', ''].join('\n')));
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => app.analysisBoard);
+  await p.fill('#ab-paste', ptn);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.analysisBoard.tree.root.children.length === 1 && app.state.size === 6);
+  assert.deepEqual(await p.$$eval('#ab-tree > .mv', (l) => l.map((x) => x.textContent)), ['a6', 'f1', 'c3', 'd4?', 'c4']);
+  assert.deepEqual(await p.$$eval('#ab-tree .branch-name', (l) => l.map((x) => x.textContent)), ['2b1', '2b1/3w1', '3w1']);
+  assert.deepEqual(await p.$$eval('#ab-tree .note', (l) => l.map((x) => x.textContent)), ['{a practice game}', '{the far corner}', '{solid}']);
+  await p.click('#ab-export');
+  assert.equal(await p.inputValue('#export'), ptn, 'exported exactly as imported');
+  // Into branch 2b1/3w1, a note there, and a link that opens at it.
+  await p.click('#ab-tree .branch .branch .mv');
+  await atPly(p, 5);
+  await p.fill('#ab-note', 'sharp');
+  await p.click('#ab-share');
+  const link = await p.inputValue('#ab-link');
+  assert.match(link, /\/analysis#ptn=[\w-]+&at=5,4:1,5:1$/);
+  const want = await p.evaluate(() => ({ tps: app.state.tps, ptn: abEngine.tak.writePtn(abDoc(app.analysisBoard)) }));
+  assert.match(want.ptn, /\{2b1\/3w1\}\n3\. c2 \{sharp\}/);
+  await p.context().close();
+  const q = await newPage(env.browser);
+  await q.goto(link);
+  await q.waitForFunction(() => app.analysisBoard && app.state);
+  assert.deepEqual(await q.evaluate(() => ({ tps: app.state.tps, ptn: abEngine.tak.writePtn(abDoc(app.analysisBoard)) })), want);
+  assert.equal(await q.textContent('#ab-tree .mv.current'), 'c2');
+  await shot(q, 'analysis-ptn-shared');
   await q.context().close();
 });
 
@@ -212,7 +254,8 @@ test('a game opens on the board at the position shown; its position editor is an
   const watcher = await newPage(env.browser);
   await watcher.goto(gameUrl);
   await atPly(watcher, 6);
-  await watcher.waitForFunction(() => abEngine.tak);
+  await watcher.waitForFunction(() => abEngine.tak && window.takApp.worker);
+  await watcher.evaluate(() => window.takApp.worker.ready);
   await watcher.click('#prev');
   await watcher.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 5);
   await watcher.click('#open-analysis-board');
