@@ -141,8 +141,14 @@ test('with the server stopped: the board thinks, stops at once, takes lines as b
   for (const m of ['a1', 'e5', 'c3']) { await p.fill('#ptn-input', m); await p.press('#ptn-input', 'Enter'); }
   await atPly(p, 3);
   assert.deepEqual(await p.$$eval('#ab-tree .mv', (l) => l.map((x) => x.textContent)), ['a1', 'e5', 'c3']);
-  // Back to move 2 (the engine moves with the board), and a line that is not c3 taken as a branch.
-  await p.click('#prev');
+  // The keys step along the line; back to move 2 (the engine moves with the
+  // board), and a line that is not c3 taken as a branch.
+  await p.evaluate(() => document.activeElement.blur());
+  await p.keyboard.press('Home');
+  await atPly(p, 0);
+  await p.keyboard.press('End');
+  await atPly(p, 3);
+  await p.keyboard.press('ArrowLeft');
   await atPly(p, 2);
   await p.waitForFunction(() => app.analysisBoard.thinking === app.state.tps && app.analysisBoard.lines.length >= 3);
   await p.click('#ab-think'); // the lines hold still while one is picked
