@@ -64,7 +64,8 @@ function showAnalysisBoard(tree, node, rules) {
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false; $('links').textContent = '';
   $('export').hidden = true;
   say('');
-  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], gen: 0 };
+  // on: the engine wanted; thinking: the TPS its worker is on; lines: its last lines, by multipv.
+  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [] };
   abGoto(app.analysisBoard, app.analysisBoard.node);
 }
 
@@ -72,6 +73,8 @@ function closeAnalysisBoard() {
   const ab = app.analysisBoard;
   if (!ab) return;
   abStop(ab);
+  if (abEngine.spare) abEngine.spare.terminate(); // its table too: the page may stay open long
+  abEngine.spare = null;
   app.analysisBoard = null;
   $('play').classList.remove('ab-mode');
   $('ab').hidden = true; $('eval-bar').hidden = true;
@@ -213,14 +216,12 @@ function abThink(ab, tps, turn) {
   if (!tps) return;
   const w = abEngine.spare || abWorker();
   abEngine.spare = abWorker();
-  ab.worker = w; ab.started = performance.now();
+  ab.worker = w;
   w.onmessage = (ev) => {
     if (ab.worker !== w) return;
     const m = ev.data;
     if (m.line) {
-      if (m.line.multipv === 1) ab.lines.length = 0; // a new depth: its lines come together
-      ab.lines[m.line.multipv - 1] = m.line;
-      if (!ab.firstLines) ab.firstLines = performance.now(); // for bench/web.js
+      ab.lines[m.line.multipv - 1] = m.line; // a depth's lines come one after the other
     } else if (m.id === 1) {
       ab.done = true; ab.worker = null; w.terminate();
       if (m.error) ab.error = m.error;
@@ -339,10 +340,10 @@ function drawAnalysisBoard() {
   }
   $('first').disabled = $('prev').disabled = editing || !node.parent;
   $('next').disabled = $('last').disabled = editing || !node.children.length;
-  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-link']) if (editing) $(id).hidden = true;
-  if (!editing) for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export']) $(id).hidden = false;
+  // In the editor: its lines only (no tree), and the way back.
+  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
+  if (editing) $('ab-link').hidden = true;
   $('ab-analyse-edited').hidden = !editing;
-  $('ab-load').hidden = editing;
   const tps = s && !s.result ? s.tps : null;
   if (ab.on && tps !== ab.thinking) abThink(ab, tps, s && s.turn);
   if (!ab.on && tps !== ab.thinking) { ab.thinking = null; ab.lines = []; }
@@ -471,11 +472,10 @@ function analysisSetup(msg) {
   return { ...v, size: msg.size, stones, capstones, no_pass: msg.no_pass !== false, result: r.code ? r : null };
 }
 
-function abFromEditor(ab) {
+function abFromEditor() {
   const s = app.state, r = app.sandbox.rules;
   const rules = { size: r.size, komi: r.komi || 0, stones: r.stones, capstones: r.capstones, no_pass: r.no_pass !== false };
   showAnalysisBoard(abTree(rules, s.tps), null, rules);
-  void ab;
 }
 
 // ---- wiring ----------------------------------------------------------------------------
@@ -509,7 +509,7 @@ window.addEventListener('DOMContentLoaded', () => {
   };
   $('ab-export').onclick = () => { try { showExport(abEngine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);
-  $('ab-analyse-edited').onclick = () => abFromEditor(app.analysisBoard);
+  $('ab-analyse-edited').onclick = abFromEditor;
   $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
   // The module, once the page is up, so the board opens at once and with the server gone.
   (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => prepareAnalysis().catch(() => {}));

@@ -194,6 +194,25 @@ test('a share link opens the same position in a fresh page', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/analysis');
   await lines(p, 1);
+  // A position pasted as TPS, with komi: the link carries the TPS.
+  const pasted = '2,x4/x,1,x3/x2,1,2,x/x5/x4,2 1 4';
+  await p.fill('#ab-paste', pasted);
+  await p.fill('#ab-komi', '1.5');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction((t) => app.state.tps === t, pasted);
+  await p.click('#ab-share');
+  const tpsLink = await p.inputValue('#ab-link');
+  assert.equal(tpsLink, env.srv.url + '/analysis#tps=2,x4/x,1,x3/x2,1,2,x/x5/x4,2%201%204&komi=1.5');
+  const r = await newPage(env.browser);
+  await r.goto(tpsLink);
+  await r.waitForFunction(() => app.analysisBoard && app.state);
+  assert.deepEqual(await r.evaluate(() => [app.state.tps, app.state.komi]), [pasted, 1.5]);
+  await r.context().close();
+  // A game played here: the link carries its PTN.
+  await p.fill('#ab-paste', '');
+  await p.fill('#ab-komi', '0');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.state.ply === 0 && app.state.komi === 0);
   for (const m of ['a1', 'e5', 'Cc3', 'd4']) { await p.fill('#ptn-input', m); await p.press('#ptn-input', 'Enter'); }
   await atPly(p, 4);
   await p.click('#ab-share');
