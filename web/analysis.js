@@ -285,10 +285,10 @@ function drawAbEngine(ab) {
       li.append(!editing && (side === 'w' || k === 0) ? ` ${number}.${side === 'b' ? '..' : ''} ` : ' ');
       const mv = document.createElement('span');
       mv.className = 'mv'; mv.textContent = m; mv.dataset.k = k;
-      if (here && !editing) mv.onclick = () => abPlayLine(ab, line.pv.slice(0, k + 1));
+      if (here && !editing) abClickable(mv, () => abPlayLine(ab, line.pv.slice(0, k + 1)));
       li.appendChild(mv);
     });
-    if (here && !editing) score.onclick = () => abPlayLine(ab, line.pv.slice(0, 1));
+    if (here && !editing) abClickable(score, () => abPlayLine(ab, line.pv.slice(0, 1)));
     list.appendChild(li);
   });
   const over = s && s.result;
@@ -380,7 +380,7 @@ function drawAbTree(ab) {
       mv.textContent = n.ptn + (n.marks || '');
       mv.dataset.ply = n.depth;
       mv.dataset.at = TakTree.address(n);
-      mv.onclick = () => abGoto(ab, n);
+      abClickable(mv, () => abGoto(ab, n));
       parent.appendChild(mv);
       if (n.comment) { parent.appendChild(abNote(n.comment)); numbered = false; }
       // The branches that are alternatives to n.
@@ -407,6 +407,13 @@ function drawAbTree(ab) {
     if (top < box.scrollTop) box.scrollTop = top;
     else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
   }
+}
+
+// A span that a click, Enter or Space acts on.
+function abClickable(span, act) {
+  span.tabIndex = 0; span.setAttribute('role', 'button');
+  span.onclick = act;
+  span.onkeydown = (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); } };
 }
 
 function abNote(text) { return Object.assign(document.createElement('span'), { className: 'note', textContent: `{${text}}` }); }

@@ -1,12 +1,14 @@
 // a11y.test.js: the pages checked by axe-core (the accessibility engine of
 // browsers' developer tools) against WCAG 2 A and AA: contrast, labels,
-// names, roles; on the home page and a game, light and dark, each board
-// theme; and the page's weight (the issue's budget: under 300 KB).
+// names, roles; on the home page, a game and the analysis board, light and
+// dark, each board theme; and the page's weight (the issue's budget: under
+// 300 KB).
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
 const { browserForTests, newPage: openPage, atPly } = require('./lib.js');
 const { ROOT } = require('../server/lib.js');
 
@@ -40,9 +42,27 @@ test('WCAG 2 AA: home page and a game, light and dark, every board theme', async
   }
 });
 
+test('WCAG 2 AA: the analysis board with its lines, branches and notes, light and dark', async () => {
+  for (const dark of ['0', '1']) {
+    const p = await openPage(env.browser);
+    await p.addInitScript((d) => localStorage.setItem('tak.dark', d), dark);
+    // A share link's PTN: deflated, base64url.
+    const ptn = '[Size "5"]\n\n1. a1 e5 {a note} 2. c3 d3\n\n{2w1}\n2. b2 b3\n';
+    const packed = zlib.deflateRawSync(Buffer.from(ptn)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    await p.goto(env.srv.url + '/analysis#ptn=' + packed + '&at=4,3:1');
+    await p.waitForFunction(() => window.takApp.analysisBoard && document.querySelectorAll('#ab-lines li').length >= 3, null, { timeout: 20000 });
+    await p.click('#ab-think'); // still lines, for a stable check
+    assert.deepEqual(await violations(p), [], `analysis board, dark ${dark}`);
+    await p.click('#ab-edit');
+    await p.waitForFunction(() => app.sandbox && app.state);
+    assert.deepEqual(await violations(p), [], `analysis board's editor, dark ${dark}`);
+    await p.context().close();
+  }
+});
+
 test('the page weighs under 300 KB', async () => {
   let total = 0;
-  for (const f of ['/', '/app.js', '/takat.js', '/style.css']) {
+  for (const f of ['/', '/app.js', '/takat.js', '/style.css', '/tree.js', '/analysis.js', '/analysis.css']) {
     const r = await fetch(env.srv.url + f);
     assert.equal(r.status, 200, f);
     total += (await r.arrayBuffer()).byteLength;
