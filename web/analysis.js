@@ -488,7 +488,8 @@ function abFromEditor() {
 // ---- wiring ----------------------------------------------------------------------------
 
 window.addEventListener('DOMContentLoaded', () => {
-  $('analysis-board-btn').onclick = () => openAnalysisText('', 5, 0);
+  // On the board already: to its form for a new one, rather than losing the tree to a click.
+  $('analysis-board-btn').onclick = () => (app.analysisBoard && !app.sandbox ? $('ab-paste').focus() : openAnalysisText('', 5, 0));
   $('open-analysis-board').onclick = openGameAnalysis;
   $('ab-think').onclick = () => {
     const ab = app.analysisBoard;

@@ -272,10 +272,10 @@ test('a game opens on the board at the position shown; its position editor is an
   await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4 d4');
   await p.click('#new-form button[type=submit]');
   await atPly(p, 6);
-  await p.waitForFunction(() => abEngine.tak);
   // A player of a game in progress may not open it; a spectator may.
   assert.ok(await p.isDisabled('#open-analysis-board'));
   const gameUrl = p.url().replace(/#.*/, '');
+  await p.context().close(); // before the server goes: its engine may still be loading
   const watcher = await newPage(env.browser);
   await watcher.goto(gameUrl);
   await atPly(watcher, 6);
@@ -304,5 +304,4 @@ test('a game opens on the board at the position shown; its position editor is an
   await watcher.waitForFunction((t) => !app.sandbox && app.analysisBoard && app.analysisBoard.tree.root.tps === t, edited);
   await lines(watcher);
   await watcher.context().close();
-  await p.context().close();
 });
