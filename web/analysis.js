@@ -12,11 +12,14 @@
 
 const AB_LINES = 3; // the engine's best lines shown
 
-// ---- the module: prepared once, after the first paint, while the server is there ----
+// ---- the page's engine: prepared once, after the first paint, while the server is there ----
+// The module compiled, a copy on this thread, and the workers' script as a
+// Blob: the analysis board's workers and app.js's review worker are made
+// from them, so the page fetches the module once and needs the server no more.
 
 const abEngine = { ready: null, module: null, tak: null, workerUrl: null };
 
-function prepareAnalysis() {
+function prepareEngine() {
   if (abEngine.ready) return abEngine.ready;
   const get = (url, how) => fetch(url).then((r) => {
     if (!r.ok) throw new Error(`${url}: ${r.status}`);
@@ -95,7 +98,7 @@ function abTree(rules, tps, tags) {
 async function openGameAnalysis() {
   const s = app.state, v = shown();
   if (!s) return;
-  try { await prepareAnalysis(); } catch (e) { say('The engine could not load: ' + e.message); return; }
+  try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   const rules = { size: s.size, komi: s.komi, stones: s.stones, capstones: s.capstones, no_pass: s.no_pass !== false };
   if (app.sandbox) { showAnalysisBoard(abTree(rules, s.tps), null, rules); history.pushState(null, '', '/analysis'); return; }
   let tree = null;
@@ -121,7 +124,7 @@ async function abGameDoc() {
 
 // An empty board, or a pasted PTN game or TPS position.
 async function openAnalysisText(text, size, komi) {
-  try { await prepareAnalysis(); } catch (e) { say('The engine could not load: ' + e.message); return; }
+  try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   const tak = abEngine.tak;
   text = (text || '').trim();
   try {
@@ -155,7 +158,7 @@ function abNoPass(tags) { return !tags.some((t) => t[0].toLowerCase() === 'zugzw
 async function openAnalysisFromUrl() {
   const h = new URLSearchParams(location.hash.slice(1));
   const komi = +h.get('komi') || 0;
-  try { await prepareAnalysis(); } catch (e) { say('The engine could not load: ' + e.message); return; }
+  try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   try {
     if (h.get('ptn')) abOpenDoc(abEngine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
     else if (h.get('tps')) {
@@ -520,5 +523,5 @@ window.addEventListener('DOMContentLoaded', () => {
   $('ab-analyse-edited').onclick = abFromEditor;
   $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
   // The module, once the page is up, so the board opens at once and with the server gone.
-  (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => prepareAnalysis().catch(() => {}));
+  (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => prepareEngine().catch(() => {}));
 });

@@ -724,16 +724,21 @@ async function showPly(ply) {
 function engineWorker() {
   if (app.worker !== undefined) return app.worker;
   try {
-    const w = new Worker('/tak-worker.js');
     const calls = new Map();
     let next = 0;
-    w.onmessage = (ev) => {
-      const c = calls.get(ev.data.id);
-      calls.delete(ev.data.id);
-      if (c) (ev.data.error !== undefined ? c.reject(new Error(ev.data.error)) : c.resolve(ev.data.result));
-    };
-    w.onerror = () => { for (const c of calls.values()) c.reject(new Error('the page engine failed to load')); calls.clear(); app.worker = null; };
-    app.worker = { call: (op, ...args) => new Promise((resolve, reject) => { const id = ++next; calls.set(id, { resolve, reject }); w.postMessage({ id, op, args }); }) };
+    // Made from the module as analysis.js prepares it: fetched and compiled once for the page.
+    const made = prepareEngine().then((e) => {
+      const w = new Worker(e.workerUrl);
+      w.onmessage = (ev) => {
+        const c = calls.get(ev.data.id);
+        calls.delete(ev.data.id);
+        if (c) (ev.data.error !== undefined ? c.reject(new Error(ev.data.error)) : c.resolve(ev.data.result));
+      };
+      w.onerror = () => { for (const c of calls.values()) c.reject(new Error('the page engine failed to load')); calls.clear(); app.worker = null; };
+      w.postMessage({ id: 0, op: 'load', args: [e.module] });
+      return w;
+    });
+    app.worker = { call: (op, ...args) => made.then((w) => new Promise((resolve, reject) => { const id = ++next; calls.set(id, { resolve, reject }); w.postMessage({ id, op, args }); })) };
     app.worker.ready = app.worker.call('ready').then(() => { if (app.state) render(); }).catch(() => { app.worker = null; });
   } catch (e) { app.worker = null; }
   return app.worker;
