@@ -305,3 +305,43 @@ test('a game opens on the board at the position shown; its position editor is an
   await lines(watcher);
   await watcher.context().close();
 });
+
+test('the issue\'s whole path with the server stopped: a finished game, a branch with the lines beside it, a note, PTN and a PNG out', async () => {
+  const own = await startServer();
+  const p = await newPage(env.browser, { acceptDownloads: true });
+  await p.goto(own.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c2 d2 4. c4 d4 5. c5 d1 6. c1');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.result);
+  await p.waitForFunction(() => window.takApp.worker);
+  await p.evaluate(() => window.takApp.worker.ready);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  await own.kill();
+  await p.waitForSelector('#offline:not([hidden])');
+  // Two plies back, then the board.
+  await p.click('#prev'); await p.click('#prev');
+  await p.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 9);
+  await p.click('#open-analysis-board');
+  await p.waitForFunction(() => app.analysisBoard && app.state.ply === 9);
+  // Another move than the game's d1 (a legal one the module gives): a branch, the lines beside it.
+  const other = await p.evaluate(() => app.state.legal.find((m) => m !== 'd1' && /^[a-e][1-5]$/.test(m)));
+  await p.fill('#ptn-input', other);
+  await p.press('#ptn-input', 'Enter');
+  await atPly(p, 10);
+  await lines(p);
+  await p.fill('#ab-note', 'instead of d1');
+  await p.click('#ab-export');
+  const ptn = await p.inputValue('#export');
+  const doc = (await load()).readPtn(ptn);
+  assert.deepEqual(doc.lines.map((l) => [l.name, l.parent, l.start, l.plies.map((x) => x.ptn).join(' ')]),
+    [['', -1, 0, 'a1 e5 c3 d3 c2 d2 c4 d4 c5 d1 c1'], ['5b1', 0, 9, other]]);
+  assert.equal(doc.lines[1].plies[0].comment, 'instead of d1');
+  assert.equal(doc.lines[0].result, 'R-0');
+  const [dl] = await Promise.all([p.waitForEvent('download'), p.click('#picture-png')]);
+  const png = fs.readFileSync(await dl.path());
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [530, 530]);
+  await shot(p, 'analysis-offline-branch');
+  await p.context().close();
+});
