@@ -382,7 +382,6 @@ function drawAbTree(ab) {
       mv.className = 'mv' + (n === ab.node ? ' current' : '');
       mv.textContent = n.ptn + (n.marks || '');
       mv.dataset.ply = n.depth;
-      mv.dataset.at = TakTree.address(n);
       abClickable(mv, () => abGoto(ab, n));
       parent.appendChild(mv);
       if (n.comment) { parent.appendChild(abNote(n.comment)); numbered = false; }
