@@ -366,7 +366,8 @@ test('the lobby: a seek posted in one browser appears in another and starts a ti
   assert.equal(await a.textContent('#seeks tbody tr:has-text("Alice") button'), 'Cancel', 'one\'s own seek can be cancelled');
   await shot(b, 'lobby');
   await row.locator('button').click(); // the one click
-  for (const p of [a, b]) await p.waitForFunction(() => window.takApp.state && window.takApp.state.clock);
+  // The acceptor's page follows the game before its join answers with the seat: wait for both.
+  for (const p of [a, b]) await p.waitForFunction(() => window.takApp.state && window.takApp.state.clock && window.takApp.seat);
   assert.equal(await a.evaluate(() => window.takApp.seat), 'white');
   assert.equal(await b.evaluate(() => window.takApp.seat), 'black');
   assert.equal(await a.evaluate(() => window.takApp.gameId), await b.evaluate(() => window.takApp.gameId));
