@@ -29,10 +29,11 @@
 typedef struct Seek {
     char id[STORE_ID_LEN + 1];
     Session *seeker;
-    char name[NAME_MAX_CHARS + 1];
+    SeatPlayer player; /* the seeker */
     TakRules rules;
     StoredClock clock;
     int color; /* the seeker's: 0 white, 1 black, 2 random */
+    bool rated;
 } Seek;
 
 typedef struct Recent {
@@ -97,10 +98,12 @@ static json_t *lobby_json(Server *s) {
     json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
     for (int i = 0; i < l->seek_count; i++) {
         const Seek *k = &l->seeks[i];
-        json_array_append_new(seeks, json_pack("{s:s, s:s, s:i, s:f, s:o, s:s}", "id", k->id,
-                                               "name", k->name, "size", k->rules.size, "komi",
-                                               k->rules.half_komi / 2.0, "clock",
-                                               clock_of(&k->clock), "color", colors[k->color]));
+        json_array_append_new(seeks, json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id",
+                                               k->id, "name", k->player.name, "size",
+                                               k->rules.size, "komi", k->rules.half_komi / 2.0,
+                                               "clock", clock_of(&k->clock), "color",
+                                               colors[k->color], "rated", k->rated, "rating",
+                                               (int)(k->player.rating + 0.5)));
     }
     for (size_t b = 0; b < s->bucket_count && json_array_size(playing) < PLAYING_SHOWN; b++)
         for (LiveGame *g = s->buckets[b]; g && json_array_size(playing) < PLAYING_SHOWN; g = g->hnext) {
@@ -197,14 +200,16 @@ void lobby_on_join(const Request *r) {
     session_send_json(r->ss, lobby_json(s));
 }
 
-void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color) {
+void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color,
+                   bool rated) {
     Server *s = r->ss->server;
     Lobby *l = lobby_of(s);
-    const char *name;
+    SeatPlayer player;
     if (l == NULL) return request_fail(r, "out of memory");
-    if (!request_str_field(r, "name", true, 64, &name)) return;
-    const char *why = lobby_bad_name(name);
-    if (why) return request_fail(r, "%s", why);
+    if (!request_player(r, &player)) return;
+    if (player.id == 0)
+        return request_fail(r, "a seek is posted under a name: send 'identify' with your "
+                               "identity secret and a name first");
     int mine = 0;
     for (int i = 0; i < l->seek_count; i++) mine += l->seeks[i].seeker == r->ss;
     if (mine >= SEEKS_PER_SESSION)
@@ -214,7 +219,8 @@ void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *c
     memset(k, 0, sizeof *k);
     random_token(k->id, STORE_ID_LEN);
     k->seeker = r->ss;
-    snprintf(k->name, sizeof k->name, "%s", name);
+    k->player = player;
+    k->rated = rated;
     k->rules = *rules;
     k->clock = *clock;
     k->color = color;
@@ -242,12 +248,16 @@ void lobby_on_accept(const Request *r) {
     Server *s = r->ss->server;
     Lobby *l = s->lobby;
     const char *id;
-    char taker[STORE_NAME_LEN + 1];
-    if (!request_str_field(r, "seek", true, 64, &id) || !request_name_field(r, taker)) return;
+    SeatPlayer taker;
+    if (!request_str_field(r, "seek", true, 64, &id) || !request_player(r, &taker)) return;
     int i = find_seek(l, id);
     if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
     Seek k = l->seeks[i];
     if (k.seeker == r->ss) return request_fail(r, "that is your own seek");
+    if (taker.id == k.player.id) return request_fail(r, "that is your own seek (from another connection)");
+    if (k.rated && taker.id == 0)
+        return request_fail(r, "a rated game is played under a name: send 'identify' with your "
+                               "identity secret and a name first");
     int seeker_color = k.color == 2 ? random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
@@ -256,8 +266,9 @@ void lobby_on_accept(const Request *r) {
     random_token(info.token[1], STORE_TOKEN_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
-    memcpy(info.name[seeker_color], k.name, sizeof info.name[0]);
-    memcpy(info.name[!seeker_color], taker, sizeof info.name[0]);
+    seat_player_set(&info, seeker_color, &k.player);
+    seat_player_set(&info, !seeker_color, &taker);
+    info.rated = k.rated;
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
     info.winner = -1;

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const WebSocket = require('ws');
-const { startServer, serverForTests, friendGame, play, connect, waitFor } = require('./lib.js');
+const { startServer, serverForTests, friendGame, play, connect, waitFor, uniqueName, identify } = require('./lib.js');
 
 const srv = serverForTests(test);
 
@@ -202,20 +202,30 @@ test('names: the creator\'s and the invited friend\'s, on the state and in the P
   const a = await connect(srv.port);
   assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'E' })).message, /2 to 20/);
   assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'engine' })).message, /kept for the engine/);
-  const r = await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'Dana', color: 'black' });
+  assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'Dana' })).message, /claim the name first/);
+  const dana = uniqueName('Dana'), eve = uniqueName('Eve-9');
+  await identify(a, dana);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 4, name: dana, color: 'black' });
   assert.equal(r.type, 'ok');
   const b = await connect(srv.port);
   assert.match((await b.send({ type: 'join', game: r.game, invite: r.invite, name: '<b>' })).message, /letters, digits/);
-  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: 'Eve-9' })).type, 'ok');
+  await identify(b, eve);
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite })).type, 'ok');
   const s = await a.nextState((s) => s.seats.white === 'taken');
-  assert.deepEqual(s.names, { white: 'Eve-9', black: 'Dana' });
+  assert.deepEqual(s.names, { white: eve, black: dana });
+  assert.deepEqual(s.ratings, { white: { before: 1500, after: null }, black: { before: 1500, after: null } });
+  assert.equal(s.rated, false);
   const ptn = (await a.send({ type: 'export' })).ptn;
-  assert.match(ptn, /\[Player1 "Eve-9"\]/);
-  assert.match(ptn, /\[Player2 "Dana"\]/);
+  assert.match(ptn, new RegExp(`\\[Player1 "${eve}"\\]`));
+  assert.match(ptn, new RegExp(`\\[Player2 "${dana}"\\]`));
+  assert.match(ptn, /\[Rating1 "1500"\]/);
+  assert.match(ptn, /\[Rating2 "1500"\]/);
   const e = await connect(srv.port);
   const er = await e.send({ type: 'create', opponent: 'engine', level: 7, size: 3 });
   assert.equal(er.type, 'ok');
-  assert.match((await e.send({ type: 'export' })).ptn, /\[Player1 "Anonymous"\][\s\S]*\[Player2 "Tak engine, level 7"\]/);
+  const eptn = (await e.send({ type: 'export' })).ptn;
+  assert.match(eptn, /\[Player1 "Anonymous"\][\s\S]*\[Player2 "Tak engine, level 7"\]/);
+  assert.doesNotMatch(eptn, /Rating/, 'no rating for an anonymous player nor the engine');
   for (const c of [a, b, e]) await c.close();
 });
 
