@@ -111,8 +111,16 @@ bool request_player(const Request *r, SeatPlayer *out) {
         if (name == NULL) return true; /* anonymous */
         const char *why = lobby_bad_name(name);
         if (why) return request_fail(r, "%s", why), false;
-        request_fail(r, "to play as '%s', claim the name first: send 'identify' with your "
-                        "identity secret and the name", name);
+        StoredPlayer owner;
+        bool taken = false;
+        TakError err;
+        Server *s = ss->server;
+        if (s->store->ops->find_player(s->store, PLAYER_BY_NAME, name, &owner, &taken, &err) && taken)
+            request_fail(r, "the name '%s' is taken (names are unique in any case): pick another",
+                         name);
+        else
+            request_fail(r, "to play as '%s', claim the name first: send 'identify' with your "
+                            "identity secret and the name", name);
         return false;
     }
     if (name && strcasecmp(name, ss->player_name) != 0) {
