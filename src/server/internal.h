@@ -304,6 +304,8 @@ typedef struct SeatPlayer {
  * anonymous connection giving a name is told to claim it with "identify");
  * false after replying. */
 bool request_player(const Request *r, SeatPlayer *out);
+/* A player's rating now, or `dflt` when there is none or it cannot be read. */
+double players_rating_now(Server *s, int64_t player, double dflt);
 /* Puts p in a game's seat `color`: name, id and rating. */
 void seat_player_set(StoredGame *info, int color, const SeatPlayer *p);
 

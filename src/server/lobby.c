@@ -266,6 +266,8 @@ void lobby_on_accept(const Request *r) {
     random_token(info.token[1], STORE_TOKEN_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
+    /* The seeker's rating now: a game ended since the seek was posted may have changed it. */
+    k.player.rating = players_rating_now(s, k.player.id, k.player.rating);
     seat_player_set(&info, seeker_color, &k.player);
     seat_player_set(&info, !seeker_color, &taker);
     info.rated = k.rated;

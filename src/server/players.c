@@ -142,6 +142,18 @@ bool request_player(const Request *r, SeatPlayer *out) {
     return true;
 }
 
+double players_rating_now(Server *s, int64_t player, double dflt) {
+    StoredPlayer p;
+    bool found = false;
+    TakError err;
+    char key[24];
+    snprintf(key, sizeof key, "%lld", (long long)player);
+    if (player == 0 || !s->store->ops->find_player(s->store, PLAYER_BY_ID, key, &p, &found, &err) ||
+        !found)
+        return dflt;
+    return p.rating.rating;
+}
+
 void seat_player_set(StoredGame *info, int color, const SeatPlayer *p) {
     memcpy(info->name[color], p->name, sizeof info->name[color]);
     info->player[color] = p->id;

@@ -728,19 +728,6 @@ static bool is_rematch(const LiveGame *g, const LiveGame *next) {
     return next->info.engine_color == (g->info.engine_color < 0 ? -1 : !g->info.engine_color);
 }
 
-/* A player's rating now, or `dflt` when there is none or it cannot be read. */
-static double rating_now(Server *s, int64_t player, double dflt) {
-    StoredPlayer p;
-    bool found = false;
-    TakError err;
-    char key[24];
-    snprintf(key, sizeof key, "%lld", (long long)player);
-    if (player == 0 || !s->store->ops->find_player(s->store, PLAYER_BY_ID, key, &p, &found, &err) ||
-        !found)
-        return dflt;
-    return p.rating.rating;
-}
-
 /* The next game of a match, after the followed one ends: the same rules and
  * opponent, colours swapped (so the first player alternates). Created by
  * whichever player asks first; the other joins it by asking too. The other
@@ -780,7 +767,7 @@ static void on_rematch(const Request *r) {
             /* The same players, with their ratings now (the last game may have changed them). */
             memcpy(info.name[c], g->info.name[!c], sizeof info.name[c]);
             info.player[c] = g->info.player[!c];
-            info.rating[c] = rating_now(s, g->info.player[!c], g->info.rating[!c]);
+            info.rating[c] = players_rating_now(s, g->info.player[!c], g->info.rating[!c]);
         }
         info.rated = g->info.rated;
         info.winner = -1;

@@ -108,7 +108,7 @@ test('a forged secret takes no seat: only the seat\'s player (or its seat secret
   assert.deepEqual([jf.type, jf.seat, jf.token], ['ok', null, undefined]);
   assert.match((await f.send({ type: 'move', move: 'a1' })).message, /only a player/);
   // ... and cannot play under A's name.
-  assert.match((await f.send({ type: 'seek', name: pa.name, size: 3 })).message, /claim the name first/);
+  assert.match((await f.send({ type: 'seek', name: pa.name, size: 3 })).message, /is taken/);
   for (const x of [a, b, a2, f]) await x.close();
 });
 
