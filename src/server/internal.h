@@ -178,6 +178,7 @@ typedef struct Server {
 
 /* games.c */
 LiveGame *games_find(Server *s, const char *id, TakError *err); /* loads from the store */
+LiveGame *games_loaded(Server *s, const char *id); /* the game if in memory, else NULL */
 LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, TakError *err);
 void games_unload_if_idle(Server *s, LiveGame *g);
 void games_free_all(Server *s);
@@ -231,6 +232,8 @@ void cluster_stop(Cluster *c); /* NULL is fine */
 /* Tells the other processes that g changed (after the store committed it);
  * nothing when c is NULL. */
 void cluster_announce(Cluster *c, const LiveGame *g);
+/* Tells the other processes that game `id`'s room got a message (saved). */
+void cluster_announce_chat(Cluster *c, const char *id, int room);
 
 /* ---- TAKAT games (takat_games.c) ------------------------------------------ */
 
@@ -330,6 +333,8 @@ char *games_export_ptn(const LiveGame *g, TakError *err);
 void chat_on_send(const Request *r);           /* the "chat" request */
 void chat_history(Session *ss);                /* sends what ss may read of its game's chat */
 void chat_free(Chat *chat);                    /* with its game */
+/* Another process saved a message in game `id`'s room: read it, if the game is here. */
+void chat_refresh(Server *s, const char *id, int room);
 
 /* ---- the lobby (lobby.c) ------------------------------------------------------ */
 

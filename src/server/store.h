@@ -100,6 +100,18 @@ typedef struct StoredGameSummary {
     TakRating rating_after;          /* the player's once rated, else 0 */
 } StoredGameSummary;
 
+/* One chat message (chat.c checks it): its room (0 the players', 1 the
+ * spectators'), who wrote it ("white", "black", "spectator"), when (ms since
+ * 1970); ids grow with time, per store. */
+#define STORE_CHAT_TEXT_MAX 1200 /* bytes: 300 characters of up to 4 bytes */
+typedef struct StoredChat {
+    int64_t id;
+    int room;
+    char from[12];
+    char text[STORE_CHAT_TEXT_MAX + 1];
+    int64_t time_ms;
+} StoredChat;
+
 typedef struct Store Store;
 
 typedef struct StoreOps {
@@ -160,6 +172,15 @@ typedef struct StoreOps {
      * while no process recorded it): the server looks at them when it starts. */
     bool (*unfinished_rated)(Store *s, size_t max, char (*ids)[STORE_ID_LEN + 1], size_t *count,
                              TakError *err);
+
+    /* ---- chat ---- */
+    /* Adds a message to a game's room; *id is its id. */
+    bool (*add_chat)(Store *s, const char *game, const StoredChat *line, int64_t *id,
+                     TakError *err);
+    /* The last `max` messages of a game's room with an id above `after`,
+     * oldest first. */
+    bool (*load_chat)(Store *s, const char *game, int room, int64_t after, size_t max,
+                      StoredChat *out, size_t *count, TakError *err);
 } StoreOps;
 
 struct Store {

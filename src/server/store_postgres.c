@@ -67,6 +67,10 @@ static const char schema[] =
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS finished BIGINT NOT NULL DEFAULT 0;"
     "CREATE INDEX IF NOT EXISTS games_white_player ON games(white_player) WHERE white_player <> 0;"
     "CREATE INDEX IF NOT EXISTS games_black_player ON games(black_player) WHERE black_player <> 0;"
+    "CREATE TABLE IF NOT EXISTS chat("
+    " id BIGSERIAL PRIMARY KEY, game TEXT NOT NULL, room INTEGER NOT NULL, sender TEXT NOT NULL,"
+    " text TEXT NOT NULL, time BIGINT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);"
     "COMMIT;";
 
 static const char q_insert_game[] =
@@ -167,6 +171,14 @@ static const char q_leaders[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE ra
                                 " ORDER BY rating DESC, id LIMIT $1::bigint";
 static const char q_unfinished[] =
     "SELECT id FROM games WHERE rated <> 0 AND result = '' LIMIT $1::bigint";
+
+static const char q_chat_add[] =
+    "INSERT INTO chat(game, room, sender, text, time) VALUES($1, $2::int, $3, $4, $5::bigint)"
+    " RETURNING id";
+static const char q_chat_load[] =
+    "SELECT id, sender, text, time FROM (SELECT id, sender, text, time FROM chat"
+    " WHERE game = $1 AND room = $2::int AND id > $3::bigint ORDER BY id DESC LIMIT $4::bigint)"
+    " AS last ORDER BY id";
 
 typedef struct PgStore {
     Store base;
@@ -604,6 +616,45 @@ static bool pg_unfinished_rated(Store *base, size_t max, char (*ids)[STORE_ID_LE
     return true;
 }
 
+/* ---- chat ------------------------------------------------------------------ */
+
+static bool pg_add_chat(Store *base, const char *game, const StoredChat *line, int64_t *id,
+                        TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char room[8], time[24];
+    snprintf(room, sizeof room, "%d", line->room);
+    snprintf(time, sizeof time, "%lld", (long long)line->time_ms);
+    const char *params[5] = {game, room, line->from, line->text, time};
+    PGresult *r = exec(s, q_chat_add, 5, params, PGRES_TUPLES_OK, err, "saving a chat message");
+    if (r == NULL) return false;
+    *id = int64_field(r, 0, 0);
+    PQclear(r);
+    return true;
+}
+
+static bool pg_load_chat(Store *base, const char *game, int room, int64_t after, size_t max,
+                         StoredChat *out, size_t *count, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char rm[8], af[24], mx[24];
+    snprintf(rm, sizeof rm, "%d", room);
+    snprintf(af, sizeof af, "%lld", (long long)after);
+    snprintf(mx, sizeof mx, "%zu", max);
+    const char *params[4] = {game, rm, af, mx};
+    PGresult *r = exec(s, q_chat_load, 4, params, PGRES_TUPLES_OK, err, "reading the chat");
+    if (r == NULL) return false;
+    *count = 0;
+    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
+        StoredChat *c = &out[(*count)++];
+        c->id = int64_field(r, row, 0);
+        c->room = room;
+        copy_field(r, row, 1, c->from, sizeof c->from);
+        copy_field(r, row, 2, c->text, sizeof c->text);
+        c->time_ms = int64_field(r, row, 3);
+    }
+    PQclear(r);
+    return true;
+}
+
 static const StoreOps postgres_ops = {
     .close = pg_close,
     .create_game = pg_create_game,
@@ -619,6 +670,8 @@ static const StoreOps postgres_ops = {
     .player_games = pg_player_games,
     .leaderboard = pg_leaderboard,
     .unfinished_rated = pg_unfinished_rated,
+    .add_chat = pg_add_chat,
+    .load_chat = pg_load_chat,
 };
 
 static void no_notice(void *arg, const char *message) { (void)arg, (void)message; }

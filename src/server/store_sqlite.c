@@ -17,7 +17,7 @@ enum {
     Q_INSERT_GAME, Q_INSERT_MOVE, Q_TURN_START, Q_LOAD_GAME, Q_LOAD_MOVES, Q_TRUNCATE, Q_SEAT,
     Q_ENDING, Q_ALIVE_GET, Q_ALIVE_SET, Q_RESUME, Q_PLAYER_HASH, Q_PLAYER_NAME, Q_PLAYER_ID,
     Q_PLAYER_NEW, Q_FINISH, Q_RATED_PLAYERS, Q_PLAYER_RATE, Q_GAME_RATED, Q_PLAYER_GAMES,
-    Q_LEADERS, Q_UNFINISHED, Q_COUNT
+    Q_LEADERS, Q_UNFINISHED, Q_CHAT_ADD, Q_CHAT_LOAD, Q_COUNT
 };
 
 #define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created"
@@ -85,6 +85,10 @@ static const char *const queries[Q_COUNT] = {
     [Q_LEADERS] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
                   " ORDER BY rating DESC, id LIMIT ?1",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE rated <> 0 AND result = '' LIMIT ?1",
+    [Q_CHAT_ADD] = "INSERT INTO chat(game, room, sender, text, time) VALUES(?1,?2,?3,?4,?5)",
+    [Q_CHAT_LOAD] = "SELECT id, sender, text, time FROM (SELECT id, sender, text, time FROM chat"
+                    " WHERE game = ?1 AND room = ?2 AND id > ?3 ORDER BY id DESC LIMIT ?4)"
+                    " ORDER BY id",
 };
 
 static const char schema[] =
@@ -104,7 +108,11 @@ static const char schema[] =
     " id INTEGER PRIMARY KEY, secret_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL,"
     " name_key TEXT NOT NULL UNIQUE, rating REAL NOT NULL, rd REAL NOT NULL,"
     " volatility REAL NOT NULL, rated_games INTEGER NOT NULL DEFAULT 0,"
-    " created INTEGER NOT NULL DEFAULT (strftime('%s','now')));";
+    " created INTEGER NOT NULL DEFAULT (strftime('%s','now')));"
+    "CREATE TABLE IF NOT EXISTS chat("
+    " id INTEGER PRIMARY KEY, game TEXT NOT NULL, room INTEGER NOT NULL, sender TEXT NOT NULL,"
+    " text TEXT NOT NULL, time INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);";
 
 /* Columns added since the first version of the tables: added to a file that
  * lacks them (SQLite says "duplicate column" to the others). */
@@ -578,6 +586,46 @@ static bool sq_unfinished_rated(Store *base, size_t max, char (*ids)[STORE_ID_LE
     return rc == SQLITE_DONE ? true : db_error(s, err, "reading the rated games");
 }
 
+/* ---- chat ------------------------------------------------------------------ */
+
+static bool sq_add_chat(Store *base, const char *game, const StoredChat *line, int64_t *id,
+                        TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_CHAT_ADD];
+    bind_text(st, 1, game);
+    sqlite3_bind_int(st, 2, line->room);
+    bind_text(st, 3, line->from);
+    bind_text(st, 4, line->text);
+    sqlite3_bind_int64(st, 5, line->time_ms);
+    if (!run(s, st, err, "saving a chat message")) return false;
+    *id = sqlite3_last_insert_rowid(s->db);
+    return true;
+}
+
+static bool sq_load_chat(Store *base, const char *game, int room, int64_t after, size_t max,
+                         StoredChat *out, size_t *count, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_CHAT_LOAD];
+    bind_text(st, 1, game);
+    sqlite3_bind_int(st, 2, room);
+    sqlite3_bind_int64(st, 3, after);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
+    int rc = SQLITE_DONE;
+    *count = 0;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        StoredChat *c = &out[(*count)++];
+        c->id = sqlite3_column_int64(st, 0);
+        c->room = room;
+        copy_column(st, 1, c->from, sizeof c->from);
+        copy_column(st, 2, c->text, sizeof c->text);
+        c->time_ms = sqlite3_column_int64(st, 3);
+    }
+    rc = *count == max ? SQLITE_DONE : rc;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? true : db_error(s, err, "reading the chat");
+}
+
 static const StoreOps sqlite_ops = {
     .close = sq_close,
     .create_game = sq_create_game,
@@ -593,6 +641,8 @@ static const StoreOps sqlite_ops = {
     .player_games = sq_player_games,
     .leaderboard = sq_leaderboard,
     .unfinished_rated = sq_unfinished_rated,
+    .add_chat = sq_add_chat,
+    .load_chat = sq_load_chat,
 };
 
 Store *store_sqlite_open(const char *path, TakError *err) {

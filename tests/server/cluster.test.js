@@ -182,6 +182,28 @@ test('a rated game ended on both servers at once is rated exactly once; both ser
   for (const c of [a, b, b2]) await c.close();
 });
 
+test('chat crosses servers: a message said on A reaches the room on B, and B\'s history has it', { skip }, async () => {
+  const { a, b, game } = await sharedGame();
+  const wb = await connect(B.port);
+  await wb.send({ type: 'join', game });
+  assert.equal((await a.send({ type: 'chat', text: 'from A' })).type, 'ok');
+  const got = await waitFor(() => b.others.find((m) => m.type === 'chat'));
+  assert.deepEqual([got.from, got.room, got.text], ['white', 'players', 'from A']);
+  assert.equal((await b.send({ type: 'chat', text: 'from B' })).type, 'ok');
+  await waitFor(() => a.others.filter((m) => m.type === 'chat').length === 2);
+  assert.deepEqual(a.others.filter((m) => m.type === 'chat').map((m) => m.text), ['from A', 'from B']);
+  assert.equal(wb.others.filter((m) => m.type === 'chat').length, 0, 'the spectators do not read the players');
+  // A player joining later on B gets both in the history.
+  const a2 = await connect(B.port);
+  await a2.send({ type: 'join', game });
+  const late = await connect(A.port);
+  await late.send({ type: 'join', game });
+  assert.equal((await wb.send({ type: 'chat', text: 'watching from B' })).type, 'ok');
+  const seen = await waitFor(() => late.others.find((m) => m.type === 'chat'));
+  assert.equal(seen.text, 'watching from B');
+  for (const c of [a, b, wb, a2, late]) await c.close();
+});
+
 test('the database restarts: both servers reconnect, listen again and go on', { skip }, async () => {
   const { a, b, game } = await sharedGame();
   const w = await connect(B.port);
