@@ -348,7 +348,8 @@ const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NUL
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);
 void lobby_session_closed(Server *s, Session *ss);
-void lobby_tick(Server *s); /* sends the lobby to its followers if it changed */
+#define LOBBY_SLICE_MS 10 /* how often lobby_tick runs */
+void lobby_tick(Server *s); /* sends the lobby to its followers if it changed, a slice at a time */
 void lobby_free(Server *s);
 
 #endif

@@ -8,10 +8,12 @@
  * with a "seek_accepted" message. Everything here is in memory: a restart
  * forgets the seeks (their seekers' connections are gone anyway).
  *
- * The followers get the whole lobby as one message, at most twice a second
- * (on the server's tick): one write shared by all of them, however many
- * seeks or games changed meanwhile, and the games listed are the first
- * PLAYING_SHOWN, so a thousand idle followers cost the moves little.
+ * The followers get the whole lobby as one message, at most twice a second:
+ * one write shared by all of them, however many seeks or games changed
+ * meanwhile, and the games listed are the first PLAYING_SHOWN. A broadcast
+ * is spread over LOBBY_SPREAD_MS, a slice of the followers every
+ * LOBBY_SLICE_MS (lobby_tick), so a thousand followers never hold up the
+ * loop, and the moves waiting behind it, for a thousand writes at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,8 @@
 #define RECENT_MAX 20
 #define PLAYING_SHOWN 20
 #define LOBBY_EVERY_MS 500
+#define LOBBY_SPREAD_MS 200 /* a broadcast reaches every follower within this */
+#define LOBBY_SLICES (LOBBY_SPREAD_MS / LOBBY_SLICE_MS)
 #define NAME_MAX_CHARS STORE_NAME_LEN
 
 typedef struct Seek {
@@ -50,7 +54,10 @@ struct Lobby {
     Recent recent[RECENT_MAX]; /* newest last */
     int recent_count;
     bool dirty;
-    int64_t sent_ms; /* when the followers were last sent the lobby */
+    int64_t sent_ms; /* when the last broadcast began */
+    Outbuf *sending; /* the broadcast under way, or NULL */
+    size_t sent;     /* ... which subs[0 .. sent) have been given */
+    size_t slice;    /* followers given it per tick */
 };
 
 static Lobby *lobby_of(Server *s) {
@@ -122,9 +129,21 @@ static json_t *lobby_json(Server *s) {
                      playing, "recent", recent, "levels", TAK_LEVEL_MIN, TAK_LEVEL_MAX);
 }
 
+/* Gives the broadcast under way to the next slice of followers. */
+static void send_slice(Lobby *l) {
+    size_t end = l->sent + l->slice < l->sub_count ? l->sent + l->slice : l->sub_count;
+    for (; l->sent < end; l->sent++) session_send(l->subs[l->sent], l->sending);
+    if (l->sent == l->sub_count) {
+        outbuf_release(l->sending);
+        l->sending = NULL;
+    }
+}
+
 void lobby_tick(Server *s) {
     Lobby *l = s->lobby;
-    if (l == NULL || !l->dirty) return;
+    if (l == NULL) return;
+    if (l->sending) return send_slice(l);
+    if (!l->dirty) return;
     /* Twice a second at most: fresh enough for people, and a thousand
      * followers cost the moves little (bench/SERVER.md). */
     int64_t now = clock_now_ms();
@@ -132,10 +151,11 @@ void lobby_tick(Server *s) {
     l->sent_ms = now;
     l->dirty = false;
     if (l->sub_count == 0) return;
-    Outbuf *b = outbuf_json(lobby_json(s));
-    if (b == NULL) return;
-    for (size_t i = 0; i < l->sub_count; i++) session_send(l->subs[i], b);
-    outbuf_release(b);
+    l->sending = outbuf_json(lobby_json(s));
+    if (l->sending == NULL) return;
+    l->sent = 0;
+    l->slice = (l->sub_count + LOBBY_SLICES - 1) / LOBBY_SLICES;
+    send_slice(l);
 }
 
 void lobby_game_over(Server *s, const LiveGame *g) {
@@ -166,13 +186,22 @@ void lobby_session_closed(Server *s, Session *ss) {
         if (l->seeks[i].seeker == ss) remove_seek(l, i);
     for (size_t i = 0; i < l->sub_count; i++)
         if (l->subs[i] == ss) {
-            l->subs[i] = l->subs[--l->sub_count];
+            /* Keep subs[0 .. sent) the followers given the broadcast under way. */
+            size_t last = --l->sub_count;
+            if (i < l->sent) {
+                l->subs[i] = l->subs[l->sent - 1];
+                l->subs[l->sent - 1] = l->subs[last];
+                l->sent--;
+            } else {
+                l->subs[i] = l->subs[last];
+            }
             break;
         }
 }
 
 void lobby_free(Server *s) {
     if (s->lobby == NULL) return;
+    outbuf_release(s->lobby->sending);
     free(s->lobby->subs);
     free(s->lobby);
     s->lobby = NULL;

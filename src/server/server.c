@@ -325,11 +325,15 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents) {
     ev_break(loop, EVBREAK_ALL);
 }
 
+static void on_lobby_tick(struct ev_loop *loop, ev_timer *w, int revents) {
+    (void)loop, (void)revents;
+    lobby_tick(w->data);
+}
+
 static void on_tick(struct ev_loop *loop, ev_timer *w, int revents) {
     (void)revents;
     Server *server = w->data;
     clock_tick(server);
-    lobby_tick(server);
     if (*server->config->stop) ev_break(loop, EVBREAK_ALL);
 }
 
@@ -433,10 +437,15 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     ev_timer_init(&tick, on_tick, 0.25, 0.25);
     tick.data = &server;
     ev_timer_start(loop, &tick);
+    ev_timer lobby_timer;
+    ev_timer_init(&lobby_timer, on_lobby_tick, LOBBY_SLICE_MS / 1000.0, LOBBY_SLICE_MS / 1000.0);
+    lobby_timer.data = &server;
+    ev_timer_start(loop, &lobby_timer);
     ev_run(loop, 0);
     ev_signal_stop(loop, &sigint);
     ev_signal_stop(loop, &sigterm);
     ev_timer_stop(loop, &tick);
+    ev_timer_stop(loop, &lobby_timer);
 
     if (!config->quiet)
         fprintf(stderr, "tak serve: stopping (%llu messages, %llu moves served)\n",

@@ -103,3 +103,18 @@ test('names are checked; seeks are limited; a seek leaves with its seeker', asyn
   assert.deepEqual(w.lobby.levels, [1, 10]);
   await w.close();
 });
+
+test('a broadcast spread over its slices reaches every follower, even as others leave meanwhile', async () => {
+  const followers = [];
+  for (let i = 0; i < 60; i++) followers.push(await follower());
+  const seeker = await connect(srv.port);
+  await identify(seeker, uniqueName('Spread'));
+  const r = await seeker.send({ type: 'seek', size: 5 });
+  // Leave while the broadcast goes out, a slice at a time: every tenth follower.
+  await new Promise((res) => setTimeout(res, 30));
+  const leaving = followers.filter((_, i) => i % 10 === 3);
+  await Promise.all(leaving.map((c) => c.close()));
+  const staying = followers.filter((c) => !leaving.includes(c));
+  await waitFor(() => staying.every((c) => c.lobby.seeks.some((k) => k.id === r.seek)), 3000);
+  for (const c of [...staying, seeker]) await c.close();
+});
