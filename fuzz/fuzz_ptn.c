@@ -2,7 +2,7 @@
  * fuzz_ptn.c: libFuzzer target for tak_ptn_read. Whatever the bytes, reading
  * must return cleanly, and a refusal must say where; a game that reads must
  * write, and what is written must read back to the same start, moves, result,
- * tags and preface, and write again to the same text.
+ * tags, preface and branches, and write again to the same text.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +35,15 @@ static void check_same(const TakPtn *a, const TakPtn *b) {
                (a->preface == NULL || strcmp(a->preface, b->preface) == 0 ||
                 strchr(a->preface, '}') != NULL),
            "same preface");
+    expect(a->branch_count == b->branch_count, "same number of branches");
+    for (size_t k = 0; k < a->branch_count; k++) {
+        const TakPtnBranch *x = &a->branches[k], *y = &b->branches[k];
+        expect(strcmp(x->name, y->name) == 0 && x->parent == y->parent && x->start == y->start,
+               "same branch names, parents and starts");
+        expect(x->game.count == y->game.count &&
+                   memcmp(x->game.moves, y->game.moves, x->game.count * sizeof(TakMove)) == 0,
+               "same branch moves");
+    }
     expect(a->tag_count == b->tag_count, "same number of tags");
     for (size_t i = 0; i < a->tag_count; i++)
         expect(strcmp(a->tags[i].name, b->tags[i].name) == 0 &&

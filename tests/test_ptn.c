@@ -784,6 +784,197 @@ static void test_hostile(void **state) {
     assert_false(tak_ptn_read("1. a1", 5, &p, NULL));
 }
 
+/* ---- Branches (variations), as PTN Ninja writes them ------------------------ */
+
+static const char ninja[] = "[Size \"5\"]\r\n[Player1 \"Ann\"]\r\n\r\n"
+                            "1. a1 e5 {opening}\r\n"
+                            "2. c3 d3\r\n"
+                            "3. c4 d4'\r\n"
+                            "4. c2 R-0\r\n"
+                            "\r\n"
+                            "{2w1}\r\n"
+                            "2. b3 c2 {why not}\r\n"
+                            "3. b2? a2\r\n"
+                            "\r\n"
+                            "{2w1/3b1}\r\n"
+                            "3. -- {instead} b4!\r\n"
+                            "\r\n"
+                            "{3b1}\r\n"
+                            "3. -- b2 0-R\r\n";
+
+/* The moves of `game` from ply `from`, as long PTN joined by spaces. */
+static const char *moves_of(const TakGame *game, size_t from, char *out) {
+    TakPosition pos = game->start;
+    TakUndo undo;
+    out[0] = '\0';
+    for (size_t i = 0; i < game->count; i++) {
+        char m[TAK_MOVE_TEXT_MAX];
+        if (i >= from) {
+            tak_move_write(game->moves[i], tak_position_size(&pos), &pos, m);
+            if (out[0]) strcat(out, " ");
+            strcat(out, m);
+        }
+        tak_position_make(&pos, game->moves[i], &undo);
+    }
+    return out;
+}
+
+static void test_branches(void **state) {
+    (void)state;
+    TakPtn p = read_ok(ninja);
+    char buf[512];
+    assert_string_equal(moves_of(&p.game, 0, buf), "a1 e5 c3 d3 c4 d4 c2");
+    assert_string_equal(p.result, "R-0");
+    assert_string_equal(p.comments[1], "opening");
+    assert_string_equal(p.marks[5], "'");
+    assert_int_equal(p.branch_count, 3);
+
+    const TakPtnBranch *b = &p.branches[0];
+    assert_string_equal(b->name, "2w1");
+    assert_int_equal(b->parent, -1);
+    assert_int_equal(b->start, 2);
+    assert_string_equal(moves_of(&b->game, 0, buf), "a1 e5 b3 c2 b2 a2");
+    assert_string_equal(b->comments[3], "why not");
+    assert_string_equal(b->marks[4], "?");
+    for (size_t i = 0; i < b->start; i++) assert_null(b->comments[i]), assert_null(b->marks[i]);
+    assert_null(b->preface);
+    assert_string_equal(b->result, "");
+
+    b = &p.branches[1]; /* a branch of a branch, from Black's ply */
+    assert_string_equal(b->name, "2w1/3b1");
+    assert_int_equal(b->parent, 0);
+    assert_int_equal(b->start, 5);
+    assert_string_equal(moves_of(&b->game, 5, buf), "b4");
+    assert_string_equal(moves_of(&b->game, 0, buf), "a1 e5 b3 c2 b2 b4");
+    assert_string_equal(b->preface, "instead");
+    assert_string_equal(b->marks[5], "!");
+
+    b = &p.branches[2]; /* "3b1" leaves the main line, not 2w1 */
+    assert_int_equal(b->parent, -1);
+    assert_int_equal(b->start, 5);
+    assert_string_equal(moves_of(&b->game, 0, buf), "a1 e5 c3 d3 c4 b2");
+    assert_string_equal(b->result, "0-R");
+
+    /* Written back, it reads to the same lines, and writes the same text. */
+    char *text = tak_ptn_write(&p);
+    assert_non_null(strstr(text, "\n\n{2w1}\n2. b3 c2 {why not}\n3. b2? a2\n"));
+    assert_non_null(strstr(text, "\n\n{2w1/3b1}\n3. -- {instead} b4!\n"));
+    assert_non_null(strstr(text, "\n\n{3b1}\n3. -- b2 0-R\n"));
+    TakPtn q = read_ok(text);
+    assert_int_equal(q.branch_count, 3);
+    for (size_t k = 0; k < 3; k++) {
+        assert_string_equal(q.branches[k].name, p.branches[k].name);
+        assert_int_equal(q.branches[k].parent, p.branches[k].parent);
+        assert_int_equal(q.branches[k].start, p.branches[k].start);
+        char other[512];
+        assert_string_equal(moves_of(&q.branches[k].game, 0, buf),
+                            moves_of(&p.branches[k].game, 0, other));
+    }
+    char *again = tak_ptn_write(&q);
+    assert_string_equal(again, text);
+    free(again);
+    free(text);
+    tak_ptn_free(&q);
+    tak_ptn_free(&p);
+}
+
+/* A comment after a blank line is a branch's name only when a move number
+ * inside the line follows it; otherwise it stays a comment. */
+static void test_branch_or_comment(void **state) {
+    (void)state;
+    TakPtn p = read_ok("[Size \"5\"]\n\n1. a1 e5\n\n{the middle game}\n2. c3 d3\n\n{end}\n");
+    assert_int_equal(p.branch_count, 0);
+    assert_int_equal(p.game.count, 4);
+    assert_string_equal(p.comments[1], "the middle game");
+    assert_string_equal(p.comments[3], "end");
+    tak_ptn_free(&p);
+    /* On the same line, or over two lines, it is a comment. */
+    p = read_ok("[Size \"5\"]\n1. a1 e5\n2. c3 d3 {x}\n\n{two\nlines}\n");
+    assert_int_equal(p.branch_count, 0);
+    assert_string_equal(p.comments[3], "x two\nlines");
+    tak_ptn_free(&p);
+    /* A game from a TPS with Black to move: a branch at its first ply. */
+    p = read_ok("[Size \"5\"]\n[TPS \"x5/x5/x2,1,x2/x5/2,x4 2 7\"]\n7. -- c2\n8. b2 b3\n\n"
+                "{7b1}\n7. -- d2\n");
+    assert_int_equal(p.branch_count, 1);
+    assert_int_equal(p.branches[0].start, 0);
+    tak_ptn_free(&p);
+}
+
+static void test_branch_errors(void **state) {
+    (void)state;
+    const char *main_line = "[Size \"5\"]\n1. a1 e5\n2. c3 d3\n";
+    char text[400];
+    snprintf(text, sizeof text, "%s\n{2w1}\n2. c3 c3\n", main_line);
+    expect_error(text, 6, 7, "branch 2w1, move 2 (Black) c3: c3 is not empty");
+    snprintf(text, sizeof text, "%s\n{2w1}\n2. b3\n\n{2w1}\n2. b2\n", main_line);
+    expect_error(text, 8, 1, "a second branch named 2w1");
+    snprintf(text, sizeof text, "%s\n{x}\n2. b3 b2\n3. a2\n\n{x/y}\n3. -- c2\n", main_line);
+    expect_error(text, 10, 1, "branch x/y starts at move 3 (Black), after the end of the line");
+    snprintf(text, sizeof text, "%s\n{1w1}\n1. b3 R-0 b2\n", main_line);
+    expect_error(text, 6, 11, "text after the result R-0");
+    snprintf(text, sizeof text, "%s\n{1w1}\n1.\n\n{1w2}\n1. b2\n", main_line);
+    expect_error(text, 6, 1, "move 1 has no plies");
+    snprintf(text, sizeof text, "%s\n{1w1}\n1. b2 -- \n", main_line);
+    expect_error(text, 6, 7, "'--' stands only");
+    snprintf(text, sizeof text, "%s\n{1b1}\n1. --\n", main_line);
+    expect_error(text, 6, 1, "branch 1b1 has no plies");
+    /* Without a name, going back is refused, and the message says how. */
+    snprintf(text, sizeof text, "%s\n2. b3\n", main_line);
+    expect_error(text, 5, 1, "a branch starts after a blank line with its name in braces");
+    /* From a TPS with Black to move, White's ply there does not exist. */
+    expect_error("[Size \"5\"]\n[TPS \"x5/x5/x2,1,x2/x5/2,x4 2 7\"]\n7. -- c2\n8. b2 b3\n\n"
+                 "{7w1}\n7. d2\n",
+                 7, 1, "its line starts with Black to move at move 7");
+}
+
+static void test_branch_building(void **state) {
+    (void)state;
+    TakPtn p = read_ok("[Size \"5\"]\n1. a1 e5\n2. c3 d3\n");
+    TakError err;
+    TakMove m;
+    assert_int_equal(tak_ptn_add_branch(&p, "2w1", -1, 2, &err), 0);
+    assert_true(tak_move_parse(&p.branches[0].game.current, "b2", &m, NULL));
+    assert_true(tak_ptn_play(&p, 0, m, "a note", "!?", &err));
+    assert_true(tak_move_parse(&p.branches[0].game.current, "b3", &m, NULL));
+    assert_false(tak_ptn_play(&p, 0, m, NULL, "x", &err)); /* not a mark */
+    assert_non_null(strstr(err.message, "marks are"));
+    assert_true(tak_ptn_play(&p, 0, m, NULL, NULL, &err));
+    assert_false(tak_ptn_play(&p, 0, m, NULL, NULL, &err)); /* b3 is taken now */
+    assert_int_equal(p.branches[0].game.count, 4);
+    assert_int_equal(tak_ptn_add_branch(&p, "2w1/2b1", 0, 3, &err), 1);
+    assert_true(tak_move_parse(&p.game.current, "e4", &m, NULL));
+    assert_true(tak_ptn_play(&p, -1, m, "main", NULL, &err));
+
+    /* Refused: a name in use, or not one line; a start past the line's end;
+     * no such parent; a name that says another parent. */
+    assert_int_equal(tak_ptn_add_branch(&p, "2w1", -1, 2, &err), -1);
+    assert_non_null(strstr(err.message, "already a branch named 2w1"));
+    assert_int_equal(tak_ptn_add_branch(&p, "a}b", -1, 2, &err), -1);
+    assert_int_equal(tak_ptn_add_branch(&p, "a\nb", -1, 2, &err), -1);
+    assert_int_equal(tak_ptn_add_branch(&p, "", -1, 2, &err), -1);
+    assert_int_equal(tak_ptn_add_branch(&p, "x/", -1, 2, &err), -1);
+    assert_int_equal(tak_ptn_add_branch(&p, "late", -1, 5, &err), -1);
+    assert_non_null(strstr(err.message, "has 5 plies"));
+    assert_int_equal(tak_ptn_add_branch(&p, "x", 7, 0, &err), -1);
+    assert_int_equal(tak_ptn_add_branch(&p, "2w1/x", -1, 0, &err), -1);
+    assert_non_null(strstr(err.message, "leaves branch 2w1"));
+    assert_int_equal(tak_ptn_add_branch(&p, "y", 0, 0, &err), -1);
+    assert_non_null(strstr(err.message, "is named 2w1/..."));
+    assert_int_equal(p.branch_count, 2);
+
+    /* What was built writes (but for the branch with no plies: PTN has no
+     * empty branch) and reads back. */
+    char *text = tak_ptn_write(&p);
+    assert_string_equal(text, "[Size \"5\"]\n\n1. a1 e5\n2. c3 d3\n3. e4 {main}\n\n"
+                              "{2w1}\n2. b2!? {a note} b3\n");
+    TakPtn q = read_ok(text);
+    assert_int_equal(q.branch_count, 1);
+    tak_ptn_free(&q);
+    free(text);
+    tak_ptn_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example),           cmocka_unit_test(test_other_tools_layout),
@@ -791,6 +982,10 @@ int main(void) {
         cmocka_unit_test(test_from_tps),          cmocka_unit_test(test_tags),
         cmocka_unit_test(test_tag_syntax_errors), cmocka_unit_test(test_rule_tags),
         cmocka_unit_test(test_illegal_moves),     cmocka_unit_test(test_move_text_errors),
+        cmocka_unit_test(test_branches),
+        cmocka_unit_test(test_branch_or_comment),
+        cmocka_unit_test(test_branch_errors),
+        cmocka_unit_test(test_branch_building),
         cmocka_unit_test(test_results),           cmocka_unit_test(test_write_round_trip),
         cmocka_unit_test(test_real_games_sample), cmocka_unit_test(test_hostile),
     };

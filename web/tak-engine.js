@@ -10,6 +10,8 @@
 //   tak.view(start, plies, ply, { komi, size }) -> a position as the server's states give it
 //   tak.graph(start, plies, { komi, size, nodes }) -> { scores, marks, best } for a whole game
 //   tak.search(tps, { komi, level, nodes, ms }) -> { best, score, win_in, depth, nodes, time_ms, pv }
+//   tak.readPtn(text)                   -> a game as a document: tags, rules, lines (branches), notes
+//   tak.writePtn(doc)                   -> PTN text, branches and notes included
 //
 // Positions are TPS; opts: komi in flats (halves allowed), stones and
 // capstones (the size's standard reserves when left out). A bad input
@@ -119,6 +121,36 @@
       this.put((start || '') + '\n' + plies.join(' '));
       this.call(this.x.tak_graph(...TakEngine.rules(opts), opts.size || 0, opts.nodes || 20000));
       return JSON.parse(this.get());
+    }
+
+    // A PTN game (branches as PTN Ninja writes them) as a document:
+    // { tags: [[name, value]], preface, size, komi, stones, capstones, tps,
+    //   lines: [{ name, parent, start, preface, plies: [{ ptn, comment, marks }], result }] }
+    // lines[0] is the main line (name '', parent -1); a branch's plies[0] is an
+    // alternative to ply `start` (from the game's start) of line `parent`.
+    readPtn(text) {
+      this.put(text);
+      this.call(this.x.tak_ptn_json());
+      return JSON.parse(this.get());
+    }
+
+    // A document as readPtn gives it, written back as PTN; every move is
+    // checked, and a bad one throws with its line and ply.
+    writePtn(doc) {
+      const esc = (v) => String(v === null || v === undefined ? '' : v)
+        .replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+      const rec = (...f) => f.map(esc).join('\t');
+      const out = [];
+      for (const [name, value] of doc.tags || []) out.push('T\t' + rec(name, value));
+      if (doc.preface) out.push('P\t' + rec(doc.preface));
+      (doc.lines || []).forEach((line, i) => {
+        out.push('L\t' + rec(i ? line.name : '', i ? line.parent : -1, i ? line.start : 0, line.result || ''));
+        if (i && line.preface) out.push('B\t' + rec(line.preface));
+        for (const p of line.plies || []) out.push('p\t' + rec(p.ptn, p.marks || '', p.comment || ''));
+      });
+      this.put(out.join('\n'));
+      this.call(this.x.tak_ptn_write_doc());
+      return this.get();
     }
 
     search(tps, opts = {}) {

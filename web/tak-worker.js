@@ -1,5 +1,5 @@
 // tak-worker.js: the engine in a Web Worker, so a search never blocks the
-// page. Messages in: { id, op: 'legalMoves'|'play'|'perft'|'search'|'view', args };
+// page. Messages in: { id, op: a method of TakEngine (tak-engine.js), args };
 // out: { id, result } or { id, error }. The first message waits for the
 // module (/tak.wasm) to load; { op: 'ready' } answers once it has.
 'use strict';
@@ -11,7 +11,7 @@ self.onmessage = async (ev) => {
   try {
     const tak = await ready;
     if (op === 'ready') return self.postMessage({ id, result: true });
-    if (!['legalMoves', 'play', 'perft', 'search', 'view', 'graph'].includes(op)) throw new Error('unknown operation ' + op);
+    if (!['legalMoves', 'play', 'perft', 'search', 'view', 'graph', 'readPtn', 'writePtn'].includes(op)) throw new Error('unknown operation ' + op);
     let result = tak[op](...(args || []));
     if (typeof result === 'bigint') result = result.toString();
     self.postMessage({ id, result });

@@ -82,4 +82,38 @@ bool notation_results_agree(const char *a, const char *b);
  * codes, "0-0" (aborted) and "*" change nothing, since the board decides. */
 void notation_result_apply(TakGame *game, const char *code);
 
+/* ---- Lines of play (ptn_lines.c) ----------------------------------------- */
+
+/* A line of a TakPtn as the reader and writer see it: the main line or a
+ * branch, through pointers into the TakPtn. */
+typedef struct NotationLine {
+    TakGame *game;
+    char ***comments, ***marks; /* a comment and marks a ply of game */
+    char **preface;             /* comments before its first ply */
+    char *result;               /* 8 bytes */
+} NotationLine;
+
+/* Line `index` of ptn: -1 the main line, else that branch. */
+NotationLine notation_line(TakPtn *ptn, int index);
+
+/* Entries allocated in a line's comment and mark arrays for n plies. */
+size_t notation_line_capacity(size_t n);
+
+/* Room in the line's comment and mark arrays for one more ply (NULL arrays
+ * are allocated); false when out of memory. */
+bool notation_line_room(NotationLine *line);
+
+/* The branch named by `len` bytes at `name`, or -1. */
+int notation_branch_find(const TakPtn *ptn, const char *name, size_t len);
+
+/* The line a branch named by `len` bytes at `name` leaves: the branch its
+ * name begins with (the longest "A" of "A/..."), or -1 for the main line. */
+int notation_branch_parent(const TakPtn *ptn, const char *name, size_t len);
+
+/* Frees `count` comments and marks and the arrays (either may be NULL). */
+void notation_line_free(char **comments, char **marks, size_t count);
+
+/* Frees every branch of ptn and empties the list. */
+void notation_branches_free(TakPtn *ptn);
+
 #endif

@@ -15,17 +15,21 @@ typedef struct Reader {
     const char *text;
     size_t len, i;
     int line;          /* 1-based line of text[i] */
-    size_t line_start; /* offset of that line's first byte */
+    size_t line_at;    /* offset of that line's first byte */
     TakPtn *ptn;
     TakError *err;
     NotationSite *sites; /* sites[k]: where tag k's value starts */
-    size_t comments_cap; /* entries allocated in ptn->comments */
+    int line_index;      /* the line being read: -1 the main line, else a branch */
+    NotationLine target; /* that line, where plies go */
+    size_t line_start;   /* its first own ply */
+    bool in_moves;       /* past the tags: a comment may head a branch */
+    int newlines;        /* line breaks since the last token or comment */
     char *note;          /* comments since the last ply, joined; pending for it */
     size_t note_len, note_cap;
 } Reader;
 
 static int column_of(const Reader *r, size_t at) {
-    size_t c = at - r->line_start + 1;
+    size_t c = at - r->line_at + 1;
     return c > 0x7FFFFFFF ? 0x7FFFFFFF : (int)c;
 }
 
@@ -44,7 +48,8 @@ static bool fail(Reader *r, size_t at, const char *fmt, ...) {
 
 static void next_line(Reader *r, size_t newline_at) {
     if (r->line < 0x7FFFFFFF) r->line++;
-    r->line_start = newline_at + 1;
+    r->line_at = newline_at + 1;
+    r->newlines++;
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -69,26 +74,62 @@ static bool note_add(Reader *r, const char *text, size_t len) {
     return true;
 }
 
-/* Gives the pending note to the last ply played, or, before the first ply,
- * to the game's preface (often a description of the game or the opening). */
+/* Gives the pending note to the last ply of the line, or, before its first
+ * ply, to its preface (often a description of the game or the opening). */
 static bool note_flush(Reader *r) {
-    size_t count = r->ptn->game.count;
+    size_t count = r->target.game->count;
     if (r->note_len) {
         char *copy = malloc(r->note_len + 1);
         if (!copy) return fail(r, r->i, "out of memory");
         memcpy(copy, r->note, r->note_len + 1);
-        /* Each ply's note is flushed once: by the next ply, or at the end. */
-        if (count > 0)
-            r->ptn->comments[count - 1] = copy;
+        /* Each ply's note is flushed once: by the next ply, a branch, or the end. */
+        if (count > r->line_start)
+            (*r->target.comments)[count - 1] = copy;
         else
-            r->ptn->preface = copy;
+            *r->target.preface = copy;
     }
     r->note_len = 0;
     return true;
 }
 
+/* The ply a move number names for White on `game`'s line: its index from
+ * the start (-1 when the line starts with Black to move at that number), or
+ * a value below -1 when the number comes before the line's start. */
+static long long white_ply_at(const TakGame *game, long long number) {
+    long long first = tak_position_move_number(&game->start);
+    if (number < first) return -2;
+    return (number - first) * 2 - (tak_position_side(&game->start) == TAK_BLACK);
+}
+
+/* Whether the comment from `open` ('{') to `close` ('}') heads a branch, as
+ * PTN Ninja writes them: after a blank line, one line of name, then a move
+ * number that falls inside the line the name says it leaves. Sets *parent
+ * and *number. */
+static bool branch_heading(Reader *r, size_t open, size_t close, int *parent, long long *number) {
+    if (!r->in_moves || r->newlines < 2 || r->ptn->game.count == 0) return false;
+    const char *name = r->text + open + 1;
+    size_t len = close - open - 1;
+    if (len == 0 || len > 200 || name[0] == '/' || name[len - 1] == '/') return false;
+    for (size_t k = 0; k < len; k++)
+        if ((unsigned char)name[k] < 0x20 || name[k] == '{' || name[k] == 0x7F) return false;
+    size_t j = close + 1;
+    while (j < r->len && is_blank(r->text[j])) j++;
+    long long n = 0;
+    size_t digits = j;
+    while (j < r->len && r->text[j] >= '0' && r->text[j] <= '9' && n < 1000000000LL)
+        n = n * 10 + (r->text[j++] - '0');
+    if (j == digits || j >= r->len || r->text[j] != '.') return false;
+    /* "A/B" leaves branch A when there is one; any other name the main line. */
+    *parent = notation_branch_parent(r->ptn, name, len);
+    const TakGame *from = *parent < 0 ? &r->ptn->game : &r->ptn->branches[*parent].game;
+    long long at = white_ply_at(from, n);
+    *number = n;
+    return at >= -1 && at < (long long)from->count;
+}
+
 /* Skips blanks and comments; comments are kept for the last ply when
- * `keep` is set. Fails on an unclosed comment or a NUL byte in one. */
+ * `keep` is set. Stops at a comment that heads a branch. Fails on an
+ * unclosed comment or a NUL byte in one. */
 static bool skip_space(Reader *r, bool keep) {
     while (r->i < r->len) {
         char c = r->text[r->i];
@@ -103,7 +144,6 @@ static bool skip_space(Reader *r, bool keep) {
             size_t j = open + 1;
             while (j < r->len && r->text[j] != '}') {
                 if (r->text[j] == '\0') return fail(r, j, "a NUL byte in a comment");
-                if (r->text[j] == '\n') next_line(r, j);
                 j++;
             }
             if (j >= r->len) {
@@ -112,9 +152,15 @@ static bool skip_space(Reader *r, bool keep) {
                                      "this comment is not closed with '}'");
                 return false;
             }
+            int parent;
+            long long number;
+            if (branch_heading(r, open, j, &parent, &number)) return true;
+            for (size_t k = open + 1; k < j; k++)
+                if (r->text[k] == '\n') next_line(r, k);
             if (keep && !note_add(r, r->text + open + 1, j - open - 1))
                 return fail(r, open, "out of memory");
             r->i = j + 1;
+            r->newlines = 0;
         } else {
             break;
         }
@@ -221,23 +267,6 @@ static void token_show(const char *text, size_t len, char out[32]) {
     out[n] = '\0';
 }
 
-/* Room for one more ply's comment and marks. */
-static bool grow_comments(Reader *r) {
-    size_t need = r->ptn->game.count + 1;
-    if (need <= r->comments_cap) return true;
-    size_t cap = r->comments_cap ? 2 * r->comments_cap : 64;
-    char **comments = realloc(r->ptn->comments, cap * sizeof *comments);
-    if (!comments) return false;
-    for (size_t k = r->comments_cap; k < cap; k++) comments[k] = NULL;
-    r->ptn->comments = comments;
-    char **marks = realloc(r->ptn->marks, cap * sizeof *marks);
-    if (!marks) return false;
-    for (size_t k = r->comments_cap; k < cap; k++) marks[k] = NULL;
-    r->ptn->marks = marks;
-    r->comments_cap = cap;
-    return true;
-}
-
 /* The marks that end a ply token ("'", "!?", "''", ...), without the
  * flattening '*' (the writer adds it where it belongs); NULL when none or
  * out of memory (*oom). */
@@ -257,14 +286,17 @@ static char *token_marks(const char *text, size_t len, bool *oom) {
     return copy;
 }
 
-/* Reads, checks and plays one ply token. */
+/* Reads, checks and plays one ply token on the line being read. */
 static bool read_ply(Reader *r, size_t at, size_t len) {
-    TakGame *game = &r->ptn->game;
+    TakGame *game = r->target.game;
     const TakPosition *pos = &game->current;
-    char shown[32], prefix[64];
+    char shown[32], prefix[300];
     token_show(r->text + at, len, shown);
-    snprintf(prefix, sizeof prefix, "move %ld (%s) %s: ", tak_position_move_number(pos),
-             side_names[tak_position_side(pos)], shown);
+    int used = 0;
+    if (r->line_index >= 0)
+        used = snprintf(prefix, sizeof prefix, "branch %.200s, ", r->ptn->branches[r->line_index].name);
+    snprintf(prefix + used, sizeof prefix - (size_t)used, "move %ld (%s) %s: ",
+             tak_position_move_number(pos), side_names[tak_position_side(pos)], shown);
     TakPly ply;
     if (!notation_ply_scan(r->text + at, len, tak_position_size(pos), &ply, r->err) ||
         !notation_ply_check(pos, &ply, r->err)) {
@@ -272,13 +304,13 @@ static bool read_ply(Reader *r, size_t at, size_t len) {
         return false;
     }
     if (!note_flush(r)) return false;
-    if (!grow_comments(r)) return fail(r, at, "out of memory");
+    if (!notation_line_room(&r->target)) return fail(r, at, "out of memory");
     if (!tak_game_play(game, ply.move, r->err)) {
         notation_error_relocate(r->err, r->line, column_of(r, at), prefix);
         return false;
     }
     bool oom;
-    r->ptn->marks[game->count - 1] = token_marks(r->text + at, len, &oom);
+    (*r->target.marks)[game->count - 1] = token_marks(r->text + at, len, &oom);
     if (oom) return fail(r, at, "out of memory");
     return true;
 }
@@ -296,6 +328,9 @@ static bool read_number(Reader *r, size_t at, size_t len, long expected, size_t 
     if (n != expected) {
         if (n > 0x7FFFFFFFLL)
             return fail(r, at, "move number too large where %ld was expected", expected);
+        if (n < expected)
+            return fail(r, at, "move number %lld where %ld was expected (a branch starts after a "
+                        "blank line with its name in braces: {name})", n, expected);
         return fail(r, at, "move number %lld where %ld was expected", n, expected);
     }
     *end = at + k;
@@ -304,33 +339,108 @@ static bool read_number(Reader *r, size_t at, size_t len, long expected, size_t 
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* Reads the move text up to the end or the result token. */
-static bool read_moves(Reader *r, const char **result, int *result_line, int *result_column) {
-    TakGame *game = &r->ptn->game;
+/* The line being read reached its end: a move number must have its ply. */
+static bool finish_line(Reader *r, Expect expect, bool closed, int number_line, int number_column) {
+    if (expect == EXPECT_WHITE && !closed)
+        return tak_error_set_at(r->err, number_line, number_column, "move %ld has no plies",
+                                tak_position_move_number(&r->target.game->current));
+    if (r->line_index >= 0 && r->target.game->count == r->line_start)
+        return tak_error_set_at(r->err, number_line, number_column, "branch %.200s has no plies",
+                                r->ptn->branches[r->line_index].name);
+    return note_flush(r);
+}
+
+/* Starts the branch whose heading comment is at r->i (branch_heading said
+ * so): reads its name and first move number, and whether White's ply there
+ * is "--"; the branch replays the line it leaves up to that ply. */
+static bool start_branch(Reader *r, Expect *expect, int *number_line, int *number_column) {
+    size_t open = r->i, close = open + 1;
+    while (r->text[close] != '}') close++;
+    int parent;
+    long long number;
+    if (!branch_heading(r, open, close, &parent, &number)) return fail(r, open, "not a branch");
+    char name[201];
+    size_t len = close - open - 1;
+    memcpy(name, r->text + open + 1, len);
+    name[len] = '\0';
+    if (notation_branch_find(r->ptn, name, len) >= 0)
+        return fail(r, open, "a second branch named %s", name);
+    int line = r->line, column = column_of(r, open);
+    r->i = close + 1;
+    while (is_blank(r->text[r->i])) {
+        if (r->text[r->i] == '\n') next_line(r, r->i);
+        r->i++;
+    }
+    *number_line = r->line;
+    *number_column = column_of(r, r->i);
+    size_t number_at = r->i;
+    while (r->i < r->len && (is_digit(r->text[r->i]) || r->text[r->i] == '.')) r->i++;
+    size_t k = r->i;
+    while (k < r->len && (r->text[k] == ' ' || r->text[k] == '\t')) k++;
+    bool black = k + 1 < r->len && r->text[k] == '-' && r->text[k + 1] == '-' &&
+                 (k + 2 == r->len || is_blank(r->text[k + 2]) || r->text[k + 2] == '{');
+    const TakGame *from = parent < 0 ? &r->ptn->game : &r->ptn->branches[parent].game;
+    long long at = white_ply_at(from, number) + black;
+    if (at < 0)
+        return fail(r, number_at, "branch %s: its line starts with Black to move at move %lld "
+                    "(write %lld. -- and Black's ply)", name, number, number);
+    if (at >= (long long)from->count)
+        return fail(r, number_at, "branch %s starts at move %lld (%s), after the end of the line "
+                    "it leaves", name, number, side_names[black]);
+    int index = tak_ptn_add_branch(r->ptn, name, parent, (size_t)at, r->err);
+    if (index < 0) {
+        char prefix[220];
+        snprintf(prefix, sizeof prefix, "branch %s: ", name);
+        notation_error_relocate(r->err, line, column, prefix);
+        return false;
+    }
+    r->line_index = index;
+    r->target = notation_line(r->ptn, index);
+    r->line_start = (size_t)at;
+    if (black) r->i = k + 2;
+    *expect = black ? EXPECT_BLACK : EXPECT_WHITE;
+    r->newlines = 0;
+    return true;
+}
+
+/* Reads the move text: the main line up to its result token, then each
+ * branch (from its heading to its own result or the next heading). */
+static bool read_moves(Reader *r, const char **result) {
     Expect expect = EXPECT_NUMBER;
     int number_line = r->line, number_column = 1; /* of the last move number */
+    const char *closed = NULL;                   /* the result that closed the line */
     char shown[32];
     *result = NULL;
+    r->in_moves = true;
+    r->newlines = 0;
     for (;;) {
         if (!skip_space(r, true)) return false;
         if (r->i >= r->len) break;
+        if (r->text[r->i] == '{') { /* skip_space stops only at a branch's heading */
+            if (!finish_line(r, expect, closed, number_line, number_column) ||
+                !start_branch(r, &expect, &number_line, &number_column))
+                return false;
+            closed = NULL;
+            continue;
+        }
         size_t at = r->i, end = at;
         while (end < r->len && !is_blank(r->text[end]) && r->text[end] != '{') end++;
         size_t len = end - at;
         const char *token = r->text + at;
+        if (closed) return fail(r, at, "text after the result %s", closed);
+        r->newlines = 0;
+        TakGame *game = r->target.game;
         long number = tak_position_move_number(&game->current);
         TakColor side = tak_position_side(&game->current);
         token_show(token, len, shown);
 
         const char *code = notation_result_scan(token, len);
         if (code && expect != EXPECT_WHITE) {
-            *result = code;
-            *result_line = r->line;
-            *result_column = column_of(r, at);
+            if (r->line_index < 0) *result = code;
+            snprintf(r->target.result, sizeof r->ptn->result, "%s", code);
+            closed = code;
             r->i = end;
-            if (!skip_space(r, true)) return false;
-            if (r->i < r->len) return fail(r, r->i, "text after the result %s", code);
-            break;
+            continue;
         }
         unsigned char first = (unsigned char)token[0];
         if (first < 0x20 || first == 0x7F) {
@@ -355,10 +465,10 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
             }
         }
         if (len == 2 && token[0] == '-' && token[1] == '-') {
-            if (expect != EXPECT_WHITE || side != TAK_BLACK || game->count != 0)
+            if (expect != EXPECT_WHITE || side != TAK_BLACK || game->count != r->line_start)
                 return fail(r, at,
                             "'--' stands only for White's missing first ply in a game "
-                            "that starts with Black to move");
+                            "or branch that starts with Black to move");
             expect = EXPECT_BLACK;
             r->i = end;
             continue;
@@ -372,10 +482,7 @@ static bool read_moves(Reader *r, const char **result, int *result_line, int *re
         expect = side == TAK_WHITE ? EXPECT_BLACK : EXPECT_NUMBER;
         r->i = end;
     }
-    if (expect == EXPECT_WHITE && !*result)
-        return tak_error_set_at(r->err, number_line, number_column, "move %ld has no plies",
-                                tak_position_move_number(&game->current));
-    return note_flush(r);
+    return finish_line(r, expect, closed, number_line, number_column);
 }
 
 /* ---- The whole file -------------------------------------------------------- */
@@ -413,7 +520,7 @@ static bool read_result(Reader *r, const char *code) {
 static bool read_all(Reader *r) {
     TakPtn *ptn = r->ptn;
     /* A byte-order mark is not part of the first line's columns. */
-    if (r->len >= 3 && memcmp(r->text, "\xEF\xBB\xBF", 3) == 0) r->i = r->line_start = 3;
+    if (r->len >= 3 && memcmp(r->text, "\xEF\xBB\xBF", 3) == 0) r->i = r->line_at = 3;
     for (;;) {
         if (!skip_space(r, true)) return false;
         if (r->i >= r->len || r->text[r->i] != '[') break;
@@ -422,17 +529,17 @@ static bool read_all(Reader *r) {
     TakPosition start;
     if (!notation_ptn_setup(ptn, r->sites, &ptn->rules, &start, r->err)) return false;
     if (!tak_game_init(&ptn->game, &start, r->err)) return false;
+    r->line_index = -1;
+    r->target = notation_line(ptn, -1);
     const char *code;
-    int line = 0, column = 0;
-    if (!read_moves(r, &code, &line, &column)) return false;
-    (void)line, (void)column; /* where the result token was: nothing to report now */
+    if (!read_moves(r, &code)) return false;
     return read_result(r, code);
 }
 
 bool tak_ptn_read(const char *text, size_t len, TakPtn *out, TakError *err) {
     memset(out, 0, sizeof *out);
     tak_error_clear(err);
-    Reader r = {text, len, 0, 1, 0, out, err, NULL, 0, NULL, 0, 0};
+    Reader r = {.text = text, .len = len, .line = 1, .ptn = out, .err = err};
     if (!text && len) return tak_error_set(err, "no text");
     bool ok = read_all(&r);
     free(r.sites);

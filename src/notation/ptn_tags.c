@@ -90,12 +90,8 @@ void tak_ptn_free(TakPtn *ptn) {
         free(ptn->tags[i].value);
     }
     free(ptn->tags);
-    if (ptn->comments)
-        for (size_t i = 0; i < ptn->game.count; i++) free(ptn->comments[i]);
-    free(ptn->comments);
-    if (ptn->marks)
-        for (size_t i = 0; i < ptn->game.count; i++) free(ptn->marks[i]);
-    free(ptn->marks);
+    notation_line_free(ptn->comments, ptn->marks, ptn->game.count);
+    notation_branches_free(ptn);
     free(ptn->preface);
     tak_game_free(&ptn->game);
     memset(ptn, 0, sizeof *ptn);

@@ -56,6 +56,39 @@ static void add_comment(Text *t, const char *comment) {
     add_str(t, "}");
 }
 
+/* The plies of `game` from ply `from` on, a numbered move a line (the first
+ * with "--" for White when it begins with Black's ply), each with its marks
+ * and comment; `preface` goes after the first move number. */
+static void add_plies(Text *t, const TakGame *game, size_t from, char **comments, char **marks,
+                      const char *preface) {
+    TakPosition pos = game->start;
+    TakUndo undo;
+    for (size_t i = 0; i < from; i++) tak_position_make(&pos, game->moves[i], &undo);
+    int size = tak_position_size(&pos);
+    char buf[TAK_MOVE_TEXT_MAX + 32];
+    for (size_t i = from; i < game->count; i++) {
+        if (i == from || tak_position_side(&pos) == TAK_WHITE) {
+            if (i > from) add_str(t, "\n");
+            snprintf(buf, sizeof buf, "%ld.", tak_position_move_number(&pos));
+            add_str(t, buf);
+            if (i == from && tak_position_side(&pos) == TAK_BLACK) add_str(t, " --");
+            if (i == from && preface) {
+                add_str(t, " ");
+                add_comment(t, preface);
+            }
+        }
+        add_str(t, " ");
+        tak_move_write(game->moves[i], size, &pos, buf);
+        add_str(t, buf);
+        if (marks && marks[i]) add_str(t, marks[i]);
+        if (comments && comments[i]) {
+            add_str(t, " ");
+            add_comment(t, comments[i]);
+        }
+        tak_position_make(&pos, game->moves[i], &undo);
+    }
+}
+
 char *tak_ptn_write(const TakPtn *ptn) {
     Text t = {NULL, 0, 0, false};
     for (size_t i = 0; i < ptn->tag_count; i++) add_tag(&t, ptn->tags[i].name, ptn->tags[i].value);
@@ -66,27 +99,7 @@ char *tak_ptn_write(const TakPtn *ptn) {
     }
 
     const TakGame *game = &ptn->game;
-    TakPosition pos = game->start;
-    int size = tak_position_size(&pos);
-    char buf[TAK_MOVE_TEXT_MAX + 32];
-    for (size_t i = 0; i < game->count; i++) {
-        if (i == 0 || tak_position_side(&pos) == TAK_WHITE) {
-            if (i) add_str(&t, "\n");
-            snprintf(buf, sizeof buf, "%ld.", tak_position_move_number(&pos));
-            add_str(&t, buf);
-            if (tak_position_side(&pos) == TAK_BLACK) add_str(&t, " --");
-        }
-        add_str(&t, " ");
-        tak_move_write(game->moves[i], size, &pos, buf);
-        add_str(&t, buf);
-        if (ptn->marks && ptn->marks[i]) add_str(&t, ptn->marks[i]);
-        if (ptn->comments && ptn->comments[i]) {
-            add_str(&t, " ");
-            add_comment(&t, ptn->comments[i]);
-        }
-        TakUndo undo;
-        tak_position_make(&pos, game->moves[i], &undo);
-    }
+    add_plies(&t, game, 0, ptn->comments, ptn->marks, NULL);
     if (game->count) add_str(&t, "\n");
 
     /* The result as read, else the Result tag's (which the reader checked
@@ -105,6 +118,19 @@ char *tak_ptn_write(const TakPtn *ptn) {
                                                     : NULL;
     if (code) {
         add_str(&t, code);
+        add_str(&t, "\n");
+    }
+    for (size_t k = 0; k < ptn->branch_count; k++) {
+        const TakPtnBranch *b = &ptn->branches[k];
+        if (b->game.count == b->start) continue; /* nothing to write: PTN has no empty branch */
+        add_str(&t, "\n");
+        add_comment(&t, b->name);
+        add_str(&t, "\n");
+        add_plies(&t, &b->game, b->start, b->comments, b->marks, b->preface);
+        if (b->result[0]) {
+            add_str(&t, " ");
+            add_str(&t, b->result);
+        }
         add_str(&t, "\n");
     }
     if (!t.s) add_str(&t, "");
@@ -140,9 +166,10 @@ bool tak_ptn_from_game(TakPtn *ptn, const TakGame *game, TakError *err) {
     if (game->ended.end != TAK_END_NONE)
         tak_game_end(&ptn->game, game->ended.end, game->ended.winner);
 
-    ptn->comments = calloc(game->count ? game->count : 1, sizeof *ptn->comments);
+    ptn->comments = calloc(notation_line_capacity(game->count), sizeof *ptn->comments);
+    ptn->marks = calloc(notation_line_capacity(game->count), sizeof *ptn->marks);
     char text[TAK_TPS_MAX];
-    bool ok = ptn->comments != NULL;
+    bool ok = ptn->comments != NULL && ptn->marks != NULL;
     snprintf(text, sizeof text, "%d", rules->size);
     ok = ok && tak_ptn_set_tag(ptn, "Size", text);
     komi_text(rules->half_komi, text);

@@ -39,13 +39,12 @@ static bool keep_import(TakPtn *ptn, const char *imported) {
         src.preface = NULL;
     }
     size_t n = src.game.count < ptn->game.count ? src.game.count : ptn->game.count;
-    if (ok && n && ptn->marks == NULL) ok = (ptn->marks = calloc(ptn->game.count, sizeof *ptn->marks)) != NULL;
     for (size_t i = 0; ok && i < n && src.game.moves[i] == ptn->game.moves[i]; i++) {
         if (src.comments && src.comments[i] && ptn->comments && !ptn->comments[i]) {
             ptn->comments[i] = src.comments[i];
             src.comments[i] = NULL;
         }
-        if (src.marks && src.marks[i]) {
+        if (src.marks && src.marks[i] && ptn->marks && !ptn->marks[i]) {
             ptn->marks[i] = src.marks[i];
             src.marks[i] = NULL;
         }

@@ -87,4 +87,22 @@ expect_match "missing file named" "$err" "no-such-file.ptn"
 expect_run "no FILE" 2 "" replay
 expect_run "two FILEs" 2 "" replay a.ptn b.ptn
 expect_run "unknown option" 2 "" replay --strict a.ptn
+
+# Branches as PTN Ninja writes them: read and checked; --branch replays one.
+printf '[Size "5"]\r\n\r\n1. a1 e5\r\n2. c3 d3\r\n\r\n{2w1}\r\n2. b3 c2\r\n\r\n{2w1/2b1}\r\n2. -- b2\r\n' \
+    >"$scratch/branches.ptn"
+tak replay "$scratch/branches.ptn"
+expect_rc "branches: exit" 0
+expect_eq "branches: the main line's end" "$(printf '%s\n' "$out" | head -n 1)" "x4,1/x5/x2,1,2,x/x5/2,x4 1 3"
+tak replay --branch 2w1/2b1 "$scratch/branches.ptn"
+expect_rc "branches: --branch exit" 0
+expect_eq "branches: a branch's end" "$(printf '%s\n' "$out" | head -n 1)" "x4,1/x5/x,1,x3/x,2,x3/2,x4 1 3"
+tak replay --branch=2w2 "$scratch/branches.ptn"
+expect_rc "branches: no such branch" 1
+expect_match "branches: no such branch says so" "$err" "no branch named 2w2"
+printf '[Size "5"]\n\n1. a1 e5\n2. c3 d3\n\n{2w1}\n2. b3 b3\n' >"$scratch/bad-branch.ptn"
+tak replay "$scratch/bad-branch.ptn"
+expect_rc "branches: an illegal move in a branch" 1
+expect_match "branches: the message names the branch and line" "$err" "line 7.*branch 2w1, move 2 \(Black\) b3"
+
 finish

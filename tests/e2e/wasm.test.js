@@ -45,6 +45,57 @@ test('the WebAssembly build agrees with the native one', async () => {
   assert.ok(r.win_in > 0);
 });
 
+test('PTN with branches and notes: read into a document and written back', async () => {
+  const tak = await load();
+  // A real game (tags, comments, marks as PlayTak and its viewers write them)
+  // comes back with every tag, comment and mark.
+  const real = path.join(process.env.TAK_SHARED || path.join(ROOT, '../shared'), 'games/real');
+  const file = fs.readdirSync(real).sort()
+    .find((f) => f.endsWith('.ptn') && /\w['!?{]/.test(fs.readFileSync(path.join(real, f), 'utf8')));
+  const text = fs.readFileSync(path.join(real, file), 'utf8');
+  const doc = tak.readPtn(text);
+  assert.ok(doc.tags.length > 5 && doc.lines.length === 1, file);
+  assert.ok(doc.lines[0].plies.some((p) => p.marks || p.comment), `${file} has marks or notes`);
+  const native = execFileSync(TAK, ['replay', path.join(real, file)]).toString().split('\n')[0];
+  const last = doc.lines[0].plies.reduce((tps, p) => tak.play(tps, p.ptn, { komi: Number(doc.komi) }).tps, doc.tps);
+  assert.equal(last.split(' ')[0], native.split(' ')[0], 'the main line replays to tak replay\'s position');
+  // Written and read again: the same tags, plies, notes and marks (the writer
+  // adds the result the board reached), and from then on a fixed point.
+  const back = tak.readPtn(tak.writePtn(doc));
+  assert.deepEqual(back.tags, doc.tags);
+  assert.deepEqual(back.lines[0].plies, doc.lines[0].plies);
+  assert.deepEqual(tak.readPtn(tak.writePtn(back)), back);
+
+  // Branches as PTN Ninja writes them, a branch of a branch, notes with
+  // characters the record format escapes.
+  const ninja = '[Size "5"]\r\n\r\n1. a1 e5 {opening}\r\n2. c3 d3\r\n3. c4 d4\'\r\n\r\n' +
+    '{2w1}\r\n2. b3 c2\r\n3. b2? a2\r\n\r\n{2w1/3b1}\r\n3. -- {instead} b4!\r\n';
+  const tree = tak.readPtn(ninja);
+  assert.deepEqual(tree.lines.map((l) => [l.name, l.parent, l.start, l.plies.map((p) => p.ptn).join(' ')]),
+    [['', -1, 0, 'a1 e5 c3 d3 c4 d4'], ['2w1', 0, 2, 'b3 c2 b2 a2'], ['2w1/3b1', 1, 5, 'b4']]);
+  assert.equal(tree.lines[2].preface, 'instead');
+  assert.equal(tree.lines[1].plies[2].marks, '?');
+  tree.lines[1].plies[1].comment = 'a "note"\twith\na tab, a newline and a \\ backslash';
+  tree.lines.push({ name: '1b1', parent: 0, start: 1, plies: [{ ptn: 'd1' }, { ptn: 'c3', marks: '!?' }] });
+  const written = tak.writePtn(tree);
+  assert.match(written, /\n\n\{1b1\}\n1\. -- d1\n2\. c3!\?\n/);
+  const again = tak.readPtn(written);
+  assert.equal(again.lines[1].plies[1].comment, 'a "note"\twith\na tab, a newline and a \\ backslash');
+  assert.deepEqual(again.lines[3].plies.map((p) => p.ptn), ['d1', 'c3']);
+
+  // Bad input says what and where.
+  assert.throws(() => tak.readPtn(ninja.replace('3. b2? a2', '3. b2? b2')), /line 9, column 8: branch 2w1, move 3 \(Black\) b2/);
+  tree.lines[3].plies[0].ptn = 'a1';
+  assert.throws(() => tak.writePtn(tree), /branch 1b1, ply 2, a1\): a1 is not empty/);
+  tree.lines[3].plies[0].ptn = 'd1';
+  tree.lines[3].parent = 9;
+  assert.throws(() => tak.writePtn(tree), /line 9 does not exist/);
+  tree.lines[3].parent = 0;
+  tree.lines[3].name = '2w1';
+  assert.throws(() => tak.writePtn(tree), /already a branch named 2w1/);
+  assert.throws(() => tak.writePtn({ tags: [['Size', '9']], lines: [{ plies: [] }] }), /the tags: .*Size/);
+});
+
 test('in the page: analysis by the page\'s engine, with the server stopped', async () => {
   const own = await startServer();
   const p = await newPage(env.browser);
