@@ -416,10 +416,13 @@ static int seat_of_player(const Session *ss, const LiveGame *g) {
 static void on_join(const Request *r) {
     const char *id, *token, *invite;
     SeatPlayer player;
+    memset(&player, 0, sizeof player);
     if (!request_str_field(r, "game", true, 64, &id) ||
         !request_str_field(r, "token", false, 64, &token) ||
-        !request_str_field(r, "invite", false, 64, &invite) || !request_player(r, &player))
+        !request_str_field(r, "invite", false, 64, &invite))
         return;
+    /* Who takes the seat an invitation gives (a store read: only then). */
+    if (invite && !token && !request_player(r, &player)) return;
     if (!is_code(id, STORE_ID_LEN)) return request_fail(r, "no game %s", id);
     TakError err;
     Server *s = r->ss->server;

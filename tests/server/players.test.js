@@ -161,6 +161,21 @@ test('a rated game updates both ratings once; the PTN has the ratings before it;
   for (const x of [a, b]) await x.close();
 });
 
+test('a rated game lost on time is rated too', async () => {
+  const a = await connect(srv.port), b = await connect(srv.port);
+  await identify(a, uniqueName('Tim')); await identify(b, uniqueName('Tom'));
+  const k = await a.send({ type: 'seek', size: 3, color: 'white', rated: true, time: 1 });
+  const acc = await b.send({ type: 'accept_seek', seek: k.seek });
+  assert.equal(acc.type, 'ok', JSON.stringify(acc));
+  const told = await waitFor(() => a.others.find((m) => m.type === 'seek_accepted'));
+  await a.send({ type: 'join', game: told.game, token: told.token });
+  await play(a, b, ['a1', 'c3']); // both clocks start; White's runs out in a second
+  const s = await b.nextState((s) => s.result && s.ratings.white.after !== null, 5000);
+  assert.equal(s.result.code, '0-1');
+  assert.ok(s.ratings.black.after > 1500 && s.ratings.white.after < 1500);
+  for (const x of [a, b]) await x.close();
+});
+
 test('casual games, friends\' games and the engine\'s are not rated; pages of nobody are 404', async () => {
   const { a, b, pa } = await ratedGame(srv.port, { rated: false });
   await play(a, b, ROAD);
