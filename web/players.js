@@ -193,6 +193,9 @@ const takPlayers = (() => {
   window.addEventListener('DOMContentLoaded', () => {
     // The header's "New game" leaves these pages.
     document.getElementById('new-game-btn').addEventListener('click', () => route(''));
+    // A name typed is claimed when the field is left (before the click that left it acts).
+    const input = document.getElementById('player-name');
+    input.addEventListener('change', () => claim(input.value.trim()));
   });
 
   return { connected, claim, link, route, me };

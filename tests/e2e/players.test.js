@@ -106,3 +106,17 @@ test('a page of nobody says so', async () => {
   assert.equal(await p.isHidden('#new-game'), true);
   await p.context().close();
 });
+
+test('a name typed, then the engine in one click: the game is played under the name, unrated', async () => {
+  const p = await newPage();
+  await p.goto(env.srv.url + '/');
+  await p.waitForSelector('#engine-levels button');
+  await p.selectOption('#seek-form select[name=color]', 'white');
+  await p.fill('#player-name', 'Carol');
+  await p.click('#engine-levels button[data-level="1"]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.names);
+  const s = await p.evaluate(() => ({ names: window.takApp.state.names, rated: window.takApp.state.rated, ratings: window.takApp.state.ratings }));
+  assert.deepEqual(s, { names: { white: 'Carol', black: null }, rated: false, ratings: { white: { before: 1500, after: null }, black: null } });
+  assert.equal(await p.textContent('.stash-row[data-color=white] .who'), 'Carol (1500)');
+  await p.context().close();
+});
