@@ -42,9 +42,7 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Takes one token from a bucket of `burst` refilled one per `refill_ms`;
- * false when it is empty. A bucket never used is full. */
-static bool bucket_take(Bucket *b, int burst, int refill_ms) {
+bool bucket_take(Bucket *b, int burst, int refill_ms) {
     int64_t now = now_ms();
     if (b->stamp_ms == 0) {
         b->tokens = burst;

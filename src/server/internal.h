@@ -56,6 +56,9 @@ typedef struct Bucket {
     int tokens;
     int64_t stamp_ms;
 } Bucket;
+/* Takes one token from a bucket of `burst` refilled one per `refill_ms`;
+ * false when it is empty. A bucket never used is full. */
+bool bucket_take(Bucket *b, int burst, int refill_ms);
 
 /* One connection (lws per-session data): HTTP fields for a page request,
  * the rest for a WebSocket. */
@@ -174,6 +177,7 @@ typedef struct Server {
     size_t takat_count;
     int64_t heartbeat_ms; /* when the store last heard this server is up */
     Lobby *lobby;         /* made when first used */
+    Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
 } Server;
 
 /* games.c */

@@ -24,6 +24,8 @@
 #define PAGE_GAMES 100       /* games on a player's page */
 #define LEADERS 100          /* players on the leaderboard */
 #define SWEEP_MAX 1000       /* rated games looked at when the server starts */
+#define CLAIM_BURST 50       /* names claimed on one server at once, */
+#define CLAIM_REFILL_MS 200  /* then five a second: a script cannot squat names by the thousand */
 
 /* The store's key of a secret: its SHA-256 in hex. */
 static bool secret_hash(const char *secret, char out[STORE_HASH_LEN + 1]) {
@@ -80,6 +82,9 @@ void players_on_identify(const Request *r) {
     if (!s->store->ops->find_player(s->store, PLAYER_BY_HASH, hash, &p, &found, &err))
         return request_fail(r, "%s", err.message);
     if (!found && name) {
+        if (!bucket_take(&s->new_players, CLAIM_BURST, CLAIM_REFILL_MS))
+            return request_fail(r, "too many new names at once on this server: try again in a "
+                                   "few seconds");
         if (!s->store->ops->create_player(s->store, hash, name, &p, &taken, &err))
             return request_fail(r, "%s", err.message);
         if (taken)

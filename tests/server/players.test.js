@@ -229,3 +229,21 @@ test('names, ratings and games survive a restart; a game is not rated again', as
     assert.equal(await s2.stop(), 0, s2.stderr());
   }
 });
+
+test('a flood of new names is cut off, and recovers; known identities are not held up', async () => {
+  const c = await connect(srv.port), d = await connect(srv.port);
+  const known = await identify(d, uniqueName('Known'));
+  let ok = 0, refused = 0;
+  for (let i = 0; i < 100; i++) {
+    const r = await c.send({ type: 'identify', identity: newIdentity(), name: uniqueName('Flood') });
+    if (r.type === 'ok') ok++; else if (/too many new names/.test(r.message)) refused++;
+  }
+  // (The server's other tests claimed some of the 50 at once already.)
+  assert.ok(ok >= 1 && refused >= 10 && ok + refused === 100, `${ok} claimed, ${refused} refused`);
+  assert.equal((await identify(d, undefined, known.identity)).name, known.name);
+  assert.equal((await identify(d, known.name, known.identity)).name, known.name);
+  await new Promise((res) => setTimeout(res, 600));
+  const again = await c.send({ type: 'identify', identity: newIdentity(), name: uniqueName('Later') });
+  assert.equal(again.type, 'ok', JSON.stringify(again));
+  for (const x of [c, d]) await x.close();
+});
