@@ -50,11 +50,23 @@ static void test_idle_period_widens_to_the_cap(void **state) {
     assert_float_equal(fresh.rd, 350, 0);
 }
 
+static void test_idle_periods(void **state) {
+    (void)state;
+    TakRating p = {1700, 50, 0.06};
+    assert_float_equal(tak_rating_idle(p, 0).rd, 50, 0);
+    assert_float_equal(tak_rating_idle(p, 1).rd, tak_rating_update(p, NULL, 0, TAK_RATING_TAU).rd,
+                       1e-9);
+    assert_float_equal(tak_rating_idle(p, 30).rd, 75.8, 0.1); /* a month of days */
+    assert_float_equal(tak_rating_idle(p, 1e6).rd, 350, 0);
+    assert_float_equal(tak_rating_idle(p, 30).rating, 1700, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_glickman_example),
         cmocka_unit_test(test_win_loss_draw),
         cmocka_unit_test(test_idle_period_widens_to_the_cap),
+        cmocka_unit_test(test_idle_periods),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,11 @@ TakRating tak_rating_new(void);
 /* The player's rating after a rating period of `count` games (0: the
  * deviation only grows, by the volatility), with system constant `tau`
  * (TAK_RATING_TAU). The deviation never grows past TAK_RATING_START_RD. */
-TakRating tak_rating_update(TakRating player, const TakRatingGame *games, size_t count,
-                            double tau);
+TakRating tak_rating_update(TakRating player, const TakRatingGame *games, size_t count, double tau);
+
+/* The player's rating after `periods` rating periods without games (a
+ * fraction counts in proportion): the deviation grows as step 6 of the paper
+ * has it, sqrt(phi^2 + periods * sigma^2), never past TAK_RATING_START_RD. */
+TakRating tak_rating_idle(TakRating player, double periods);
 
 #endif

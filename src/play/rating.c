@@ -84,3 +84,10 @@ TakRating tak_rating_update(TakRating player, const TakRatingGame *games, size_t
     out.volatility = sigma2;
     return out;
 }
+
+TakRating tak_rating_idle(TakRating player, double periods) {
+    double phi = player.rd / SCALE, sigma = player.volatility;
+    if (!(periods > 0)) return player;
+    player.rd = fmin(sqrt(phi * phi + periods * sigma * sigma) * SCALE, TAK_RATING_START_RD);
+    return player;
+}

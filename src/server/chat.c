@@ -32,7 +32,7 @@ enum { ROOM_PLAYERS, ROOM_SPECTATORS };
 static const char *const room_names[] = {"players", "spectators"};
 
 struct Chat {
-    json_t *lines[2];    /* each room's last messages, in the order they came here */
+    json_t *lines[2]; /* each room's last messages, in the order they came here */
     Bucket room_bucket[2];
 };
 
@@ -109,10 +109,10 @@ static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err)
     }
     for (size_t i = 0; i < n; i++) {
         if (held(chat->lines[room], got[i].id)) continue;
-        json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I}", "type", "chat", "game",
-                                 g->info.id, "room", room_names[room], "from", got[i].from, "text",
-                                 got[i].text, "time", (json_int_t)got[i].time_ms, "id",
-                                 (json_int_t)got[i].id);
+        json_t *line =
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I}", "type", "chat", "game", g->info.id,
+                      "room", room_names[room], "from", got[i].from, "text", got[i].text, "time",
+                      (json_int_t)got[i].time_ms, "id", (json_int_t)got[i].id);
         if (line == NULL) continue; /* not UTF-8: not written by this server */
         json_array_append(chat->lines[room], line);
         if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);

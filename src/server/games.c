@@ -107,7 +107,7 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
     stored_game_free(&info);
     if (g == NULL) return NULL;
     add(s, g);
-    players_game_over(s, g); /* an end no process recorded (it died first) */
+    players_game_over(s, g);           /* an end no process recorded (it died first) */
     clock_check(s, g, clock_now_ms()); /* a time that ran out while nobody had it loaded */
     engine_kick(s, g); /* a game against the engine resumes where it stopped */
     return g;
@@ -533,8 +533,9 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "names", json_pack("{s:o, s:o}", "white", name_json(g, 0), "black",
                                                 name_json(g, 1)));
     json_object_set_new(msg, "rated", json_boolean(g->info.rated));
-    json_object_set_new(msg, "ratings", json_pack("{s:o, s:o}", "white", rating_json(g, 0),
-                                                  "black", rating_json(g, 1)));
+    json_object_set_new(
+        msg, "ratings",
+        json_pack("{s:o, s:o}", "white", rating_json(g, 0), "black", rating_json(g, 1)));
     g->state = outbuf_json(msg);
     if (g->state == NULL) return NULL;
     g->state->refs++;

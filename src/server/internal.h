@@ -67,7 +67,7 @@ typedef struct Session {
     struct Server *server;
     /* HTTP */
     const struct Asset *asset;
-    char *body;               /* an API answer (malloc'd), sent as body_asset */
+    char *body; /* an API answer (malloc'd), sent as body_asset */
     struct Asset body_asset;
     /* WebSocket */
     bool is_ws;
@@ -352,7 +352,7 @@ const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NUL
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);
 void lobby_session_closed(Server *s, Session *ss);
-#define LOBBY_SLICE_MS 10 /* how often lobby_tick runs */
+#define LOBBY_SLICE_MS 10   /* how often lobby_tick runs */
 void lobby_tick(Server *s); /* sends the lobby to its followers if it changed, a slice at a time */
 void lobby_free(Server *s);
 

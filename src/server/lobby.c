@@ -105,12 +105,12 @@ static json_t *lobby_json(Server *s) {
     json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
     for (int i = 0; i < l->seek_count; i++) {
         const Seek *k = &l->seeks[i];
-        json_array_append_new(seeks, json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id",
-                                               k->id, "name", k->player.name, "size",
-                                               k->rules.size, "komi", k->rules.half_komi / 2.0,
-                                               "clock", clock_of(&k->clock), "color",
-                                               colors[k->color], "rated", k->rated, "rating",
-                                               (int)(k->player.rating + 0.5)));
+        json_array_append_new(seeks,
+                              json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id", k->id,
+                                        "name", k->player.name, "size", k->rules.size, "komi",
+                                        k->rules.half_komi / 2.0, "clock", clock_of(&k->clock),
+                                        "color", colors[k->color], "rated", k->rated, "rating",
+                                        (int)(k->player.rating + 0.5)));
     }
     for (size_t b = 0; b < s->bucket_count && json_array_size(playing) < PLAYING_SHOWN; b++)
         for (LiveGame *g = s->buckets[b]; g && json_array_size(playing) < PLAYING_SHOWN; g = g->hnext) {
@@ -283,7 +283,8 @@ void lobby_on_accept(const Request *r) {
     if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
     Seek k = l->seeks[i];
     if (k.seeker == r->ss) return request_fail(r, "that is your own seek");
-    if (taker.id == k.player.id) return request_fail(r, "that is your own seek (from another connection)");
+    if (taker.id == k.player.id)
+        return request_fail(r, "that is your own seek (from another connection)");
     if (k.rated && taker.id == 0)
         return request_fail(r, "a rated game is played under a name: send 'identify' with your "
                                "identity secret and a name first");

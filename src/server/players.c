@@ -18,7 +18,7 @@
 
 #include "internal.h"
 
-#define IDENTITY_MIN 20  /* characters of an identity secret: the page makes 32 */
+#define IDENTITY_MIN 20 /* characters of an identity secret: the page makes 32 */
 #define IDENTITY_MAX 128
 #define PROVISIONAL_RD 110.0 /* a rating this uncertain is shown with a '?' */
 #define PAGE_GAMES 100       /* games on a player's page */
@@ -88,8 +88,10 @@ void players_on_identify(const Request *r) {
         if (!s->store->ops->create_player(s->store, hash, name, &p, &taken, &err))
             return request_fail(r, "%s", err.message);
         if (taken)
-            return request_fail(r, "the name '%s' is taken (names are unique in any case): pick "
-                                   "another", name);
+            return request_fail(r,
+                                "the name '%s' is taken (names are unique in any case): pick "
+                                "another",
+                                name);
         found = true;
     }
     if (found && name && strcasecmp(name, p.name) != 0)
@@ -120,12 +122,15 @@ bool request_player(const Request *r, SeatPlayer *out) {
         bool taken = false;
         TakError err;
         Server *s = ss->server;
-        if (s->store->ops->find_player(s->store, PLAYER_BY_NAME, name, &owner, &taken, &err) && taken)
+        if (s->store->ops->find_player(s->store, PLAYER_BY_NAME, name, &owner, &taken, &err) &&
+            taken)
             request_fail(r, "the name '%s' is taken (names are unique in any case): pick another",
                          name);
         else
-            request_fail(r, "to play as '%s', claim the name first: send 'identify' with your "
-                            "identity secret and the name", name);
+            request_fail(r,
+                         "to play as '%s', claim the name first: send 'identify' with your "
+                         "identity secret and the name",
+                         name);
         return false;
     }
     if (name && strcasecmp(name, ss->player_name) != 0) {
@@ -189,7 +194,7 @@ void players_game_over(Server *s, LiveGame *g) {
 }
 
 void players_sweep(Server *s) {
-    char (*ids)[STORE_ID_LEN + 1] = malloc(SWEEP_MAX * sizeof *ids);
+    char(*ids)[STORE_ID_LEN + 1] = malloc(SWEEP_MAX * sizeof *ids);
     size_t n = 0;
     TakError err;
     if (ids == NULL) return;
@@ -212,14 +217,15 @@ static json_t *player_page(Server *s, const char *name, int *status) {
     StoredPlayer p;
     bool found = false;
     TakError err;
-    if (lobby_bad_name(name) || !s->store->ops->find_player(s->store, PLAYER_BY_NAME, name, &p,
-                                                            &found, &err) || !found) {
+    if (lobby_bad_name(name) ||
+        !s->store->ops->find_player(s->store, PLAYER_BY_NAME, name, &p, &found, &err) || !found) {
         *status = 404;
         return json_pack("{s:s}", "error", "no such player");
     }
     StoredGameSummary *games = malloc(PAGE_GAMES * sizeof *games);
     size_t n = 0;
-    if (games == NULL || !s->store->ops->player_games(s->store, p.id, PAGE_GAMES, games, &n, &err)) {
+    if (games == NULL ||
+        !s->store->ops->player_games(s->store, p.id, PAGE_GAMES, games, &n, &err)) {
         free(games);
         *status = 500;
         return json_pack("{s:s}", "error", games ? err.message : "out of memory");
@@ -231,25 +237,23 @@ static json_t *player_page(Server *s, const char *name, int *status) {
         snprintf(ptn, sizeof ptn, "/api/games/%s.ptn", g->id);
         if (g->engine_level > 0)
             snprintf(opponent, sizeof opponent, "Tak engine, level %d", g->engine_level);
-        json_t *row = json_pack(
-            "{s:s, s:I, s:o, s:i, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:s}", "game", g->id,
-            "created", (json_int_t)g->created_s, "finished",
-            g->finished_s ? json_integer(g->finished_s) : json_null(), "size", g->size, "color",
-            g->color ? "black" : "white", "opponent",
-            g->opponent[0] ? json_string(g->opponent) : json_null(), "engine",
-            g->engine_level > 0 ? json_string(opponent) : json_null(), "result",
-            g->result[0] ? json_string(g->result) : json_null(), "rated", g->rated,
-            "rating_before", rating_or_null(g->rating_before), "rating_after",
-            rating_or_null(g->rating_after.rating), "ptn", ptn);
+        json_t *row = json_pack("{s:s, s:I, s:o, s:i, s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:s}",
+                                "game", g->id, "created", (json_int_t)g->created_s, "finished",
+                                g->finished_s ? json_integer(g->finished_s) : json_null(), "size",
+                                g->size, "color", g->color ? "black" : "white", "opponent",
+                                g->opponent[0] ? json_string(g->opponent) : json_null(), "engine",
+                                g->engine_level > 0 ? json_string(opponent) : json_null(), "result",
+                                g->result[0] ? json_string(g->result) : json_null(), "rated",
+                                g->rated, "rating_before", rating_or_null(g->rating_before),
+                                "rating_after", rating_or_null(g->rating_after.rating), "ptn", ptn);
         json_array_append_new(list, row);
     }
     for (size_t i = n; i-- > 0;)
         if (games[i].rating_after.rating > 0)
-            json_array_append_new(history,
-                                  json_pack("{s:s, s:I, s:f, s:f}", "game", games[i].id, "time",
-                                            (json_int_t)games[i].finished_s, "rating",
-                                            round1(games[i].rating_after.rating), "rd",
-                                            round1(games[i].rating_after.rd)));
+            json_array_append_new(history, json_pack("{s:s, s:I, s:f, s:f}", "game", games[i].id,
+                                                     "time", (json_int_t)games[i].finished_s,
+                                                     "rating", round1(games[i].rating_after.rating),
+                                                     "rd", round1(games[i].rating_after.rd)));
     free(games);
     json_t *out = players_json(&p);
     json_object_set_new(out, "history", history);

@@ -190,8 +190,8 @@ static int http_start(struct lws *wsi, Session *ss, const char *uri) {
             lws_return_http_status(wsi, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
             return lws_http_transaction_completed(wsi) ? -1 : 0;
         }
-        ss->body_asset = (Asset){"", mime, (const unsigned char *)ss->body,
-                                 (unsigned)strlen(ss->body)};
+        ss->body_asset =
+            (Asset){"", mime, (const unsigned char *)ss->body, (unsigned)strlen(ss->body)};
         ss->asset = &ss->body_asset;
     } else {
         ss->asset = find_asset(uri);

@@ -23,6 +23,9 @@
 #define STORE_NAME_LEN 20  /* players' names (lobby_bad_name checks them) */
 #define STORE_HASH_LEN 64  /* an identity secret's SHA-256, in hex: all the store keeps of it */
 #define STORE_RESULT_LEN 8 /* a result code: "R-0", "1/2-1/2" */
+/* Glicko-2's rating period for idleness: a player's deviation grows by one
+ * period for each day since their last rated game (tak_rating_idle). */
+#define STORE_RATING_PERIOD_S 86400
 #define STORE_HEARTBEAT_MS 250 /* how often a server says it is up */
 /* A heartbeat older than this at start means every server was down: the
  * clocks stop for that time (a faster restart is charged, under 1 s). */
@@ -80,6 +83,7 @@ typedef struct StoredPlayer {
     TakRating rating;
     int rated_games;
     int64_t created_s;
+    int64_t last_rated_s; /* when their last rated game ended, or 0 */
 } StoredPlayer;
 
 /* How find_player looks a player up: by the hash of their secret, by name
@@ -89,15 +93,15 @@ typedef enum { PLAYER_BY_HASH, PLAYER_BY_NAME, PLAYER_BY_ID } PlayerKey;
 /* One of a player's games, for their page: seen from the player's side. */
 typedef struct StoredGameSummary {
     char id[STORE_ID_LEN + 1];
-    int64_t created_s, finished_s;   /* finished_s 0 while it goes on */
+    int64_t created_s, finished_s; /* finished_s 0 while it goes on */
     int size;
-    int color;                       /* the player's */
+    int color;                         /* the player's */
     char opponent[STORE_NAME_LEN + 1]; /* the opponent's name, or "" (anonymous or engine) */
-    int engine_level;                /* the opponent engine's level, or 0 */
-    char result[STORE_RESULT_LEN];   /* "" while it goes on */
+    int engine_level;                  /* the opponent engine's level, or 0 */
+    char result[STORE_RESULT_LEN];     /* "" while it goes on */
     bool rated;
-    double rating_before;            /* the player's, 0 when none */
-    TakRating rating_after;          /* the player's once rated, else 0 */
+    double rating_before;   /* the player's, 0 when none */
+    TakRating rating_after; /* the player's once rated, else 0 */
 } StoredGameSummary;
 
 /* One chat message (chat.c checks it): its room (0 the players', 1 the
@@ -157,7 +161,8 @@ typedef struct StoreOps {
     /* Records that a game ended with `result` (a code) at now_s, once: a
      * game recorded already is left as it is (true, *rated false). The first
      * record of a rated game between two players also updates both ratings
-     * (Glicko-2, one game as one rating period, from their ratings now), in
+     * (Glicko-2, one game as one rating period, from their ratings now, each
+     * deviation first grown by the days since their last rated game), in
      * the same transaction, so it happens exactly once however many
      * processes see the end; then *rated is true and after[] their new
      * ratings by colour. `white_score` is 1, 0.5 or 0. */

@@ -49,7 +49,8 @@ static const char schema[] =
     " name_key TEXT NOT NULL UNIQUE, rating DOUBLE PRECISION NOT NULL,"
     " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
     " rated_games INTEGER NOT NULL DEFAULT 0,"
-    " created BIGINT NOT NULL DEFAULT extract(epoch FROM now())::bigint);"
+    " created BIGINT NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
+    " last_rated BIGINT NOT NULL DEFAULT 0);"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_player BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_player BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;"
@@ -58,11 +59,13 @@ static const char schema[] =
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rating_after DOUBLE PRECISION NOT NULL"
     " DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rd_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_vol_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_vol_after DOUBLE PRECISION NOT NULL DEFAULT "
+    "0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rating_after DOUBLE PRECISION NOT NULL"
     " DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rd_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_vol_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_vol_after DOUBLE PRECISION NOT NULL DEFAULT "
+    "0;"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS result TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS finished BIGINT NOT NULL DEFAULT 0;"
     "CREATE INDEX IF NOT EXISTS games_white_player ON games(white_player) WHERE white_player <> 0;"
@@ -132,7 +135,7 @@ static const char q_resume[] =
     "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint, $2::bigint)"
     " WHERE turn_start > 0 AND end_kind = 0";
 
-#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created"
+#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
 static const char q_player_hash[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE secret_hash = $1";
 static const char q_player_name[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE name_key = $1";
 static const char q_player_id[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE id = $1::bigint";
@@ -152,7 +155,7 @@ static const char q_rated_players[] =
     " ORDER BY id FOR UPDATE";
 static const char q_player_rate[] =
     "UPDATE players SET rating = $2::float8, rd = $3::float8, volatility = $4::float8,"
-    " rated_games = rated_games + 1 WHERE id = $1::bigint";
+    " rated_games = rated_games + 1, last_rated = $5::bigint WHERE id = $1::bigint";
 static const char q_game_rated[] =
     "UPDATE games SET white_rating_after = $2::float8, white_rd_after = $3::float8,"
     " white_vol_after = $4::float8, black_rating_after = $5::float8, black_rd_after = $6::float8,"
@@ -246,12 +249,34 @@ static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     snprintf(who[2], sizeof who[2], "%d", g->rated ? 1 : 0);
     snprintf(who[3], sizeof who[3], "%.17g", g->rating[0]);
     snprintf(who[4], sizeof who[4], "%.17g", g->rating[1]);
-    const char *params[28] = {g->id,  g->token[0], g->token[1], g->invite,  num[0],
-                              num[1], num[2],      num[3],      num[4],     g->start_tps,
-                              num[5], num[6],      num[7],      num[8],     num[9],
-                              clk[0], clk[1],      clk[2],      clk[3],     clk[4],
-                              g->name[0], g->name[1], g->import_ptn ? g->import_ptn : "",
-                              who[0], who[1], who[2], who[3], who[4]};
+    const char *params[28] = {g->id,
+                              g->token[0],
+                              g->token[1],
+                              g->invite,
+                              num[0],
+                              num[1],
+                              num[2],
+                              num[3],
+                              num[4],
+                              g->start_tps,
+                              num[5],
+                              num[6],
+                              num[7],
+                              num[8],
+                              num[9],
+                              clk[0],
+                              clk[1],
+                              clk[2],
+                              clk[3],
+                              clk[4],
+                              g->name[0],
+                              g->name[1],
+                              g->import_ptn ? g->import_ptn : "",
+                              who[0],
+                              who[1],
+                              who[2],
+                              who[3],
+                              who[4]};
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
@@ -444,6 +469,7 @@ static void read_player(const PGresult *r, int row, StoredPlayer *p) {
     p->rating.volatility = double_field(r, row, 4);
     p->rated_games = (int)int64_field(r, row, 5);
     p->created_s = int64_field(r, row, 6);
+    p->last_rated_s = int64_field(r, row, 7);
 }
 
 static void name_key(const char *name, char out[STORE_NAME_LEN + 1]) {
@@ -462,8 +488,9 @@ static bool pg_find_player(Store *base, PlayerKey by, const char *key, StoredPla
         key = lower;
     }
     const char *params[1] = {key};
-    const char *sql = by == PLAYER_BY_HASH ? q_player_hash
-                      : by == PLAYER_BY_NAME ? q_player_name : q_player_id;
+    const char *sql = by == PLAYER_BY_HASH   ? q_player_hash
+                      : by == PLAYER_BY_NAME ? q_player_name
+                                             : q_player_id;
     PGresult *r = exec(s, sql, 1, params, PGRES_TUPLES_OK, err, "reading a player");
     if (r == NULL) return false;
     *found = PQntuples(r) == 1;
@@ -495,7 +522,7 @@ static bool pg_create_player(Store *base, const char *hash, const char *name, St
 /* Inside finish_game's transaction, after the claim: both players' rows
  * locked, their new ratings computed and written, with the game's record. */
 static bool rate(PgStore *s, const char *id, const int64_t who[2], double white_score,
-                 TakRating after[2], TakError *err) {
+                 int64_t now_s, TakRating after[2], TakError *err) {
     char ids[2][24];
     for (int c = 0; c < 2; c++) snprintf(ids[c], sizeof ids[c], "%lld", (long long)who[c]);
     const char *params[2] = {ids[0], ids[1]};
@@ -512,17 +539,22 @@ static bool rate(PgStore *s, const char *id, const int64_t who[2], double white_
     PQclear(r);
     if (got != 3) return tak_error_set(err, "store: a rated game's player is gone");
     double score[2] = {white_score, 1 - white_score};
+    for (int c = 0; c < 2; c++)
+        if (p[c].last_rated_s > 0)
+            p[c].rating = tak_rating_idle(p[c].rating, (double)(now_s - p[c].last_rated_s) /
+                                                           STORE_RATING_PERIOD_S);
     for (int c = 0; c < 2; c++) {
         TakRatingGame game = {p[!c].rating, score[c]};
         after[c] = tak_rating_update(p[c].rating, &game, 1, TAK_RATING_TAU);
     }
-    char v[2][3][32];
+    char v[2][3][32], now[24];
+    snprintf(now, sizeof now, "%lld", (long long)now_s);
     for (int c = 0; c < 2; c++) {
         snprintf(v[c][0], sizeof v[c][0], "%.17g", after[c].rating);
         snprintf(v[c][1], sizeof v[c][1], "%.17g", after[c].rd);
         snprintf(v[c][2], sizeof v[c][2], "%.17g", after[c].volatility);
-        const char *pp[4] = {ids[c], v[c][0], v[c][1], v[c][2]};
-        if (!change(s, q_player_rate, 4, pp, NULL, err, "saving a rating")) return false;
+        const char *pp[5] = {ids[c], v[c][0], v[c][1], v[c][2], now};
+        if (!change(s, q_player_rate, 5, pp, NULL, err, "saving a rating")) return false;
     }
     const char *gp[7] = {id, v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2]};
     return change(s, q_game_rated, 7, gp, NULL, err, "saving a game's ratings");
@@ -542,7 +574,7 @@ static bool pg_finish_game(Store *base, const char *id, const char *result, doub
     if (ok && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) != 0) {
         int64_t who[2] = {int64_field(r, 0, 1), int64_field(r, 0, 2)};
         if (who[0] > 0 && who[1] > 0) {
-            ok = rate(s, id, who, white_score, after, err);
+            ok = rate(s, id, who, white_score, now_s, after, err);
             *rated = ok;
         }
     }
@@ -563,7 +595,8 @@ static bool pg_player_games(Store *base, int64_t player, size_t max, StoredGameS
     snprintf(p, sizeof p, "%lld", (long long)player);
     snprintf(m, sizeof m, "%zu", max);
     const char *params[2] = {p, m};
-    PGresult *r = exec(s, q_player_games, 2, params, PGRES_TUPLES_OK, err, "reading a player's games");
+    PGresult *r =
+        exec(s, q_player_games, 2, params, PGRES_TUPLES_OK, err, "reading a player's games");
     if (r == NULL) return false;
     *count = 0;
     for (int row = 0; row < PQntuples(r) && *count < max; row++) {
@@ -596,7 +629,8 @@ static bool pg_leaderboard(Store *base, size_t max, StoredPlayer *out, size_t *c
     PGresult *r = exec(s, q_leaders, 1, params, PGRES_TUPLES_OK, err, "reading the leaderboard");
     if (r == NULL) return false;
     *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++) read_player(r, row, &out[(*count)++]);
+    for (int row = 0; row < PQntuples(r) && *count < max; row++)
+        read_player(r, row, &out[(*count)++]);
     PQclear(r);
     return true;
 }

@@ -20,16 +20,17 @@ enum {
     Q_LEADERS, Q_UNFINISHED, Q_CHAT_ADD, Q_CHAT_LOAD, Q_COUNT
 };
 
-#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created"
+#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
 
 static const char *const queries[Q_COUNT] = {
-    [Q_INSERT_GAME] = "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
-                      " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
-                      " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-                      " white_name, black_name, import_ptn, white_player, black_player, rated,"
-                      " white_rating, black_rating)"
-                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-                      "?20,?21,?22,?23,?24,?25,?26,?27)",
+    [Q_INSERT_GAME] =
+        "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
+        " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
+        " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
+        " white_name, black_name, import_ptn, white_player, black_player, rated,"
+        " white_rating, black_rating)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
+        "?20,?21,?22,?23,?24,?25,?26,?27)",
     [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn, left_ms) VALUES(?1,?2,?3,?4)",
     [Q_TURN_START] = "UPDATE games SET turn_start = ?2 WHERE id = ?1",
     [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
@@ -68,7 +69,7 @@ static const char *const queries[Q_COUNT] = {
     [Q_RATED_PLAYERS] = "SELECT white_player, black_player FROM games"
                         " WHERE id = ?1 AND rated <> 0 AND white_player <> 0 AND black_player <> 0",
     [Q_PLAYER_RATE] = "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4,"
-                      " rated_games = rated_games + 1 WHERE id = ?1",
+                      " rated_games = rated_games + 1, last_rated = ?5 WHERE id = ?1",
     [Q_GAME_RATED] = "UPDATE games SET white_rating_after = ?2, white_rd_after = ?3,"
                      " white_vol_after = ?4, black_rating_after = ?5, black_rd_after = ?6,"
                      " black_vol_after = ?7 WHERE id = ?1",
@@ -108,7 +109,8 @@ static const char schema[] =
     " id INTEGER PRIMARY KEY, secret_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL,"
     " name_key TEXT NOT NULL UNIQUE, rating REAL NOT NULL, rd REAL NOT NULL,"
     " volatility REAL NOT NULL, rated_games INTEGER NOT NULL DEFAULT 0,"
-    " created INTEGER NOT NULL DEFAULT (strftime('%s','now')));"
+    " created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    " last_rated INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS chat("
     " id INTEGER PRIMARY KEY, game TEXT NOT NULL, room INTEGER NOT NULL, sender TEXT NOT NULL,"
     " text TEXT NOT NULL, time INTEGER NOT NULL);"
@@ -404,6 +406,7 @@ static void read_player(sqlite3_stmt *st, StoredPlayer *p) {
     p->rating.volatility = sqlite3_column_double(st, 4);
     p->rated_games = sqlite3_column_int(st, 5);
     p->created_s = sqlite3_column_int64(st, 6);
+    p->last_rated_s = sqlite3_column_int64(st, 7);
 }
 
 /* Runs a player query bound to `key`: *found and *out from its row. */
@@ -428,8 +431,9 @@ static bool sq_find_player(Store *base, PlayerKey by, const char *key, StoredPla
                            bool *found, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     char lower[STORE_NAME_LEN + 1];
-    sqlite3_stmt *st = s->q[by == PLAYER_BY_HASH ? Q_PLAYER_HASH
-                            : by == PLAYER_BY_NAME ? Q_PLAYER_NAME : Q_PLAYER_ID];
+    sqlite3_stmt *st = s->q[by == PLAYER_BY_HASH   ? Q_PLAYER_HASH
+                            : by == PLAYER_BY_NAME ? Q_PLAYER_NAME
+                                                   : Q_PLAYER_ID];
     if (by == PLAYER_BY_NAME) {
         name_key(key, lower);
         key = lower;
@@ -466,13 +470,14 @@ static bool sq_create_player(Store *base, const char *hash, const char *name, St
 /* The rating change of a rated game: both players' ratings now, one game
  * each, written back with the game's record of them. Inside finish_game's
  * transaction. */
-static bool rate(SqliteStore *s, const char *id, double white_score, bool *rated,
+static bool rate(SqliteStore *s, const char *id, double white_score, int64_t now_s, bool *rated,
                  TakRating after[2], TakError *err) {
     sqlite3_stmt *st = s->q[Q_RATED_PLAYERS];
     bind_text(st, 1, id);
     int rc = sqlite3_step(st);
     int64_t who[2] = {0, 0};
-    if (rc == SQLITE_ROW) who[0] = sqlite3_column_int64(st, 0), who[1] = sqlite3_column_int64(st, 1);
+    if (rc == SQLITE_ROW)
+        who[0] = sqlite3_column_int64(st, 0), who[1] = sqlite3_column_int64(st, 1);
     sqlite3_reset(st);
     if (rc == SQLITE_DONE) return true; /* not rated */
     if (rc != SQLITE_ROW) return db_error(s, err, "reading a rated game");
@@ -485,6 +490,10 @@ static bool rate(SqliteStore *s, const char *id, double white_score, bool *rated
         if (!found) return tak_error_set(err, "store: a rated game's player is gone");
     }
     double score[2] = {white_score, 1 - white_score};
+    for (int c = 0; c < 2; c++)
+        if (p[c].last_rated_s > 0)
+            p[c].rating = tak_rating_idle(p[c].rating, (double)(now_s - p[c].last_rated_s) /
+                                                           STORE_RATING_PERIOD_S);
     for (int c = 0; c < 2; c++) {
         TakRatingGame game = {p[!c].rating, score[c]};
         after[c] = tak_rating_update(p[c].rating, &game, 1, TAK_RATING_TAU);
@@ -495,6 +504,7 @@ static bool rate(SqliteStore *s, const char *id, double white_score, bool *rated
         sqlite3_bind_double(st, 2, after[c].rating);
         sqlite3_bind_double(st, 3, after[c].rd);
         sqlite3_bind_double(st, 4, after[c].volatility);
+        sqlite3_bind_int64(st, 5, now_s);
         if (!run(s, st, err, "saving a rating")) return false;
     }
     st = s->q[Q_GAME_RATED];
@@ -520,7 +530,7 @@ static bool sq_finish_game(Store *base, const char *id, const char *result, doub
     bind_text(st, 2, result);
     sqlite3_bind_int64(st, 3, now_s);
     bool ok = run(s, st, err, "saving a game's end");
-    if (ok && sqlite3_changes(s->db) == 1) ok = rate(s, id, white_score, rated, after, err);
+    if (ok && sqlite3_changes(s->db) == 1) ok = rate(s, id, white_score, now_s, rated, after, err);
     if (!ok) {
         exec_simple(s, "ROLLBACK", NULL);
         *rated = false;
