@@ -77,6 +77,18 @@ static inline TakBitboard bb_flood(TakBitboard seed, TakBitboard through, const 
     }
 }
 
+/* The ranks and the files (bit i: rank or file i) that hold a square of `b`. */
+static inline void bb_lines(TakBitboard b, int size, unsigned *ranks, unsigned *files) {
+    unsigned full = (1u << size) - 1, r = 0, f = 0;
+    for (int i = 0; i < size; i++) {
+        unsigned row = (unsigned)((b >> (i * size)) & full);
+        r |= (unsigned)(row != 0) << i;
+        f |= row;
+    }
+    *ranks = r;
+    *files = f;
+}
+
 /* True when the squares `r` hold a road (north-south or east-west). */
 static inline bool bb_has_road(TakBitboard r, const BbMasks *m, int size) {
     if (__builtin_popcountll(r) < size) return false;

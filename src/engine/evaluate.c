@@ -36,16 +36,23 @@ static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, 
 }
 
 /* The empty squares where a flat would complete a road of `road`: squares
- * that touch (or are) both edges of a direction through chains. */
-static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BbMasks *m,
-                                    int size) {
-    TakBitboard n = bb_flood(road & m->north, road, m, size);
-    TakBitboard s = bb_flood(road & m->south, road, m, size);
-    TakBitboard w = bb_flood(road & m->west, road, m, size);
-    TakBitboard e = bb_flood(road & m->east, road, m, size);
-    TakBitboard ns = (bb_neighbours(n, m, size) | m->north) & (bb_neighbours(s, m, size) | m->south);
-    TakBitboard we = (bb_neighbours(w, m, size) | m->west) & (bb_neighbours(e, m, size) | m->east);
-    return (ns | we) & empty;
+ * that touch (or are) both edges of a direction through chains. A road
+ * needs a square in every rank (file), so with two ranks (files) missing
+ * no one square completes one that way and its floods are skipped. */
+static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BbMasks *m, int size,
+                                    int missing_ranks, int missing_files) {
+    TakBitboard crit = 0;
+    if (missing_ranks <= 1) {
+        TakBitboard n = bb_flood(road & m->north, road, m, size);
+        TakBitboard s = bb_flood(road & m->south, road, m, size);
+        crit |= (bb_neighbours(n, m, size) | m->north) & (bb_neighbours(s, m, size) | m->south);
+    }
+    if (missing_files <= 1) {
+        TakBitboard w = bb_flood(road & m->west, road, m, size);
+        TakBitboard e = bb_flood(road & m->east, road, m, size);
+        crit |= (bb_neighbours(w, m, size) | m->west) & (bb_neighbours(e, m, size) | m->east);
+    }
+    return crit & empty;
 }
 
 /* The number of chains of `road`, and the most ranks or files one spans. */
@@ -132,14 +139,25 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         f[F_ADJACENT] += sign_c * (__builtin_popcountll(r & ((r & m->not_east) << 1)) +
                                    __builtin_popcountll(r & (r << size)));
         f[F_LIBERTIES] += sign_c * __builtin_popcountll(bb_neighbours(r, m, size) & empty);
-        int crit = __builtin_popcountll(critical_squares(r, empty, m, size));
+        /* Every rank (file) a road lacks costs at least one placement: the
+         * distances below skip the floods that could not beat what is known. */
+        unsigned ranks, files;
+        bb_lines(r, size, &ranks, &files);
+        int missing_ranks = size - __builtin_popcount(ranks);
+        int missing_files = size - __builtin_popcount(files);
+        int crit = __builtin_popcountll(
+            critical_squares(r, empty, m, size, missing_ranks, missing_files));
         bool mover = c == pos->side;
         if (crit >= 1) f[mover ? F_ROAD1_MOVER : F_ROAD1_WAITER] += sign_c;
         if (crit >= 2) f[mover ? F_CRIT2_MOVER : F_CRIT2_WAITER] += sign_c;
         if (crit == 0) {
-            int d = road_distance(r, empty, m->south, m->north, m, size, maxd);
-            if (d > 2) {
-                int d2 = road_distance(r, empty, m->west, m->east, m, size, maxd);
+            int d = missing_ranks > maxd
+                        ? maxd + 1
+                        : road_distance(r, empty, m->south, m->north, m, size, maxd);
+            /* The other direction counts only if nearer: searched no
+             * farther than d - 1 (d <= maxd + 1), it gives d when not. */
+            if (d > 2 && missing_files < d) {
+                int d2 = road_distance(r, empty, m->west, m->east, m, size, d - 1);
                 if (d2 < d) d = d2;
             }
             /* (maxd + 1: farther, or no way through; no feature.) */
