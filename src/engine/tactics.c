@@ -202,7 +202,7 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     TakBitboard road = pos->owner[color] & ~pos->walls;
     unsigned full = (1u << size) - 1, ranks, files;
-    bb_lines(road, size, &ranks, &files);
+    bb_lines(road, m, size, &ranks, &files);
     EdgeReach edges = {.road = road};
     if (pos->stones[color] || pos->capstones[color]) {
         int sq = placement_win(&edges, m->all & ~occupied, ranks, files, m, size);
