@@ -214,6 +214,25 @@ static void test_layers_damage_and_tampering(void **state) {
     assert_true(found >= 1 && found != UINT64_MAX);
     takat_layers_close(layers);
 
+    /* Cut short: looking a position up (which maps the file rather than
+     * reading it) refuses it by its size. */
+    char first[512];
+    snprintf(first, sizeof first, "%s/takat-2-4-layer00.bin", dir);
+    long first_size;
+    unsigned char *start_layer = read_file(first, &first_size);
+    write_file(first, start_layer, first_size - 8);
+    TakatPosition start;
+    takat_position_start_reduced(&start, 2, 4);
+    layers = takat_layers_open(dir, 2, 4, NULL);
+    assert_int_equal(takat_layers_value(layers, &start, &err), TAKAT_VALUE_UNKNOWN);
+    assert_non_null(strstr(err.message, "not the size its header says"));
+    takat_layers_close(layers);
+    write_file(first, start_layer, first_size);
+    layers = takat_layers_open(dir, 2, 4, NULL);
+    assert_int_not_equal(takat_layers_value(layers, &start, &err), TAKAT_VALUE_UNKNOWN);
+    takat_layers_close(layers);
+    free(start_layer);
+
     /* A layer of another game is not taken for this one's. */
     write_file(path, data, size);
     layers = takat_layers_open(dir, 2, 3, NULL);

@@ -29,6 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -61,6 +64,10 @@ struct TakatLayers {
     int32_t *comp_rank; /* [HEIGHT_CODES]: rank among the tuples of its sum */
     Shape shape[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2];
     uint64_t *values[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2]; /* loaded layers, or NULL */
+    size_t mapped[TAKAT_STONES_WHITE + TAKAT_STONES_BLACK + 2]; /* bytes of a mapped file, or 0 */
+#if LAYERS_THREADS
+    pthread_mutex_t lock; /* takat_layers_value: layers are mapped on first use */
+#endif
     char dir[1024];
     TakatLayersProgress progress; /* after each round, or NULL */
     void *progress_ctx;
@@ -451,6 +458,44 @@ static bool load_layer(TakatLayers *L, int n, TakError *err) {
     return true;
 }
 
+/* Forgets layer n's values (read, mapped or being solved). */
+static void values_drop(TakatLayers *L, int n) {
+    if (L->mapped[n])
+        munmap((char *)L->values[n] - sizeof(FileHeader), L->mapped[n]);
+    else
+        free(L->values[n]);
+    L->values[n] = NULL;
+    L->mapped[n] = 0;
+}
+
+/* Layer n for looking positions up: its file mapped read-only rather than
+ * read, so a game that walks through every layer holds only the pages it
+ * touched (the full game's tables are 20 GB). The checksum is verify's
+ * business: checking it here would read the whole file on first use. */
+static bool map_layer(TakatLayers *L, int n, TakError *err) {
+    if (L->values[n]) return true;
+    if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
+    char path[1100];
+    layer_path(L, n, path, sizeof path);
+    FileHeader hd;
+    if (!read_header(L, n, &hd))
+        return tak_error_set(err, "%s: missing or not a layer file of this game", path);
+    size_t bytes = sizeof hd + words_of(hd.slots) * 8;
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || (uint64_t)st.st_size != bytes) {
+        if (fd >= 0) close(fd);
+        return tak_error_set(err, "%s: %s", path,
+                             fd < 0 ? "cannot open" : "not the size its header says (damaged?)");
+    }
+    void *base = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) return tak_error_set(err, "%s: cannot map it", path);
+    L->values[n] = (uint64_t *)((char *)base + sizeof hd);
+    L->mapped[n] = bytes;
+    return true;
+}
+
 static bool save_layer(const TakatLayers *L, int n, const uint64_t *v, FileHeader *hd,
                        TakError *err) {
     char path[1100], tmp[1110];
@@ -484,6 +529,9 @@ TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *
         tak_error_set(err, "out of memory");
         return NULL;
     }
+#if LAYERS_THREADS
+    pthread_mutex_init(&L->lock, NULL);
+#endif
     if (strlen(dir) >= sizeof L->dir) {
         takat_layers_close(L);
         tak_error_set(err, "directory name too long");
@@ -506,9 +554,12 @@ void takat_layers_close(TakatLayers *L) {
         free(L->shape[n].heights);
         free(L->shape[n].strings);
         free(L->shape[n].colour_rank);
-        free(L->values[n]);
+        values_drop(L, n);
     }
     free(L->comp_rank);
+#if LAYERS_THREADS
+    pthread_mutex_destroy(&L->lock);
+#endif
     free(L);
 }
 
@@ -545,15 +596,14 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     symmetries_init();
     const Shape *s = &L->shape[n];
     uint64_t words = words_of(s->slots), bit_words = (s->slots + 63) / 64;
-    free(L->values[n]);
+    values_drop(L, n);
     L->values[n] = calloc(words, sizeof(uint64_t));
     uint64_t *frontier = calloc(bit_words, sizeof(uint64_t)),
              *next = calloc(bit_words, sizeof(uint64_t));
     if (!L->values[n] || !frontier || !next) {
         free(frontier);
         free(next);
-        free(L->values[n]);
-        L->values[n] = NULL;
+        values_drop(L, n);
         return tak_error_set(err, "out of memory for layer %d (%llu positions)", n,
                              (unsigned long long)s->slots);
     }
@@ -598,15 +648,11 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     }
     hd.seconds = takat_seconds() - start;
     if (!save_layer(L, n, L->values[n], &hd, err)) {
-        free(L->values[n]); /* not on disk: not to be taken for a solved layer */
-        L->values[n] = NULL;
+        values_drop(L, n); /* not on disk: not to be taken for a solved layer */
         return false;
     }
     /* The layer above is no longer needed by anything below. */
-    if (n < top) {
-        free(L->values[n + 1]);
-        L->values[n + 1] = NULL;
-    }
+    if (n < top) values_drop(L, n + 1);
     if (stats) stats_of(&hd, stats);
     return true;
 }
@@ -630,8 +676,14 @@ TakatValue takat_layers_value(TakatLayers *L, const TakatPosition *pos, TakError
         return TAKAT_VALUE_UNKNOWN;
     }
     int n = pos->on_board[0] + pos->on_board[1];
-    if (!load_layer(L, n, err)) return TAKAT_VALUE_UNKNOWN;
-    return (TakatValue)value_get(L->values[n], index_of(L, pos));
+#if LAYERS_THREADS
+    pthread_mutex_lock(&L->lock);
+#endif
+    bool ok = map_layer(L, n, err);
+#if LAYERS_THREADS
+    pthread_mutex_unlock(&L->lock);
+#endif
+    return ok ? (TakatValue)value_get(L->values[n], index_of(L, pos)) : TAKAT_VALUE_UNKNOWN;
 }
 
 uint64_t takat_layers_verify(TakatLayers *L, int n, TakError *err) {
@@ -658,9 +710,6 @@ uint64_t takat_layers_verify(TakatLayers *L, int n, TakError *err) {
                                    : TAKAT_VALUE_LOSS;
         if (v != expect) bad++;
     }
-    if (n < takat_layers_top(L)) { /* the layer below needs this one, not the one above */
-        free(L->values[n + 1]);
-        L->values[n + 1] = NULL;
-    }
+    if (n < takat_layers_top(L)) values_drop(L, n + 1); /* the layer below needs this one */
     return bad;
 }
