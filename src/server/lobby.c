@@ -82,12 +82,26 @@ const char *lobby_bad_name(const char *name) {
               c == '_' || c == '-'))
             return "a name is made of letters, digits, '_' and '-'";
     }
-    static const char *const reserved[] = {"engine", "tak", "takbot", "admin", "server", "system"};
-    char lower[NAME_MAX_CHARS + 1];
-    for (size_t i = 0; i <= n; i++) lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
-    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-        if (strncmp(lower, reserved[i], strlen(reserved[i])) == 0)
-            return "that name is kept for the engine and the site";
+    /* The site's and the engine's words, alone or run together, with '_',
+     * '-' or digits: "Tak", "TakEngine", "takbot_7", "Admin-2" are refused,
+     * while "Takeshi" and "Engineer" are names like any other. */
+    static const char *const reserved[] = {"engine", "tak", "bot", "admin", "server", "system"};
+    char word[NAME_MAX_CHARS + 1];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        if (name[i] != '_' && name[i] != '-')
+            word[len++] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    while (len > 0 && word[len - 1] >= '0' && word[len - 1] <= '9') len--;
+    /* made[i]: word[0, i) is made of reserved words. */
+    bool made[NAME_MAX_CHARS + 1] = {true};
+    for (size_t i = 0; i < len; i++) {
+        if (!made[i]) continue;
+        for (size_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
+            size_t m = strlen(reserved[k]);
+            if (i + m <= len && memcmp(word + i, reserved[k], m) == 0) made[i + m] = true;
+        }
+    }
+    if (len > 0 && made[len]) return "that name is kept for the engine and the site";
     return NULL;
 }
 

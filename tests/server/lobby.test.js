@@ -78,11 +78,19 @@ test('names are checked; seeks are limited; a seek leaves with its seeker', asyn
     ['bob smith', /letters, digits/],
     ['Engine', /kept for the engine/],
     ['TAKBOT7', /kept for the engine/],
+    ['Tak_Engine-2', /kept for the engine/],
+    ['server', /kept for the engine/],
   ];
   for (const [name, why] of bad) {
     const r = await c.send({ type: 'identify', identity: 'x'.repeat(32), name });
     assert.equal(r.type, 'error', String(name));
     assert.match(r.message, why);
+  }
+  // Names that only begin like the site's words are names like any other.
+  for (const name of [uniqueName('Takeshi'), uniqueName('Engineer')]) {
+    const other = await connect(srv.port);
+    await identify(other, name);
+    other.close();
   }
   const carol = uniqueName('Carol');
   await identify(c, carol);
