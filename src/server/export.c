@@ -18,10 +18,38 @@ static bool same_tag_name(const char *a, const char *b) {
     return *a == *b;
 }
 
+/* The imported branches that still leave the game where they did: those
+ * of the main line within the `common` plies the game still shares with
+ * the import, and the branches of branches kept; each with its notes.
+ * False when out of memory. */
+static bool keep_branches(TakPtn *ptn, TakPtn *src, size_t common) {
+    int *kept = malloc((src->branch_count ? src->branch_count : 1) * sizeof *kept);
+    if (kept == NULL) return false;
+    for (size_t k = 0; k < src->branch_count; k++) {
+        TakPtnBranch *b = &src->branches[k];
+        kept[k] = -1;
+        int parent = b->parent < 0 ? -1 : kept[b->parent];
+        if (b->parent < 0 ? b->start > common : parent < 0) continue;
+        TakError err;
+        int index = tak_ptn_add_branch(ptn, b->name, parent, b->start, &err);
+        if (index < 0) continue; /* the game ends before it, say */
+        for (size_t i = b->start; i < b->game.count; i++)
+            if (!tak_ptn_play(ptn, index, b->game.moves[i], b->comments[i], b->marks[i], &err)) break;
+        TakPtnBranch *to = &ptn->branches[index];
+        to->preface = b->preface;
+        b->preface = NULL;
+        memcpy(to->result, b->result, sizeof to->result);
+        kept[k] = index;
+    }
+    free(kept);
+    return true;
+}
+
 /* An imported game's export gives back what the import said: its tags (but
  * those of the rules and the result, which the game's own state writes),
  * its opening comments, and each ply's comment and marks as long as the
- * game still follows the imported moves. False when out of memory. */
+ * game still follows the imported moves, and its branches that still leave
+ * it where they did. False when out of memory. */
 static bool keep_import(TakPtn *ptn, const char *imported) {
     static const char *const own[] = {"Size", "Komi", "Flats", "Caps", "TPS", "Result"};
     TakPtn src;
@@ -38,8 +66,9 @@ static bool keep_import(TakPtn *ptn, const char *imported) {
         ptn->preface = src.preface;
         src.preface = NULL;
     }
-    size_t n = src.game.count < ptn->game.count ? src.game.count : ptn->game.count;
-    for (size_t i = 0; ok && i < n && src.game.moves[i] == ptn->game.moves[i]; i++) {
+    size_t n = src.game.count < ptn->game.count ? src.game.count : ptn->game.count, common = 0;
+    while (common < n && src.game.moves[common] == ptn->game.moves[common]) common++;
+    for (size_t i = 0; ok && i < common; i++) {
         if (src.comments && src.comments[i] && ptn->comments && !ptn->comments[i]) {
             ptn->comments[i] = src.comments[i];
             src.comments[i] = NULL;
@@ -49,6 +78,7 @@ static bool keep_import(TakPtn *ptn, const char *imported) {
             src.marks[i] = NULL;
         }
     }
+    if (ok) ok = keep_branches(ptn, &src, common);
     tak_ptn_free(&src);
     return ok;
 }

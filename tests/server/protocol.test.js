@@ -229,11 +229,12 @@ test('names: the creator\'s and the invited friend\'s, on the state and in the P
   for (const c of [a, b, e]) await c.close();
 });
 
-test('an imported game exports with its tags, comments and marks, as a PlayTak game has them', async () => {
+test('an imported game exports with its tags, comments, marks and branches, as PlayTak and PTN Ninja write them', async () => {
+  const branches = '\n{2b1}\n2. -- d4 {or this}\n3. b2\n\n{2b1/3w1}\n3. a2\n\n{4w1}\n4. e3\n';
   const imported = [
     '[Site "PlayTak.com"]', '[Event "Online Play"]', '[Date "2024.03.02"]', '[Time "18:03:11"]',
     '[Player1 "alion02"]', '[Player2 "Syme"]', '[Clock "15:0 +10"]', '[Size "5"]', '[Komi "2"]',
-    '', '{the opening}', '1. a1 e5 {a quiet start}', '2. c3\' c4!?', '3. b3?? {a mistake} d3!', '4. a3', ''].join('\n');
+    '', '{the opening}', '1. a1 e5 {a quiet start}', '2. c3\' c4!?', '3. b3?? {a mistake} d3!', '4. a3', branches].join('\n');
   const a = await connect(srv.port);
   const r = await a.send({ type: 'create', opponent: 'friend', ptn: imported });
   assert.equal(r.type, 'ok', JSON.stringify(r));
@@ -242,6 +243,7 @@ test('an imported game exports with its tags, comments and marks, as a PlayTak g
     'Player1 "alion02"', 'Player2 "Syme"', 'Clock "15:0 +10"', 'Size "5"', 'Komi "2"'])
     assert.ok(e.includes(`[${tag}]`), `${tag} in\n${e}`);
   assert.match(e, /\{the opening\}\n1\. a1 e5 \{a quiet start\}\n2\. c3' c4!\?\n3\. b3\?\? \{a mistake\} d3!\n4\. a3\n/);
+  assert.ok(e.endsWith('\n' + branches), e);
   assert.doesNotMatch(e, /tak serve/);
   // Played on, the export keeps the imported plies' notes and adds the new ply plainly.
   const b = await connect(srv.port);
@@ -249,6 +251,19 @@ test('an imported game exports with its tags, comments and marks, as a PlayTak g
   assert.equal((await b.send({ type: 'move', move: 'e4' })).type, 'ok');
   const e2 = (await a.send({ type: 'export' })).ptn;
   assert.match(e2, /3\. b3\?\? \{a mistake\} d3!\n4\. a3 e4\n/);
+  assert.ok(e2.endsWith('\n' + branches), 'the branches still leave the game where they did');
+  // Taken back to where a branch leaves it, the game has no ply for the
+  // branch to stand beside: that branch goes, the others stay.
+  assert.equal((await b.send({ type: 'takeback' })).type, 'ok');
+  await a.nextState((s) => s.offers.takeback === 'black');
+  assert.equal((await a.send({ type: 'accept', what: 'takeback' })).type, 'ok');
+  await a.nextState((s) => s.ply === 7);
+  assert.equal((await a.send({ type: 'takeback' })).type, 'ok');
+  await b.nextState((s) => s.offers.takeback === 'white');
+  assert.equal((await b.send({ type: 'accept', what: 'takeback' })).type, 'ok');
+  await a.nextState((s) => s.ply === 6);
+  const e3 = (await a.send({ type: 'export' })).ptn;
+  assert.ok(e3.endsWith('\n{2b1}\n2. -- d4 {or this}\n3. b2\n\n{2b1/3w1}\n3. a2\n'), e3);
   await a.close(); await b.close();
 });
 
