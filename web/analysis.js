@@ -64,6 +64,7 @@ function showAnalysisBoard(tree, node, rules) {
   app.sandbox = null; app.gameId = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
   app.chat = []; app.target = null; app.matchRows = null;
   if (window.takatApp) takatApp.id = null;
+  if (window.takPlayers) takPlayers.route(''); // a player's page or the leaderboard: hidden
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false; $('links').textContent = '';
   $('export').hidden = true;
   say('');

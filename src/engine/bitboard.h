@@ -30,6 +30,8 @@ typedef struct BbMasks {
     TakBitboard not_east, not_west;            /* all but the last file / the a-file */
     TakBitboard rank[8], file[8];              /* each rank and file (size of them) */
     TakBitboard sq_class[10];                  /* squares alike under the board's symmetries */
+    TakBitboard keep[3];  /* squares with 1, 2, 4 more squares east of them in their rank */
+    TakBitboard gather;   /* multiplier taking bit 0 of each rank to one bit each (bb_lines) */
 } BbMasks;
 
 /* The class of a square under the board's 8 symmetries: 0 the corners, then
@@ -57,6 +59,12 @@ static inline BbMasks bb_masks(int size) {
     }
     for (int i = 0; i < 10; i++) m.sq_class[i] = 0;
     for (int sq = 0; sq < size * size; sq++) m.sq_class[bb_square_class(sq, size)] |= bb_bit(sq);
+    for (int k = 0; k < 3; k++) {
+        m.keep[k] = 0;
+        for (int f = 0; f + (1 << k) < size; f++) m.keep[k] |= m.west << f;
+    }
+    m.gather = 0;
+    for (int j = 0; j < size; j++) m.gather |= (TakBitboard)1 << (j * (size - 1));
     return m;
 }
 
@@ -75,6 +83,24 @@ static inline TakBitboard bb_flood(TakBitboard seed, TakBitboard through, const 
         if (next == seen) return seen;
         seen = next;
     }
+}
+
+/* The ranks and the files (bit i: rank or file i) that hold a square of `b`.
+ * Files: the ranks folded onto the first (shifts by whole ranks keep files).
+ * Ranks: each rank's squares or-ed into its a-file square, then a multiply
+ * moves rank i's a-file bit (bit i * size) to bit (size - 1)^2 + i; the
+ * multiplier's terms land on distinct bits, so nothing carries. */
+static inline void bb_lines(TakBitboard b, const BbMasks *m, int size, unsigned *ranks,
+                            unsigned *files) {
+    unsigned full = (1u << size) - 1;
+    TakBitboard f = b | b >> (4 * size);
+    f |= f >> (2 * size);
+    f |= f >> size;
+    *files = (unsigned)f & full;
+    TakBitboard r = b | ((b >> 1) & m->keep[0]);
+    r |= (r >> 2) & m->keep[1];
+    r |= (r >> 4) & m->keep[2];
+    *ranks = (unsigned)(((r & m->west) * m->gather) >> ((size - 1) * (size - 1))) & full;
 }
 
 /* True when the squares `r` hold a road (north-south or east-west). */

@@ -18,6 +18,7 @@ static void thread_free(SearchThread *t) {
     if (t == NULL) return;
     free(t->moves);
     free(t->scores);
+    free(t->sort_keys);
     free(t->scratch);
     free(t->history);
     free(t->corr);
@@ -33,10 +34,11 @@ static SearchThread *thread_new(TakEngine *e, int id) {
     t->id = id;
     t->moves = malloc(MOVE_STACK * sizeof *t->moves);
     t->scores = malloc(MOVE_STACK * sizeof *t->scores);
+    t->sort_keys = malloc(TAK_MAX_MOVES * sizeof *t->sort_keys);
     t->scratch = malloc(sizeof *t->scratch);
     t->history = calloc(2, sizeof *t->history);
     t->corr = calloc(2, sizeof *t->corr);
-    if (!t->moves || !t->scores || !t->scratch || !t->history || !t->corr) {
+    if (!t->moves || !t->scores || !t->sort_keys || !t->scratch || !t->history || !t->corr) {
         thread_free(t);
         return NULL;
     }

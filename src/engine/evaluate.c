@@ -36,16 +36,23 @@ static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, 
 }
 
 /* The empty squares where a flat would complete a road of `road`: squares
- * that touch (or are) both edges of a direction through chains. */
-static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BbMasks *m,
-                                    int size) {
-    TakBitboard n = bb_flood(road & m->north, road, m, size);
-    TakBitboard s = bb_flood(road & m->south, road, m, size);
-    TakBitboard w = bb_flood(road & m->west, road, m, size);
-    TakBitboard e = bb_flood(road & m->east, road, m, size);
-    TakBitboard ns = (bb_neighbours(n, m, size) | m->north) & (bb_neighbours(s, m, size) | m->south);
-    TakBitboard we = (bb_neighbours(w, m, size) | m->west) & (bb_neighbours(e, m, size) | m->east);
-    return (ns | we) & empty;
+ * that touch (or are) both edges of a direction through chains. A road
+ * needs a square in every rank (file), so with two ranks (files) missing
+ * no one square completes one that way and its floods are skipped. */
+static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BbMasks *m, int size,
+                                    int missing_ranks, int missing_files) {
+    TakBitboard crit = 0;
+    if (missing_ranks <= 1) {
+        TakBitboard n = bb_flood(road & m->north, road, m, size);
+        TakBitboard s = bb_flood(road & m->south, road, m, size);
+        crit |= (bb_neighbours(n, m, size) | m->north) & (bb_neighbours(s, m, size) | m->south);
+    }
+    if (missing_files <= 1) {
+        TakBitboard w = bb_flood(road & m->west, road, m, size);
+        TakBitboard e = bb_flood(road & m->east, road, m, size);
+        crit |= (bb_neighbours(w, m, size) | m->west) & (bb_neighbours(e, m, size) | m->east);
+    }
+    return crit & empty;
 }
 
 /* The number of chains of `road`, and the most ranks or files one spans. */
@@ -56,11 +63,9 @@ static int road_groups(TakBitboard road, const BbMasks *m, int size, int *span) 
         road &= ~group;
         groups++;
         if (__builtin_popcountll(group) <= best) continue;
-        int ranks = 0, files = 0;
-        for (int i = 0; i < size; i++) {
-            ranks += (group & m->rank[i]) != 0;
-            files += (group & m->file[i]) != 0;
-        }
+        unsigned rank_set, file_set;
+        bb_lines(group, m, size, &rank_set, &file_set);
+        int ranks = __builtin_popcount(rank_set), files = __builtin_popcount(file_set);
         int sp = ranks > files ? ranks : files;
         if (sp > best) best = sp;
     }
@@ -132,14 +137,25 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         f[F_ADJACENT] += sign_c * (__builtin_popcountll(r & ((r & m->not_east) << 1)) +
                                    __builtin_popcountll(r & (r << size)));
         f[F_LIBERTIES] += sign_c * __builtin_popcountll(bb_neighbours(r, m, size) & empty);
-        int crit = __builtin_popcountll(critical_squares(r, empty, m, size));
+        /* Every rank (file) a road lacks costs at least one placement: the
+         * distances below skip the floods that could not beat what is known. */
+        unsigned ranks, files;
+        bb_lines(r, m, size, &ranks, &files);
+        int missing_ranks = size - __builtin_popcount(ranks);
+        int missing_files = size - __builtin_popcount(files);
+        int crit = __builtin_popcountll(
+            critical_squares(r, empty, m, size, missing_ranks, missing_files));
         bool mover = c == pos->side;
         if (crit >= 1) f[mover ? F_ROAD1_MOVER : F_ROAD1_WAITER] += sign_c;
         if (crit >= 2) f[mover ? F_CRIT2_MOVER : F_CRIT2_WAITER] += sign_c;
         if (crit == 0) {
-            int d = road_distance(r, empty, m->south, m->north, m, size, maxd);
-            if (d > 2) {
-                int d2 = road_distance(r, empty, m->west, m->east, m, size, maxd);
+            int d = missing_ranks > maxd
+                        ? maxd + 1
+                        : road_distance(r, empty, m->south, m->north, m, size, maxd);
+            /* The other direction counts only if nearer: searched no
+             * farther than d - 1 (d <= maxd + 1), it gives d when not. */
+            if (d > 2 && missing_files < d) {
+                int d2 = road_distance(r, empty, m->west, m->east, m, size, d - 1);
                 if (d2 < d) d = d2;
             }
             /* (maxd + 1: farther, or no way through; no feature.) */
@@ -148,15 +164,19 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         int span;
         f[F_GROUPS] += sign_c * road_groups(r, m, size, &span);
         f[F_ROAD_ROWS] += sign_c * span;
-        TakBitboard opp_tops = opp;
+        /* Lines by count (1..8) and whether contested, counted without
+         * branches: the lines with none land in the unused slots 0 and 9. */
+        int lines[2 * (EVAL_LINE_MAX + 1)] = {0};
         for (int i = 0; i < size; i++) {
             for (int dir = 0; dir < 2; dir++) {
                 TakBitboard line = dir ? m->file[i] : m->rank[i];
-                int k = __builtin_popcountll(r & line);
-                if (k == 0) continue;
-                if (k > EVAL_LINE_MAX) k = EVAL_LINE_MAX;
-                f[(opp_tops & line ? F_LINE_CONTESTED : F_LINE_OPEN) + k - 1] += sign_c;
+                int k = __builtin_popcountll(r & line); /* at most size <= EVAL_LINE_MAX */
+                lines[(opp & line ? EVAL_LINE_MAX + 1 : 0) + k]++;
             }
+        }
+        for (int k = 1; k <= EVAL_LINE_MAX; k++) {
+            f[F_LINE_OPEN + k - 1] += sign_c * lines[k];
+            f[F_LINE_CONTESTED + k - 1] += sign_c * lines[EVAL_LINE_MAX + 1 + k];
         }
     }
     for (int c = 0; c < 2; c++) {
@@ -234,12 +254,15 @@ const char *engine_feature_name(int i, char buf[32]) {
 int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
     int f[F_COUNT];
     int phase = engine_features(pos, m, f);
-    int64_t open = 0, end = 0;
+    /* 32-bit sums (a loop the compiler vectorises) cannot overflow: no
+     * feature exceeds 256 in size (64 squares, 4 neighbours each; 128
+     * pieces), so 82 of them times a 16-bit weight stay below 2^30. */
+    int open = 0, end = 0;
     for (int i = 0; i < F_COUNT; i++) {
-        open += (int64_t)f[i] * w->w[i][0];
-        end += (int64_t)f[i] * w->w[i][1];
+        open += f[i] * w->w[i][0];
+        end += f[i] * w->w[i][1];
     }
-    int64_t sum = open * (EVAL_PHASE_MAX - phase) + end * phase;
+    int64_t sum = (int64_t)open * (EVAL_PHASE_MAX - phase) + (int64_t)end * phase;
     int score = (int)(sum / (EVAL_PHASE_MAX * EVAL_SCALE));
     if (score > TAK_SCORE_WIN_MIN - 100) score = TAK_SCORE_WIN_MIN - 100;
     if (score < -(TAK_SCORE_WIN_MIN - 100)) score = -(TAK_SCORE_WIN_MIN - 100);

@@ -188,6 +188,7 @@ typedef struct SearchThread {
 
     TakMove *moves;             /* the move stack (MOVE_STACK) */
     int *scores;
+    int64_t *sort_keys;         /* order_sort's room (TAK_MAX_MOVES) */
     TakMoveList *scratch;       /* for tak_moves_generate */
     TakMove killers[MAX_PLY + 1][2];
     int16_t (*history)[HISTORY_SIZE]; /* [colour][move] */
@@ -248,11 +249,17 @@ struct TakEngine {
 /* ---- ordering.c ------------------------------------------------------- */
 
 /* Scores moves[0..n) for ordering: the hash move first, then road wins are
- * found separately; killers, then history and a static preference. */
-void order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
-                 int ply);
-/* Swaps the best-scored of moves[i..n) into place i. */
+ * found separately; killers, then history and a static preference. Returns
+ * the first index of the hash move (the best score), or -1. */
+int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
+                int ply);
+/* Swaps the best-scored of moves[i..n) into place i (the first of equals). */
 void order_pick(TakMove *moves, int *scores, int i, int n);
+/* Swaps moves (and scores) i and j. */
+void order_swap(TakMove *moves, int *scores, int i, int j);
+/* Sorts moves[from..n) by score, best first, by a shell sort whose order of
+ * equals the search's node counts depend on; keys: room for n - from. */
+void order_sort(TakMove *moves, int *scores, int64_t *keys, int from, int n);
 void order_update(SearchThread *t, TakMove best, const TakMove *tried, int tried_count, int depth,
                   int ply);
 

@@ -18,34 +18,71 @@ static inline int static_preference(TakMove m) {
     }
 }
 
-void order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
-                 int ply) {
+int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
+                int ply) {
     const int16_t *hist = t->history[t->pos.side];
     TakMove k0 = t->killers[ply][0], k1 = t->killers[ply][1];
+    int tt_index = -1;
     for (int i = 0; i < n; i++) {
         TakMove m = moves[i];
-        if (m == tt_move)
+        if (m == tt_move) {
             scores[i] = SCORE_TT;
-        else if (m == k0)
+            if (tt_index < 0) tt_index = i;
+        } else if (m == k0) {
             scores[i] = SCORE_KILLER + 1;
-        else if (m == k1)
+        } else if (m == k1) {
             scores[i] = SCORE_KILLER;
-        else
+        } else {
             scores[i] = hist[m & (HISTORY_SIZE - 1)] + static_preference(m);
+        }
     }
+    return tt_index;
+}
+
+void order_swap(TakMove *moves, int *scores, int i, int j) {
+    TakMove m = moves[i];
+    moves[i] = moves[j];
+    moves[j] = m;
+    int s = scores[i];
+    scores[i] = scores[j];
+    scores[j] = s;
 }
 
 void order_pick(TakMove *moves, int *scores, int i, int n) {
+    /* The best score first (a loop the compiler vectorises), then its first
+     * place: the same move a scan keeping the first of equals would find. */
+    int top = scores[i];
+    for (int j = i + 1; j < n; j++) top = scores[j] > top ? scores[j] : top;
     int best = i;
-    for (int j = i + 1; j < n; j++)
-        if (scores[j] > scores[best]) best = j;
-    if (best != i) {
-        TakMove m = moves[i];
-        moves[i] = moves[best];
-        moves[best] = m;
-        int s = scores[i];
-        scores[i] = scores[best];
-        scores[best] = s;
+    while (scores[best] != top) best++;
+    if (best != i) order_swap(moves, scores, i, best);
+}
+
+void order_sort(TakMove *moves, int *scores, int64_t *keys, int from, int n) {
+    /* Shell sort on one word per move, score above move: comparing a key
+     * with a score times 2^32 compares the scores alone (the move is below
+     * 2^32), so the order, ties included, is that of the same shell sort on
+     * the two arrays, with half the loads and stores. */
+    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    int len = n - from;
+    if (len < 2) return;
+    for (int i = 0; i < len; i++) keys[i] = (int64_t)scores[from + i] * 4294967296 + moves[from + i];
+    for (int g = 0; g < 8; g++) {
+        int gap = gaps[g];
+        for (int i = gap; i < len; i++) {
+            int64_t k = keys[i];
+            int64_t s = k - (int64_t)(uint32_t)k; /* the score part alone */
+            int j = i;
+            while (j >= gap && keys[j - gap] < s) {
+                keys[j] = keys[j - gap];
+                j -= gap;
+            }
+            keys[j] = k;
+        }
+    }
+    for (int i = 0; i < len; i++) {
+        moves[from + i] = (TakMove)keys[i];
+        scores[from + i] = (int)((keys[i] - (int64_t)(uint32_t)keys[i]) / 4294967296);
     }
 }
 

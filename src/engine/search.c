@@ -67,26 +67,6 @@ static inline void pv_set(SearchThread *t, int ply, TakMove m) {
     t->pv_length[ply] = n + 1;
 }
 
-/* Sorts moves[from..n) by score, best first (shell sort: the tail of a
- * long list is sorted once rather than picked move by move). */
-static void sort_rest(TakMove *moves, int *scores, int from, int n) {
-    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
-    for (int g = 0; g < 8; g++) {
-        int gap = gaps[g];
-        for (int i = from + gap; i < n; i++) {
-            TakMove m = moves[i];
-            int s = scores[i], j = i;
-            while (j - gap >= from && scores[j - gap] < s) {
-                moves[j] = moves[j - gap];
-                scores[j] = scores[j - gap];
-                j -= gap;
-            }
-            moves[j] = m;
-            scores[j] = s;
-        }
-    }
-}
-
 /* Generates the moves at the top of the move stack; returns the count, or
  * -1 when the stack is full (the node is then treated as a leaf). */
 static int generate(SearchThread *t, int base) {
@@ -132,7 +112,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bo
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
     order_score(t, moves, scores, n, TAK_MOVE_NONE, ply);
-    sort_rest(moves, scores, 0, n);
+    order_sort(moves, scores, t->sort_keys, 0, n);
     int best = -(TAK_SCORE_WIN - ply - 2);
     for (int i = 0; i < n; i++) {
         TakMove m = moves[i];
@@ -289,15 +269,19 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (n <= 0) return n < 0 ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
-    order_score(t, moves, scores, n, tt_move, ply);
+    int tt_index = order_score(t, moves, scores, n, tt_move, ply);
 
     int alpha_orig = alpha, best = -SCORE_INF, tried = 0;
     TakMove best_move = TAK_MOVE_NONE;
     for (int i = 0; i < n; i++) {
-        if (i < 6)
+        /* The first few are picked one at a time (most nodes stop after one
+         * or two moves), the rest sorted once. */
+        if (i == 0 && tt_index >= 0)
+            order_swap(moves, scores, 0, tt_index); /* the hash move scores best */
+        else if (i < 6)
             order_pick(moves, scores, i, n);
         else if (i == 6)
-            sort_rest(moves, scores, 6, n);
+            order_sort(moves, scores, t->sort_keys, 6, n);
         TakMove m = moves[i];
         bool special = scores[i] >= (1 << 20);
         if (!pv_node && !threat && depth <= 3 && !special && tried >= lmp_limit[depth] &&
@@ -360,7 +344,7 @@ static void root_setup(SearchThread *t) {
     order_score(t, t->moves, t->scores, n, tt_move, 0);
     for (int i = 0; i < n; i++)
         if (t->moves[i] == win) t->scores[i] = INT_MAX;
-    sort_rest(t->moves, t->scores, 0, n);
+    order_sort(t->moves, t->scores, t->sort_keys, 0, n);
     for (int i = 0; i < n; i++) {
         RootMove *rm = &t->root_moves[i];
         rm->move = t->moves[i];

@@ -7,43 +7,6 @@
  */
 #include "internal.h"
 
-/* A placement square that completes a road for road squares `road`, or -1.
- * A road needs every rank (or file) but at most one covered already, the new
- * square in the missing one; then the square must join a chain reaching one
- * edge to a chain (or the edge itself) reaching the opposite one: two floods
- * per direction instead of one per candidate square. */
-static int placement_win(TakBitboard road, TakBitboard empty, const BbMasks *m, int size) {
-    if (!empty || __builtin_popcountll(road) < size - 1) return -1;
-    int missing_ranks = 0, missing_files = 0;
-    TakBitboard rank_gap = m->all, file_gap = m->all;
-    for (int i = 0; i < size; i++) {
-        TakBitboard rk = bb_rank(size, i), fl = m->west << i;
-        if (!(road & rk)) {
-            missing_ranks++;
-            rank_gap = rk;
-        }
-        if (!(road & fl)) {
-            missing_files++;
-            file_gap = fl;
-        }
-    }
-    TakBitboard cand = 0;
-    if (missing_ranks <= 1) {
-        TakBitboard n = bb_flood(road & m->north, road, m, size);
-        TakBitboard s = bb_flood(road & m->south, road, m, size);
-        cand |= rank_gap & (bb_neighbours(n, m, size) | m->north) &
-                (bb_neighbours(s, m, size) | m->south);
-    }
-    if (missing_files <= 1) {
-        TakBitboard w = bb_flood(road & m->west, road, m, size);
-        TakBitboard e = bb_flood(road & m->east, road, m, size);
-        cand |= file_gap & (bb_neighbours(w, m, size) | m->west) &
-                (bb_neighbours(e, m, size) | m->east);
-    }
-    cand &= empty;
-    return cand ? __builtin_ctzll(cand) : -1;
-}
-
 /* The squares a spread from `sq` toward `dir` could reach (the run of free
  * squares, plus a wall a capstone could flatten), and the run itself. */
 static TakBitboard spread_reach(const TakPosition *pos, int sq, int dir, int carry, int *run,
@@ -160,13 +123,89 @@ static void along_missing(TakBitboard own, unsigned missing, int size, const BbM
     }
 }
 
+/* Where a connected run of squares added to the road squares completes a
+ * road: touching both `n` and `s` (or `w` and `e`), the squares of the
+ * chains from that edge, their neighbours and the edge itself. A road of the
+ * union leaves the run last next to (or on) a chain from one edge and first
+ * next to one from the other, and the run joins the two; so this answers
+ * what flooding the union would, from four floods for all the runs (a
+ * placement is a run of one square). Each pair is flooded when first asked. */
+typedef struct EdgeReach {
+    TakBitboard road, n, s, w, e;
+    bool ns, we; /* the pairs filled in */
+} EdgeReach;
+
+static void edge_reach_ns(EdgeReach *r, const BbMasks *m, int size) {
+    TakBitboard n = bb_flood(r->road & m->north, r->road, m, size);
+    TakBitboard s = bb_flood(r->road & m->south, r->road, m, size);
+    r->n = n | bb_neighbours(n, m, size) | m->north;
+    r->s = s | bb_neighbours(s, m, size) | m->south;
+    r->ns = true;
+}
+
+static void edge_reach_we(EdgeReach *r, const BbMasks *m, int size) {
+    TakBitboard w = bb_flood(r->road & m->west, r->road, m, size);
+    TakBitboard e = bb_flood(r->road & m->east, r->road, m, size);
+    r->w = w | bb_neighbours(w, m, size) | m->west;
+    r->e = e | bb_neighbours(e, m, size) | m->east;
+    r->we = true;
+}
+
+/* Whether the road squares and the connected `run` hold a road (both pairs
+ * filled in). The road squares in `n` are the chain from the north edge, so
+ * those also in `s` are a road already, which any run keeps. */
+static inline bool road_with_run(const EdgeReach *r, TakBitboard run) {
+    return ((run & r->n) && (run & r->s)) || ((run & r->w) && (run & r->e)) ||
+           (r->road & ((r->n & r->s) | (r->w & r->e)));
+}
+
+/* A placement square that completes a road, or -1. A road needs every rank
+ * (or file) but at most one covered already, the new square in the missing
+ * one, and the square must join the two edges of a direction. */
+static int placement_win(EdgeReach *r, TakBitboard empty, unsigned ranks, unsigned files,
+                         const BbMasks *m, int size) {
+    if (!empty || __builtin_popcountll(r->road) < size - 1) return -1;
+    unsigned full = (1u << size) - 1, missing_ranks = full & ~ranks, missing_files = full & ~files;
+    TakBitboard cand = 0;
+    if ((missing_ranks & (missing_ranks - 1)) == 0) {
+        TakBitboard gap = missing_ranks ? bb_rank(size, __builtin_ctz(missing_ranks)) : m->all;
+        edge_reach_ns(r, m, size);
+        cand |= gap & r->n & r->s;
+    }
+    if ((missing_files & (missing_files - 1)) == 0) {
+        TakBitboard gap = missing_files ? m->west << __builtin_ctz(missing_files) : m->all;
+        edge_reach_we(r, m, size);
+        cand |= gap & r->w & r->e;
+    }
+    cand &= empty;
+    return cand ? __builtin_ctzll(cand) : -1;
+}
+
+/* The line of squares from `sq` toward `dir`, `far` of them past it. */
+static inline TakBitboard segment(int sq, int dir, int far, int size, const BbMasks *m) {
+    int file = sq % size, rank = sq / size;
+    switch (dir) {
+    case TAK_NORTH:
+        return m->file[file] & lines_below(rank + far + 1, size, m, true) &
+               ~lines_below(rank, size, m, true);
+    case TAK_SOUTH:
+        return m->file[file] & lines_below(rank + 1, size, m, true) &
+               ~lines_below(rank - far, size, m, true);
+    case TAK_EAST: return ((TakBitboard)(2u << far) - 1) << sq;
+    default: return ((TakBitboard)(2u << far) - 1) << (sq - far);
+    }
+}
+
 TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 2) return TAK_MOVE_NONE;
     int size = pos->rules.size;
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     TakBitboard road = pos->owner[color] & ~pos->walls;
+    unsigned full = (1u << size) - 1, ranks, files;
+    bb_lines(road, m, size, &ranks, &files);
+    EdgeReach edges = {.road = road};
     if (pos->stones[color] || pos->capstones[color]) {
-        int sq = placement_win(road, m->all & ~occupied, m, size);
+        int sq = placement_win(&edges, m->all & ~occupied, ranks, files, m, size);
         if (sq >= 0)
             return tak_move_place(sq, pos->stones[color] ? TAK_PLACE_FLAT : TAK_PLACE_CAP);
     }
@@ -174,12 +213,6 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
      * needs every rank (or every file), so a spread is worth a look only when
      * the ranks (files) it could touch include all those the road squares
      * miss. That picks, per direction, the few stacks worth walking out. */
-    unsigned full = (1u << size) - 1, ranks = 0, files = 0;
-    for (int i = 0; i < size; i++) {
-        unsigned row = (unsigned)((road >> (i * size)) & full);
-        ranks |= (unsigned)(row != 0) << i;
-        files |= row;
-    }
     TakBitboard own = pos->owner[color], from[4] = {0, 0, 0, 0};
     along_missing(own, full & ~ranks, size, m, true, from);
     along_missing(own, full & ~files, size, m, false, from);
@@ -195,10 +228,15 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
                                           : file;
             int far = room < carry ? room : carry; /* the farthest square it could reach */
             if (far == 0 || !could_cover(dir, file, rank, far, ranks, files, full)) continue;
+            if (!edges.ns) edge_reach_ns(&edges, m, size);
+            if (!edges.we) edge_reach_we(&edges, m, size);
+            /* The stack's square and the squares it reaches are one run: no
+             * road with the longest it could be, none with the real one. */
+            if (!road_with_run(&edges, segment(sq, dir, far, size, m))) continue;
             int run;
             bool flatten;
             TakBitboard reach = spread_reach(pos, sq, dir, carry, &run, &flatten);
-            if (!reach || !bb_has_road(road | reach | bb_bit(sq), m, size)) continue;
+            if (!reach || !road_with_run(&edges, reach | bb_bit(sq))) continue;
             TakMove mv = spread_win_line(pos, color, sq, dir, carry, run, flatten, m);
             if (mv != TAK_MOVE_NONE) return mv;
         }
