@@ -95,9 +95,9 @@ static inline bool could_cover(int dir, int file, int rank, int far, unsigned ra
 /* The squares of rank (or file, when !by_rank) index < n, n >= 0. */
 static inline TakBitboard lines_below(int n, int size, const BbMasks *m, bool by_rank) {
     if (by_rank) return n >= size ? m->all : ((TakBitboard)1 << (n * size)) - 1;
-    TakBitboard b = 0;
-    for (int i = 0; i < n && i < size; i++) b |= m->west << i;
-    return b;
+    /* The first min(n, size) squares of rank 1 copied to every rank: the
+     * multiply's terms (one per square of the a-file) do not overlap. */
+    return (((TakBitboard)1 << (n < size ? n : size)) - 1) * m->west;
 }
 
 /* Adds to from[dir] the stacks of `own` whose spreads toward dir could give a
