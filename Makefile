@@ -170,13 +170,14 @@ clean:
 	rm -rf $(BUILD)
 
 # ---- tak serve: the web server (src/server/) and its page (web/) ----------
-# Only build/tak links libwebsockets, jansson, SQLite and libpq; the library and its
+# Only build/tak links libwebsockets, jansson, SQLite, libpq and OpenSSL's libcrypto
+# (SHA-256 of players' secrets); the library and its
 # tests stay free of them. The page is embedded as generated C, so the binary
 # needs nothing beside it. libtak.a is named again after the server's objects,
 # which use it.
 
-SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 libpq 2>/dev/null),\
-    -lwebsockets -ljansson -lsqlite3 -lpq) -lev
+SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 libpq libcrypto 2>/dev/null),\
+    -lwebsockets -ljansson -lsqlite3 -lpq -lcrypto) -lev
 # libpq's header lives in its own directory (/usr/include/postgresql on Debian).
 PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
 $(BUILD)/obj/src/server/%.o $(BUILD)/asan/obj/src/server/%.o: CPPFLAGS += $(PQ_CFLAGS)

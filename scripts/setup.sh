@@ -19,6 +19,7 @@ PACKAGES=(
     libjansson-dev    # tak serve: JSON messages
     libsqlite3-dev    # tak serve: the game store
     libpq-dev         # tak serve --db postgresql://: the shared game store
+    libssl-dev        # tak serve: SHA-256 of players' identity secrets (libcrypto)
     postgresql        # ... and its tests (a throw-away cluster: scripts/with-postgres.sh)
     chromium          # browser end-to-end tests (driven by playwright-core)
     nodejs            # server tests, e2e tests, load benchmark

@@ -29,6 +29,7 @@ function connect() {
   ws.onopen = () => {
     app.connected = true; app.retry = 500;
     setConn('connected');
+    takPlayers.connected(); // first: what follows is sent as this browser's player
     if (app.gameId) joinGame(app.gameId);
     else if (window.takatApp && takatApp.id) takatJoin(takatApp.id);
     else followLobby();
@@ -494,7 +495,7 @@ function drawStash() {
     const who = document.createElement('span');
     who.className = 'who'; who.textContent = color === 'white' ? 'White' : 'Black';
     const named = app.state.names && app.state.names[color];
-    if (named) { who.textContent = named; who.title = color === 'white' ? 'White' : 'Black'; }
+    if (named) { who.replaceChildren(takPlayers.link(named, app.state.ratings && app.state.ratings[color], true)); who.title = color === 'white' ? 'White' : 'Black'; }
     row.appendChild(who);
     const mine = myTurn() && app.seat === color;
     const add = (label, count, piece) => {
@@ -1140,7 +1141,8 @@ function drawLobby() {
   body.textContent = '';
   for (const k of l.seeks) {
     const tr = body.insertRow();
-    for (const text of [k.name, `${k.size}×${k.size}`, k.komi, clockName(k.clock), k.color === 'random' ? 'either' : k.color]) tr.insertCell().textContent = text;
+    for (const text of [k.name, `${k.size}×${k.size}`, k.komi, clockName(k.clock), k.color === 'random' ? 'either' : k.color, k.rated ? 'rated' : 'casual']) tr.insertCell().textContent = text;
+    tr.cells[0].replaceChildren(takPlayers.link(k.name, k.rating));
     const b = document.createElement('button');
     b.type = 'button';
     if (app.mySeeks.has(k.id)) { b.textContent = 'Cancel'; b.onclick = () => unseek(k.id); } else { b.textContent = 'Play'; b.onclick = () => acceptSeek(k.id); }
@@ -1166,11 +1168,12 @@ function drawLobby() {
 function playerName() {
   const name = $('player-name').value.trim();
   localStorage.setItem('tak.name', name);
+  takPlayers.claim(name); // sent before the request that carries the name
   return name;
 }
 
 function seekOptions(f) {
-  const msg = { size: +f.get('size'), komi: +f.get('komi'), color: f.get('color') };
+  const msg = { size: +f.get('size'), komi: +f.get('komi'), color: f.get('color'), rated: f.get('rated') === 'on' };
   const tc = f.get('tc');
   if (tc) { const [min, inc] = tc.split('+').map(Number); msg.time = min * 60; msg.increment = inc; }
   return msg;
@@ -1274,7 +1277,8 @@ async function startGame(msg, onError) {
 
 function route() {
   const m = location.pathname.match(/^\/g\/([a-z2-9]+)/), t = location.pathname.match(/^\/t\/([a-z2-9]+)/);
-  if (m) openGame(m[1]);
+  if (takPlayers.route(location.pathname)) { $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = true; }
+  else if (m) openGame(m[1]);
   else if (t) openTakat(t[1]);
   else { $('play').hidden = true; $('takat').hidden = true; $('new-game').hidden = false; followLobby(); }
 }

@@ -7,10 +7,14 @@
  * may send CHAT_BURST messages at once and then one every CHAT_REFILL_MS,
  * and each room takes at most ROOM_BURST at once and one every
  * ROOM_REFILL_MS from all its writers together, so neither one connection
- * nor many can flood a game. The last CHAT_KEEP messages of a room stay with
- * the game while it is in memory and are sent to whoever joins it.
+ * nor many can flood a game. Every message goes to the store first, so the
+ * chat survives a restart and the servers of a cluster share it: a message
+ * saved by another process is announced (cluster.c) and read from the store
+ * here. The last CHAT_KEEP messages of a room stay with the game while it
+ * is in memory and are sent to whoever joins it.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,7 +32,7 @@ enum { ROOM_PLAYERS, ROOM_SPECTATORS };
 static const char *const room_names[] = {"players", "spectators"};
 
 struct Chat {
-    json_t *lines[2];    /* each room's last messages, oldest first */
+    json_t *lines[2]; /* each room's last messages, in the order they came here */
     Bucket room_bucket[2];
 };
 
@@ -38,9 +42,7 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Takes one token from a bucket of `burst` refilled one per `refill_ms`;
- * false when it is empty. A bucket never used is full. */
-static bool bucket_take(Bucket *b, int burst, int refill_ms) {
+bool bucket_take(Bucket *b, int burst, int refill_ms) {
     int64_t now = now_ms();
     if (b->stamp_ms == 0) {
         b->tokens = burst;
@@ -81,13 +83,71 @@ static const char *bad_text(const char *text, size_t *chars) {
     return NULL;
 }
 
-static Chat *chat_of(LiveGame *g) {
+static const char *const from_names[] = {"white", "black", "spectator"};
+
+/* Whether the room holds the message with this id already. */
+static bool held(json_t *lines, json_int_t id) {
+    size_t i;
+    json_t *line;
+    json_array_foreach(lines, i, line) {
+        if (json_integer_value(json_object_get(line, "id")) == id) return true;
+    }
+    return false;
+}
+
+/* Takes the room's last messages from the store that are not held here yet
+ * (sent by this process or another), and sends them to the room's members
+ * when `tell`. */
+static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err) {
+    Chat *chat = g->chat;
+    StoredChat *got = malloc(CHAT_KEEP * sizeof *got);
+    size_t n = 0;
+    if (got == NULL) return tak_error_set(err, "out of memory");
+    if (!s->store->ops->load_chat(s->store, g->info.id, room, 0, CHAT_KEEP, got, &n, err)) {
+        free(got);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (held(chat->lines[room], got[i].id)) continue;
+        json_t *line =
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I}", "type", "chat", "game", g->info.id,
+                      "room", room_names[room], "from", got[i].from, "text", got[i].text, "time",
+                      (json_int_t)got[i].time_ms, "id", (json_int_t)got[i].id);
+        if (line == NULL) continue; /* not UTF-8: not written by this server */
+        json_array_append(chat->lines[room], line);
+        if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);
+        if (tell) {
+            Outbuf *b = outbuf_json(json_incref(line));
+            for (Session *ss = g->subs; ss; ss = ss->next)
+                if ((ss->seat >= 0) == (room == ROOM_PLAYERS)) session_send(ss, b);
+            outbuf_release(b);
+        }
+        json_decref(line);
+    }
+    free(got);
+    return true;
+}
+
+/* The game's chat rooms, read from the store when first needed. */
+static Chat *chat_of(Server *s, LiveGame *g) {
     if (g->chat == NULL) {
         g->chat = calloc(1, sizeof *g->chat);
         if (g->chat == NULL) return NULL;
         for (int i = 0; i < 2; i++) g->chat->lines[i] = json_array();
+        TakError err;
+        for (int room = 0; room < 2; room++)
+            if (!catch_up(s, g, room, false, &err) && !s->config->quiet)
+                fprintf(stderr, "tak serve: chat of %s: %s\n", g->info.id, err.message);
     }
     return g->chat;
+}
+
+void chat_refresh(Server *s, const char *id, int room) {
+    LiveGame *g = games_loaded(s, id);
+    TakError err;
+    if (g == NULL || g->chat == NULL || room < 0 || room > 1) return; /* read when first needed */
+    if (!catch_up(s, g, room, true, &err) && !s->config->quiet)
+        fprintf(stderr, "tak serve: chat of %s: %s\n", id, err.message);
 }
 
 void chat_on_send(const Request *r) {
@@ -103,31 +163,33 @@ void chat_on_send(const Request *r) {
     int seat = r->ss->seat, room = seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
     if (!bucket_take(&r->ss->chat_bucket, CHAT_BURST, CHAT_REFILL_MS))
         return request_fail(r, "too many messages: wait a few seconds");
-    Chat *chat = chat_of(g);
+    Server *s = r->ss->server;
+    Chat *chat = chat_of(s, g);
     if (chat == NULL) return request_fail(r, "out of memory");
     if (!bucket_take(&chat->room_bucket[room], ROOM_BURST, ROOM_REFILL_MS))
         return request_fail(r, "the %s' room is busy: wait a moment", room_names[room]);
-    json_t *line = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I}", "type", "chat", "game", g->info.id,
-                             "room", room_names[room], "from",
-                             seat == TAK_WHITE   ? "white"
-                             : seat == TAK_BLACK ? "black"
-                                                 : "spectator",
-                             "text", text, "time", (json_int_t)clock_now_ms());
+    StoredChat *line = calloc(1, sizeof *line);
     if (line == NULL) return request_fail(r, "out of memory");
-    json_array_append(chat->lines[room], line);
-    if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);
-    Outbuf *b = outbuf_json(line);
-    if (b == NULL) return request_fail(r, "out of memory");
-    for (Session *ss = g->subs; ss; ss = ss->next)
-        if ((ss->seat >= 0) == (room == ROOM_PLAYERS)) session_send(ss, b);
-    outbuf_release(b);
+    line->room = room;
+    snprintf(line->from, sizeof line->from, "%s", from_names[seat >= 0 ? seat : 2]);
+    snprintf(line->text, sizeof line->text, "%s", text);
+    line->time_ms = clock_now_ms();
+    int64_t id;
+    TakError err;
+    bool saved = s->store->ops->add_chat(s->store, g->info.id, line, &id, &err);
+    free(line);
+    if (!saved) return request_fail(r, "cannot keep the message: %s", err.message);
+    /* From the store, with whatever another process saved meanwhile. */
+    if (!catch_up(s, g, room, true, &err)) return request_fail(r, "%s", err.message);
+    cluster_announce_chat(s->cluster, g->info.id, room);
     request_ok(r, NULL);
 }
 
 void chat_history(Session *ss) {
     LiveGame *g = ss->game;
-    if (g == NULL || g->chat == NULL) return;
+    if (g == NULL || chat_of(ss->server, g) == NULL) return;
     int room = ss->seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
+    if (json_array_size(g->chat->lines[room]) == 0) return;
     session_send_json(ss, json_pack("{s:s, s:s, s:O}", "type", "chat_history", "game",
                                     g->info.id, "messages", g->chat->lines[room]));
 }

@@ -38,11 +38,16 @@ static void quiet_log(const Cluster *c, const char *what, const char *message) {
 }
 
 /* A notification's payload: "ID PLIES DRAW TAKEBACK THINKING", offers as
- * LiveGame.offer holds them (-1..3). Anything else (another program on the channel) is ignored. */
+ * LiveGame.offer holds them (-1..3), or "chat ID ROOM" for a chat message.
+ * Anything else (another program on the channel) is ignored. */
 static void on_notification(Cluster *c, const char *payload) {
     char id[STORE_ID_LEN + 2];
     long plies;
-    int offer[2], thinking, end = 0;
+    int offer[2], thinking, end = 0, room;
+    if (sscanf(payload, "chat %11s %d%n", id, &room, &end) == 2 && payload[end] == '\0' &&
+        strlen(id) == STORE_ID_LEN)
+        return chat_refresh(c->server, id, room);
+    end = 0;
     if (sscanf(payload, "%11s %ld %d %d %d%n", id, &plies, &offer[0], &offer[1], &thinking, &end) !=
             5 ||
         payload[end] != '\0' || strlen(id) != STORE_ID_LEN || plies < 0)
@@ -190,8 +195,8 @@ void cluster_stop(Cluster *c) {
     free(c);
 }
 
-void cluster_announce(Cluster *c, const LiveGame *g) {
-    if (c == NULL) return;
+/* Sends `payload` to the other processes. */
+static void notify(Cluster *c, const char *payload) {
     /* Not listening since the connection broke: connect now rather than
      * lose this word; the retry timer, still due, refreshes every game. */
     TakError err;
@@ -199,9 +204,6 @@ void cluster_announce(Cluster *c, const LiveGame *g) {
         quiet_log(c, "cannot tell the other servers", err.message);
         return;
     }
-    char payload[64];
-    snprintf(payload, sizeof payload, "%s %zu %d %d %d", g->info.id, g->game.count,
-             g->offer[OFFER_DRAW], g->offer[OFFER_TAKEBACK], g->engine_busy ? 1 : 0);
     const char *params[1] = {payload};
     if (!PQsendQueryParams(c->conn, "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL, params, NULL,
                            NULL, 0) ||
@@ -212,4 +214,19 @@ void cluster_announce(Cluster *c, const LiveGame *g) {
     }
     c->pending++;
     flush(c);
+}
+
+void cluster_announce(Cluster *c, const LiveGame *g) {
+    if (c == NULL) return;
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s %zu %d %d %d", g->info.id, g->game.count,
+             g->offer[OFFER_DRAW], g->offer[OFFER_TAKEBACK], g->engine_busy ? 1 : 0);
+    notify(c, payload);
+}
+
+void cluster_announce_chat(Cluster *c, const char *id, int room) {
+    if (c == NULL) return;
+    char payload[64];
+    snprintf(payload, sizeof payload, "chat %s %d", id, room);
+    notify(c, payload);
 }

@@ -42,6 +42,8 @@ static LiveGame *lookup(Server *s, const char *id) {
     return NULL;
 }
 
+LiveGame *games_loaded(Server *s, const char *id) { return lookup(s, id); }
+
 static void live_free(LiveGame *g) {
     tak_game_free(&g->game);
     stored_game_free(&g->info);
@@ -105,6 +107,7 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
     stored_game_free(&info);
     if (g == NULL) return NULL;
     add(s, g);
+    players_game_over(s, g);           /* an end no process recorded (it died first) */
     clock_check(s, g, clock_now_ms()); /* a time that ran out while nobody had it loaded */
     engine_kick(s, g); /* a game against the engine resumes where it stopped */
     return g;
@@ -136,6 +139,7 @@ LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, T
     stored_game_free(&copy);
     if (g == NULL) return NULL;
     add(s, g);
+    players_game_over(s, g); /* an imported game that is over */
     lobby_changed(s);
     engine_kick(s, g);
     return g;
@@ -253,6 +257,7 @@ void games_changed(Server *s, LiveGame *g) {
         g->over_told = true;
         lobby_game_over(s, g);
     }
+    players_game_over(s, g); /* before the announcement, so other processes read the ratings */
     engine_kick(s, g); /* first, so the state says the engine is thinking */
     cluster_announce(s->cluster, g);
     broadcast(g);
@@ -444,6 +449,15 @@ static json_t *name_json(const LiveGame *g, int c) {
     return g->info.name[c][0] ? json_string(g->info.name[c]) : json_null();
 }
 
+/* A seat's player's rating when the game began, and after it once rated. */
+static json_t *rating_json(const LiveGame *g, int c) {
+    if (g->info.rating[c] <= 0) return json_null();
+    json_t *after = g->info.rating_after[c].rating > 0
+                        ? json_integer((json_int_t)(g->info.rating_after[c].rating + 0.5))
+                        : json_null();
+    return json_pack("{s:I, s:o}", "before", (json_int_t)(g->info.rating[c] + 0.5), "after", after);
+}
+
 static json_t *offer_json(int c) { return c < 0 || c > 1 ? json_null() : json_string(color_name(c)); }
 static json_t *declined_json(int c) {
     return c >= OFFER_DECLINED ? json_string(color_name(c - OFFER_DECLINED)) : json_null();
@@ -518,6 +532,10 @@ Outbuf *games_state(LiveGame *g) {
     json_object_set_new(msg, "clock", clock_json(g));
     json_object_set_new(msg, "names", json_pack("{s:o, s:o}", "white", name_json(g, 0), "black",
                                                 name_json(g, 1)));
+    json_object_set_new(msg, "rated", json_boolean(g->info.rated));
+    json_object_set_new(
+        msg, "ratings",
+        json_pack("{s:o, s:o}", "white", rating_json(g, 0), "black", rating_json(g, 1)));
     g->state = outbuf_json(msg);
     if (g->state == NULL) return NULL;
     g->state->refs++;

@@ -44,11 +44,21 @@ struct Server;
 typedef struct Chat Chat; /* a game's chat rooms (chat.c) */
 typedef struct Lobby Lobby; /* seeks and their followers (lobby.c) */
 
+/* assets (generated from web/ at build time) */
+typedef struct Asset {
+    const char *path;
+    const char *mime;
+    const unsigned char *data;
+    unsigned int len;
+} Asset;
 /* A rate limit: `tokens` left, refilled by time since `stamp_ms` (chat.c). */
 typedef struct Bucket {
     int tokens;
     int64_t stamp_ms;
 } Bucket;
+/* Takes one token from a bucket of `burst` refilled one per `refill_ms`;
+ * false when it is empty. A bucket never used is full. */
+bool bucket_take(Bucket *b, int burst, int refill_ms);
 
 /* One connection (lws per-session data): HTTP fields for a page request,
  * the rest for a WebSocket. */
@@ -57,6 +67,8 @@ typedef struct Session {
     struct Server *server;
     /* HTTP */
     const struct Asset *asset;
+    char *body; /* an API answer (malloc'd), sent as body_asset */
+    struct Asset body_asset;
     /* WebSocket */
     bool is_ws;
     struct LiveGame *game; /* the game this connection follows, or NULL */
@@ -73,6 +85,8 @@ typedef struct Session {
     struct Session *tprev, *tnext;      /* in takat->subs */
     int analyses;    /* analyze requests of this connection still searching */
     Bucket chat_bucket; /* the chat messages it may still send */
+    int64_t player;     /* the player it identified as (players.c), or 0 */
+    char player_name[STORE_NAME_LEN + 1];
 } Session;
 
 typedef struct LiveGame {
@@ -163,10 +177,12 @@ typedef struct Server {
     size_t takat_count;
     int64_t heartbeat_ms; /* when the store last heard this server is up */
     Lobby *lobby;         /* made when first used */
+    Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
 } Server;
 
 /* games.c */
 LiveGame *games_find(Server *s, const char *id, TakError *err); /* loads from the store */
+LiveGame *games_loaded(Server *s, const char *id); /* the game if in memory, else NULL */
 LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, TakError *err);
 void games_unload_if_idle(Server *s, LiveGame *g);
 void games_free_all(Server *s);
@@ -220,6 +236,8 @@ void cluster_stop(Cluster *c); /* NULL is fine */
 /* Tells the other processes that g changed (after the store committed it);
  * nothing when c is NULL. */
 void cluster_announce(Cluster *c, const LiveGame *g);
+/* Tells the other processes that game `id`'s room got a message (saved). */
+void cluster_announce_chat(Cluster *c, const char *id, int room);
 
 /* ---- TAKAT games (takat_games.c) ------------------------------------------ */
 
@@ -259,13 +277,6 @@ void protocol_handle(Session *ss, const char *text, size_t len);
 void protocol_error(Session *ss, json_t *req, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* assets (generated from web/ at build time) */
-typedef struct Asset {
-    const char *path;
-    const char *mime;
-    const unsigned char *data;
-    unsigned int len;
-} Asset;
 extern const Asset web_assets[];
 extern const unsigned web_asset_count;
 
@@ -289,27 +300,60 @@ bool request_str_field(const Request *r, const char *key, bool required, size_t 
 /* The game the connection follows, checking a "game" field names it; NULL
  * (after replying) when none. */
 LiveGame *request_followed(const Request *r);
-/* The optional "name" (a player's), checked; "" when absent. */
-bool request_name_field(const Request *r, char out[STORE_NAME_LEN + 1]);
+/* Who takes a seat (players.c): the player the connection identified as
+ * (id, name, rating now), or nobody (all zero) for an anonymous one. */
+typedef struct SeatPlayer {
+    int64_t id;
+    char name[STORE_NAME_LEN + 1];
+    double rating;
+} SeatPlayer;
+/* The connection's player, checking an optional "name" field names it (an
+ * anonymous connection giving a name is told to claim it with "identify");
+ * false after replying. */
+bool request_player(const Request *r, SeatPlayer *out);
+/* A player's rating now, or `dflt` when there is none or it cannot be read. */
+double players_rating_now(Server *s, int64_t player, double dflt);
+/* Puts p in a game's seat `color`: name, id and rating. */
+void seat_player_set(StoredGame *info, int color, const SeatPlayer *p);
+
+/* ---- players and ratings (players.c) ------------------------------------------ */
+
+void players_on_identify(const Request *r); /* "identify" */
+json_t *players_json(const StoredPlayer *p);
+/* Records the end of g in the store once (rating a rated game) when it is
+ * over and not recorded yet; g's result and ratings after follow. */
+void players_game_over(Server *s, LiveGame *g);
+/* At start: the rated games whose end is not recorded are loaded, which
+ * records the end of those that ended (while a process died, say). */
+void players_sweep(Server *s);
+/* GET /api/...: a body (malloc'd; NULL when out of memory), its status and type. */
+char *players_http(Server *s, const char *uri, int *status, const char **mime);
+
+/* The game in PTN, as "export" gives it (export.c): malloc'd, NULL with err. */
+char *games_export_ptn(const LiveGame *g, TakError *err);
 
 /* ---- chat (chat.c) ------------------------------------------------------- */
 
 void chat_on_send(const Request *r);           /* the "chat" request */
 void chat_history(Session *ss);                /* sends what ss may read of its game's chat */
 void chat_free(Chat *chat);                    /* with its game */
+/* Another process saved a message in game `id`'s room: read it, if the game is here. */
+void chat_refresh(Server *s, const char *id, int room);
 
 /* ---- the lobby (lobby.c) ------------------------------------------------------ */
 
 void lobby_on_join(const Request *r);   /* "lobby": follow it */
 /* "seek", its rules, clock and the seeker's colour (2: random) read by protocol.c */
-void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color);
+void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color,
+                   bool rated);
 void lobby_on_unseek(const Request *r); /* "unseek" */
 void lobby_on_accept(const Request *r); /* "accept_seek" */
 const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NULL */
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);
 void lobby_session_closed(Server *s, Session *ss);
-void lobby_tick(Server *s); /* sends the lobby to its followers if it changed */
+#define LOBBY_SLICE_MS 10   /* how often lobby_tick runs */
+void lobby_tick(Server *s); /* sends the lobby to its followers if it changed, a slice at a time */
 void lobby_free(Server *s);
 
 #endif

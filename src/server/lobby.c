@@ -8,10 +8,12 @@
  * with a "seek_accepted" message. Everything here is in memory: a restart
  * forgets the seeks (their seekers' connections are gone anyway).
  *
- * The followers get the whole lobby as one message, at most twice a second
- * (on the server's tick): one write shared by all of them, however many
- * seeks or games changed meanwhile, and the games listed are the first
- * PLAYING_SHOWN, so a thousand idle followers cost the moves little.
+ * The followers get the whole lobby as one message, at most twice a second:
+ * one write shared by all of them, however many seeks or games changed
+ * meanwhile, and the games listed are the first PLAYING_SHOWN. A broadcast
+ * is spread over LOBBY_SPREAD_MS, a slice of the followers every
+ * LOBBY_SLICE_MS (lobby_tick), so a thousand followers never hold up the
+ * loop, and the moves waiting behind it, for a thousand writes at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +26,18 @@
 #define RECENT_MAX 20
 #define PLAYING_SHOWN 20
 #define LOBBY_EVERY_MS 500
+#define LOBBY_SPREAD_MS 200 /* a broadcast reaches every follower within this */
+#define LOBBY_SLICES (LOBBY_SPREAD_MS / LOBBY_SLICE_MS)
 #define NAME_MAX_CHARS STORE_NAME_LEN
 
 typedef struct Seek {
     char id[STORE_ID_LEN + 1];
     Session *seeker;
-    char name[NAME_MAX_CHARS + 1];
+    SeatPlayer player; /* the seeker */
     TakRules rules;
     StoredClock clock;
     int color; /* the seeker's: 0 white, 1 black, 2 random */
+    bool rated;
 } Seek;
 
 typedef struct Recent {
@@ -49,7 +54,10 @@ struct Lobby {
     Recent recent[RECENT_MAX]; /* newest last */
     int recent_count;
     bool dirty;
-    int64_t sent_ms; /* when the followers were last sent the lobby */
+    int64_t sent_ms; /* when the last broadcast began */
+    Outbuf *sending; /* the broadcast under way, or NULL */
+    size_t sent;     /* ... which subs[0 .. sent) have been given */
+    size_t slice;    /* followers given it per tick */
 };
 
 static Lobby *lobby_of(Server *s) {
@@ -74,12 +82,26 @@ const char *lobby_bad_name(const char *name) {
               c == '_' || c == '-'))
             return "a name is made of letters, digits, '_' and '-'";
     }
-    static const char *const reserved[] = {"engine", "tak", "takbot", "admin", "server", "system"};
-    char lower[NAME_MAX_CHARS + 1];
-    for (size_t i = 0; i <= n; i++) lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
-    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-        if (strncmp(lower, reserved[i], strlen(reserved[i])) == 0)
-            return "that name is kept for the engine and the site";
+    /* The site's and the engine's words, alone or run together, with '_',
+     * '-' or digits: "Tak", "TakEngine", "takbot_7", "Admin-2" are refused,
+     * while "Takeshi" and "Engineer" are names like any other. */
+    static const char *const reserved[] = {"engine", "tak", "bot", "admin", "server", "system"};
+    char word[NAME_MAX_CHARS + 1];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        if (name[i] != '_' && name[i] != '-')
+            word[len++] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    while (len > 0 && word[len - 1] >= '0' && word[len - 1] <= '9') len--;
+    /* made[i]: word[0, i) is made of reserved words. */
+    bool made[NAME_MAX_CHARS + 1] = {true};
+    for (size_t i = 0; i < len; i++) {
+        if (!made[i]) continue;
+        for (size_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
+            size_t m = strlen(reserved[k]);
+            if (i + m <= len && memcmp(word + i, reserved[k], m) == 0) made[i + m] = true;
+        }
+    }
+    if (len > 0 && made[len]) return "that name is kept for the engine and the site";
     return NULL;
 }
 
@@ -97,10 +119,12 @@ static json_t *lobby_json(Server *s) {
     json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
     for (int i = 0; i < l->seek_count; i++) {
         const Seek *k = &l->seeks[i];
-        json_array_append_new(seeks, json_pack("{s:s, s:s, s:i, s:f, s:o, s:s}", "id", k->id,
-                                               "name", k->name, "size", k->rules.size, "komi",
-                                               k->rules.half_komi / 2.0, "clock",
-                                               clock_of(&k->clock), "color", colors[k->color]));
+        json_array_append_new(seeks,
+                              json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id", k->id,
+                                        "name", k->player.name, "size", k->rules.size, "komi",
+                                        k->rules.half_komi / 2.0, "clock", clock_of(&k->clock),
+                                        "color", colors[k->color], "rated", k->rated, "rating",
+                                        (int)(k->player.rating + 0.5)));
     }
     for (size_t b = 0; b < s->bucket_count && json_array_size(playing) < PLAYING_SHOWN; b++)
         for (LiveGame *g = s->buckets[b]; g && json_array_size(playing) < PLAYING_SHOWN; g = g->hnext) {
@@ -119,9 +143,21 @@ static json_t *lobby_json(Server *s) {
                      playing, "recent", recent, "levels", TAK_LEVEL_MIN, TAK_LEVEL_MAX);
 }
 
+/* Gives the broadcast under way to the next slice of followers. */
+static void send_slice(Lobby *l) {
+    size_t end = l->sent + l->slice < l->sub_count ? l->sent + l->slice : l->sub_count;
+    for (; l->sent < end; l->sent++) session_send(l->subs[l->sent], l->sending);
+    if (l->sent == l->sub_count) {
+        outbuf_release(l->sending);
+        l->sending = NULL;
+    }
+}
+
 void lobby_tick(Server *s) {
     Lobby *l = s->lobby;
-    if (l == NULL || !l->dirty) return;
+    if (l == NULL) return;
+    if (l->sending) return send_slice(l);
+    if (!l->dirty) return;
     /* Twice a second at most: fresh enough for people, and a thousand
      * followers cost the moves little (bench/SERVER.md). */
     int64_t now = clock_now_ms();
@@ -129,10 +165,11 @@ void lobby_tick(Server *s) {
     l->sent_ms = now;
     l->dirty = false;
     if (l->sub_count == 0) return;
-    Outbuf *b = outbuf_json(lobby_json(s));
-    if (b == NULL) return;
-    for (size_t i = 0; i < l->sub_count; i++) session_send(l->subs[i], b);
-    outbuf_release(b);
+    l->sending = outbuf_json(lobby_json(s));
+    if (l->sending == NULL) return;
+    l->sent = 0;
+    l->slice = (l->sub_count + LOBBY_SLICES - 1) / LOBBY_SLICES;
+    send_slice(l);
 }
 
 void lobby_game_over(Server *s, const LiveGame *g) {
@@ -163,13 +200,22 @@ void lobby_session_closed(Server *s, Session *ss) {
         if (l->seeks[i].seeker == ss) remove_seek(l, i);
     for (size_t i = 0; i < l->sub_count; i++)
         if (l->subs[i] == ss) {
-            l->subs[i] = l->subs[--l->sub_count];
+            /* Keep subs[0 .. sent) the followers given the broadcast under way. */
+            size_t last = --l->sub_count;
+            if (i < l->sent) {
+                l->subs[i] = l->subs[l->sent - 1];
+                l->subs[l->sent - 1] = l->subs[last];
+                l->sent--;
+            } else {
+                l->subs[i] = l->subs[last];
+            }
             break;
         }
 }
 
 void lobby_free(Server *s) {
     if (s->lobby == NULL) return;
+    outbuf_release(s->lobby->sending);
     free(s->lobby->subs);
     free(s->lobby);
     s->lobby = NULL;
@@ -197,14 +243,16 @@ void lobby_on_join(const Request *r) {
     session_send_json(r->ss, lobby_json(s));
 }
 
-void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color) {
+void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color,
+                   bool rated) {
     Server *s = r->ss->server;
     Lobby *l = lobby_of(s);
-    const char *name;
+    SeatPlayer player;
     if (l == NULL) return request_fail(r, "out of memory");
-    if (!request_str_field(r, "name", true, 64, &name)) return;
-    const char *why = lobby_bad_name(name);
-    if (why) return request_fail(r, "%s", why);
+    if (!request_player(r, &player)) return;
+    if (player.id == 0)
+        return request_fail(r, "a seek is posted under a name: send 'identify' with your "
+                               "identity secret and a name first");
     int mine = 0;
     for (int i = 0; i < l->seek_count; i++) mine += l->seeks[i].seeker == r->ss;
     if (mine >= SEEKS_PER_SESSION)
@@ -214,7 +262,8 @@ void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *c
     memset(k, 0, sizeof *k);
     random_token(k->id, STORE_ID_LEN);
     k->seeker = r->ss;
-    snprintf(k->name, sizeof k->name, "%s", name);
+    k->player = player;
+    k->rated = rated;
     k->rules = *rules;
     k->clock = *clock;
     k->color = color;
@@ -242,12 +291,17 @@ void lobby_on_accept(const Request *r) {
     Server *s = r->ss->server;
     Lobby *l = s->lobby;
     const char *id;
-    char taker[STORE_NAME_LEN + 1];
-    if (!request_str_field(r, "seek", true, 64, &id) || !request_name_field(r, taker)) return;
+    SeatPlayer taker;
+    if (!request_str_field(r, "seek", true, 64, &id) || !request_player(r, &taker)) return;
     int i = find_seek(l, id);
     if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
     Seek k = l->seeks[i];
     if (k.seeker == r->ss) return request_fail(r, "that is your own seek");
+    if (taker.id == k.player.id)
+        return request_fail(r, "that is your own seek (from another connection)");
+    if (k.rated && taker.id == 0)
+        return request_fail(r, "a rated game is played under a name: send 'identify' with your "
+                               "identity secret and a name first");
     int seeker_color = k.color == 2 ? random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
@@ -256,8 +310,11 @@ void lobby_on_accept(const Request *r) {
     random_token(info.token[1], STORE_TOKEN_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
-    memcpy(info.name[seeker_color], k.name, sizeof info.name[0]);
-    memcpy(info.name[!seeker_color], taker, sizeof info.name[0]);
+    /* The seeker's rating now: a game ended since the seek was posted may have changed it. */
+    k.player.rating = players_rating_now(s, k.player.id, k.player.rating);
+    seat_player_set(&info, seeker_color, &k.player);
+    seat_player_set(&info, !seeker_color, &taker);
+    info.rated = k.rated;
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
     info.winner = -1;

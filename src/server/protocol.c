@@ -299,31 +299,19 @@ static bool clock_fields(const Request *r, StoredClock *clock) {
     return true;
 }
 
-/* An optional player's name: true with "" when absent; false (after
- * replying) when it is not a name (lobby_bad_name). */
-bool request_name_field(const Request *r, char out[STORE_NAME_LEN + 1]) {
-    const char *name;
-    out[0] = '\0';
-    if (!request_str_field(r, "name", false, 64, &name)) return false;
-    if (name == NULL) return true;
-    const char *why = lobby_bad_name(name);
-    if (why) return request_fail(r, "%s", why), false;
-    snprintf(out, STORE_NAME_LEN + 1, "%s", name);
-    return true;
-}
-
 /* A seek for the lobby: the rules and clock as `create` takes them. */
 static void on_seek(const Request *r) {
     static const char *const colors[] = {"white", "black", "random", NULL};
     long size;
     int color;
+    bool rated;
     TakRules rules;
     StoredClock clock;
     if (!int_field(r, "size", TAK_MIN_SIZE, TAK_MAX_SIZE, 5, &size) ||
         !choice_field(r, "color", colors, 2, &color) || !new_rules(r, (int)size, &rules) ||
-        !clock_fields(r, &clock))
+        !clock_fields(r, &clock) || !bool_field(r, "rated", false, &rated))
         return;
-    lobby_on_seek(r, &rules, &clock, color);
+    lobby_on_seek(r, &rules, &clock, color, rated);
 }
 
 static void on_create(const Request *r) {
@@ -341,8 +329,8 @@ static void on_create(const Request *r) {
         return;
     if (tps && ptn_text) return request_fail(r, "give a TPS or a PTN, not both");
     StoredClock clock;
-    char name[STORE_NAME_LEN + 1];
-    if (!clock_fields(r, &clock) || !request_name_field(r, name)) return;
+    SeatPlayer player;
+    if (!clock_fields(r, &clock) || !request_player(r, &player)) return;
     if (color == 2) color = random_color();
 
     StoredGame info;
@@ -402,7 +390,7 @@ static void on_create(const Request *r) {
     random_token(info.id, STORE_ID_LEN);
     random_token(info.token[color], STORE_TOKEN_LEN);
     info.clock = clock;
-    memcpy(info.name[color], name, sizeof name);
+    seat_player_set(&info, color, &player);
     info.engine_color = -1;
     info.engine_level = (int)level;
     if (opponent == 1)
@@ -417,13 +405,24 @@ static void on_create(const Request *r) {
     session_attach(r->ss, g, color);
 }
 
+/* The seat of g held by the connection's player (who may have lost its
+ * secret: a new browser with the same identity), or -1. */
+static int seat_of_player(const Session *ss, const LiveGame *g) {
+    for (int c = 0; ss->player && c < 2; c++)
+        if (g->info.player[c] == ss->player) return c;
+    return -1;
+}
+
 static void on_join(const Request *r) {
     const char *id, *token, *invite;
-    char name[STORE_NAME_LEN + 1];
+    SeatPlayer player;
+    memset(&player, 0, sizeof player);
     if (!request_str_field(r, "game", true, 64, &id) ||
         !request_str_field(r, "token", false, 64, &token) ||
-        !request_str_field(r, "invite", false, 64, &invite) || !request_name_field(r, name))
+        !request_str_field(r, "invite", false, 64, &invite))
         return;
+    /* Who takes the seat an invitation gives (a store read: only then). */
+    if (invite && !token && !request_player(r, &player)) return;
     if (!is_code(id, STORE_ID_LEN)) return request_fail(r, "no game %s", id);
     TakError err;
     Server *s = r->ss->server;
@@ -445,15 +444,17 @@ static void on_join(const Request *r) {
         seat = invited_seat(g->info.token, g->info.engine_color);
         char secret[STORE_TOKEN_LEN + 1];
         random_token(secret, STORE_TOKEN_LEN);
-        if (seat < 0 ||
-            !s->store->ops->take_seat(s->store, g->info.id, seat, secret, name, &err)) {
+        if (seat < 0 || !s->store->ops->take_seat(s->store, g->info.id, seat, secret, player.name,
+                                                  player.id, player.rating, &err)) {
             games_unload_if_idle(s, g);
             return request_fail(r, "cannot take the seat: %s", seat < 0 ? "none is free" : err.message);
         }
         memcpy(g->info.token[seat], secret, sizeof secret);
-        memcpy(g->info.name[seat], name, sizeof name);
+        seat_player_set(&g->info, seat, &player);
         g->info.invite[0] = '\0';
         issued = true;
+    } else if ((seat = seat_of_player(r->ss, g)) >= 0) {
+        issued = true; /* the seat's secret, for a page that lost it */
     }
     reply_joined(r, g->info.id, seat, issued ? g->info.token[seat] : NULL);
     session_attach(r->ss, g, seat);
@@ -765,7 +766,13 @@ static void on_rematch(const Request *r) {
         info.engine_color = g->info.engine_color < 0 ? -1 : !g->info.engine_color;
         info.engine_level = g->info.engine_level;
         info.clock = g->info.clock;
-        for (int c = 0; c < 2; c++) memcpy(info.name[c], g->info.name[!c], sizeof info.name[c]);
+        for (int c = 0; c < 2; c++) {
+            /* The same players, with their ratings now (the last game may have changed them). */
+            memcpy(info.name[c], g->info.name[!c], sizeof info.name[c]);
+            info.player[c] = g->info.player[!c];
+            info.rating[c] = players_rating_now(s, g->info.player[!c], g->info.rating[!c]);
+        }
+        info.rated = g->info.rated;
         info.winner = -1;
         next = games_create(s, &info, NULL, &err);
         if (next == NULL) return request_fail(r, "cannot create the next game: %s", err.message);
@@ -915,82 +922,12 @@ static void on_takat_resign(const Request *r) {
     request_ok(r, NULL);
 }
 
-static bool same_tag_name(const char *a, const char *b) {
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
-    return *a == *b;
-}
-
-/* An imported game's export gives back what the import said: its tags (but
- * those of the rules and the result, which the game's own state writes),
- * its opening comments, and each ply's comment and marks as long as the
- * game still follows the imported moves. False when out of memory. */
-static bool keep_import(TakPtn *ptn, const char *imported) {
-    static const char *const own[] = {"Size", "Komi", "Flats", "Caps", "TPS", "Result"};
-    TakPtn src;
-    TakError err;
-    if (!tak_ptn_read(imported, strlen(imported), &src, &err)) return true; /* read once already */
-    bool ok = true;
-    for (size_t i = 0; ok && i < src.tag_count; i++) {
-        bool skip = false;
-        for (size_t k = 0; k < sizeof own / sizeof *own; k++)
-            skip |= same_tag_name(src.tags[i].name, own[k]);
-        if (!skip) ok = tak_ptn_set_tag(ptn, src.tags[i].name, src.tags[i].value);
-    }
-    if (ok && src.preface) {
-        ptn->preface = src.preface;
-        src.preface = NULL;
-    }
-    size_t n = src.game.count < ptn->game.count ? src.game.count : ptn->game.count;
-    for (size_t i = 0; ok && i < n && src.game.moves[i] == ptn->game.moves[i]; i++) {
-        if (src.comments && src.comments[i] && ptn->comments && !ptn->comments[i]) {
-            ptn->comments[i] = src.comments[i];
-            src.comments[i] = NULL;
-        }
-        if (src.marks && src.marks[i] && ptn->marks && !ptn->marks[i]) {
-            ptn->marks[i] = src.marks[i];
-            src.marks[i] = NULL;
-        }
-    }
-    tak_ptn_free(&src);
-    return ok;
-}
-
 static void on_export(const Request *r) {
     LiveGame *g = request_followed(r);
     if (g == NULL) return;
-    TakPtn ptn;
     TakError err;
-    if (!tak_ptn_from_game(&ptn, &g->game, &err)) return request_fail(r, "%s", err.message);
-    tak_ptn_set_tag(&ptn, "Site", "tak serve");
-    for (int c = 0; c < 2; c++) {
-        char who[64];
-        if (g->info.engine_color == c)
-            snprintf(who, sizeof who, "Tak engine, level %d", g->info.engine_level);
-        else
-            snprintf(who, sizeof who, "%s", g->info.name[c][0] ? g->info.name[c] : "Anonymous");
-        tak_ptn_set_tag(&ptn, c ? "Player2" : "Player1", who);
-    }
-    if (g->info.created_s > 0) {
-        time_t t = (time_t)g->info.created_s;
-        struct tm tm;
-        char date[16], hms[16];
-        gmtime_r(&t, &tm);
-        strftime(date, sizeof date, "%Y.%m.%d", &tm);
-        strftime(hms, sizeof hms, "%H:%M:%S", &tm);
-        tak_ptn_set_tag(&ptn, "Date", date);
-        tak_ptn_set_tag(&ptn, "Time", hms);
-    }
-    if (clock_timed(g)) {
-        char tag[40];
-        clock_tag(&g->info.clock, tag, sizeof tag);
-        tak_ptn_set_tag(&ptn, "Clock", tag);
-    }
-    if (g->info.import_ptn && !keep_import(&ptn, g->info.import_ptn))
-        return tak_ptn_free(&ptn), request_fail(r, "out of memory");
-    char *text = tak_ptn_write(&ptn);
-    tak_ptn_free(&ptn);
-    if (text == NULL) return request_fail(r, "out of memory");
+    char *text = games_export_ptn(g, &err);
+    if (text == NULL) return request_fail(r, "%s", err.message);
     request_ok(r, json_pack("{s:s}", "ptn", text));
     free(text);
 }
@@ -1026,6 +963,7 @@ static const Handler handlers[] = {
     {"seek", on_seek},
     {"unseek", lobby_on_unseek},
     {"accept_seek", lobby_on_accept},
+    {"identify", players_on_identify},
 };
 
 void protocol_handle(Session *ss, const char *text, size_t len) {

@@ -167,16 +167,35 @@ static int write_next(Session *ss) {
 /* ---- the page --------------------------------------------------------------------- */
 
 static const Asset *find_asset(const char *uri) {
-    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0 || strncmp(uri, "/t/", 3) == 0)
+    /* The page's own addresses: games, TAKAT games, players, the leaderboard. */
+    if (strcmp(uri, "/") == 0 || strncmp(uri, "/g/", 3) == 0 || strncmp(uri, "/t/", 3) == 0 ||
+        strncmp(uri, "/p/", 3) == 0 || strcmp(uri, "/players") == 0)
         uri = "/index.html";
     for (unsigned i = 0; i < web_asset_count; i++)
         if (strcmp(uri + 1, web_assets[i].path) == 0) return &web_assets[i];
     return NULL;
 }
 
-/* Body bytes sent so far live in ss->rx_len (unused by HTTP connections). */
+/* Body bytes sent so far live in ss->rx_len (unused by HTTP connections).
+ * An API answer (/api/...) is made now, into ss->body, and sent as an asset
+ * of its own. */
 static int http_start(struct lws *wsi, Session *ss, const char *uri) {
-    ss->asset = find_asset(uri);
+    int status = HTTP_STATUS_OK;
+    free(ss->body);
+    ss->body = NULL;
+    if (strncmp(uri, "/api/", 5) == 0) {
+        const char *mime;
+        ss->body = players_http(ss->server, uri, &status, &mime);
+        if (ss->body == NULL) {
+            lws_return_http_status(wsi, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
+            return lws_http_transaction_completed(wsi) ? -1 : 0;
+        }
+        ss->body_asset =
+            (Asset){"", mime, (const unsigned char *)ss->body, (unsigned)strlen(ss->body)};
+        ss->asset = &ss->body_asset;
+    } else {
+        ss->asset = find_asset(uri);
+    }
     if (ss->asset == NULL) {
         lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "not found");
         return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -184,7 +203,7 @@ static int http_start(struct lws *wsi, Session *ss, const char *uri) {
     unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start,
                                        *end = buf + sizeof buf - 1;
     static const char nocache[] = "no-cache", nosniff[] = "nosniff";
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, ss->asset->mime, ss->asset->len, &p,
+    if (lws_add_http_common_headers(wsi, (unsigned)status, ss->asset->mime, ss->asset->len, &p,
                                     end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)nocache, sizeof nocache - 1, &p, end) ||
@@ -211,6 +230,8 @@ static int http_write(struct lws *wsi, Session *ss) {
         return 0;
     }
     ss->asset = NULL;
+    free(ss->body);
+    ss->body = NULL;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
@@ -242,6 +263,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return write_next(ss);
     case LWS_CALLBACK_CLOSED:
         if (ss->is_ws) session_close(ss);
+        return 0;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (ss && !ss->is_ws) {
+            free(ss->body);
+            ss->body = NULL;
+            ss->asset = NULL;
+        }
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (server) {
@@ -297,11 +325,15 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents) {
     ev_break(loop, EVBREAK_ALL);
 }
 
+static void on_lobby_tick(struct ev_loop *loop, ev_timer *w, int revents) {
+    (void)loop, (void)revents;
+    lobby_tick(w->data);
+}
+
 static void on_tick(struct ev_loop *loop, ev_timer *w, int revents) {
     (void)revents;
     Server *server = w->data;
     clock_tick(server);
-    lobby_tick(server);
     if (*server->config->stop) ev_break(loop, EVBREAK_ALL);
 }
 
@@ -388,6 +420,9 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
         }
     }
 
+    /* Rated games whose end no process recorded are rated now. */
+    players_sweep(&server);
+
     struct lws_vhost *vh = lws_get_vhost_by_name(ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : config->port;
     printf("tak serve: open http://%s:%d/\n", config->host ? config->host : "localhost", port);
@@ -402,10 +437,15 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     ev_timer_init(&tick, on_tick, 0.25, 0.25);
     tick.data = &server;
     ev_timer_start(loop, &tick);
+    ev_timer lobby_timer;
+    ev_timer_init(&lobby_timer, on_lobby_tick, LOBBY_SLICE_MS / 1000.0, LOBBY_SLICE_MS / 1000.0);
+    lobby_timer.data = &server;
+    ev_timer_start(loop, &lobby_timer);
     ev_run(loop, 0);
     ev_signal_stop(loop, &sigint);
     ev_signal_stop(loop, &sigterm);
     ev_timer_stop(loop, &tick);
+    ev_timer_stop(loop, &lobby_timer);
 
     if (!config->quiet)
         fprintf(stderr, "tak serve: stopping (%llu messages, %llu moves served)\n",

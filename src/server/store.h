@@ -15,11 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tak/rating.h"
 #include "tak/tak.h"
 
 #define STORE_ID_LEN 10    /* game ids: public, in links */
 #define STORE_TOKEN_LEN 24 /* seat secrets and invitations */
 #define STORE_NAME_LEN 20  /* players' names (lobby_bad_name checks them) */
+#define STORE_HASH_LEN 64  /* an identity secret's SHA-256, in hex: all the store keeps of it */
+#define STORE_RESULT_LEN 8 /* a result code: "R-0", "1/2-1/2" */
+/* Glicko-2's rating period for idleness: a player's deviation grows by one
+ * period for each day since their last rated game (tak_rating_idle). */
+#define STORE_RATING_PERIOD_S 86400
 #define STORE_HEARTBEAT_MS 250 /* how often a server says it is up */
 /* A heartbeat older than this at start means every server was down: the
  * clocks stop for that time (a faster restart is charged, under 1 s). */
@@ -39,6 +45,12 @@ typedef struct StoredGame {
     char token[2][STORE_TOKEN_LEN + 1]; /* seat secrets by colour; "" when free */
     char invite[STORE_TOKEN_LEN + 1];   /* takes the free seat; "" when none */
     char name[2][STORE_NAME_LEN + 1];   /* the players' names by colour; "" when not given */
+    int64_t player[2];                  /* the players by colour (StoredPlayer.id); 0 for none */
+    bool rated;                         /* a rated game: its end updates both ratings */
+    double rating[2];                   /* the players' ratings when it began; 0 for none */
+    TakRating rating_after[2];          /* their ratings after it, once rated; 0 before */
+    char result[STORE_RESULT_LEN];      /* its result code once finish_game recorded it, or "" */
+    int64_t finished_s;                 /* when finish_game recorded it (s since 1970), or 0 */
     int64_t created_s;                  /* when it was made (s since 1970; set by the store) */
     char *import_ptn; /* the PTN it was imported from, kept for its tags, comments and
                        * marks (malloc'd), or NULL */
@@ -63,6 +75,47 @@ char *stored_text_copy(const char *text);
 /* Makes room for `cap` plies in moves and left_ms (both reallocated). */
 bool stored_game_reserve(StoredGame *g, size_t cap);
 
+/* A player: a unique name claimed by an identity secret, of which only the
+ * SHA-256 is stored; their rating and how many rated games made it. */
+typedef struct StoredPlayer {
+    int64_t id;
+    char name[STORE_NAME_LEN + 1];
+    TakRating rating;
+    int rated_games;
+    int64_t created_s;
+    int64_t last_rated_s; /* when their last rated game ended, or 0 */
+} StoredPlayer;
+
+/* How find_player looks a player up: by the hash of their secret, by name
+ * (any case), or by id (written in decimal). */
+typedef enum { PLAYER_BY_HASH, PLAYER_BY_NAME, PLAYER_BY_ID } PlayerKey;
+
+/* One of a player's games, for their page: seen from the player's side. */
+typedef struct StoredGameSummary {
+    char id[STORE_ID_LEN + 1];
+    int64_t created_s, finished_s; /* finished_s 0 while it goes on */
+    int size;
+    int color;                         /* the player's */
+    char opponent[STORE_NAME_LEN + 1]; /* the opponent's name, or "" (anonymous or engine) */
+    int engine_level;                  /* the opponent engine's level, or 0 */
+    char result[STORE_RESULT_LEN];     /* "" while it goes on */
+    bool rated;
+    double rating_before;   /* the player's, 0 when none */
+    TakRating rating_after; /* the player's once rated, else 0 */
+} StoredGameSummary;
+
+/* One chat message (chat.c checks it): its room (0 the players', 1 the
+ * spectators'), who wrote it ("white", "black", "spectator"), when (ms since
+ * 1970); ids grow with time, per store. */
+#define STORE_CHAT_TEXT_MAX 1200 /* bytes: 300 characters of up to 4 bytes */
+typedef struct StoredChat {
+    int64_t id;
+    int room;
+    char from[12];
+    char text[STORE_CHAT_TEXT_MAX + 1];
+    int64_t time_ms;
+} StoredChat;
+
 typedef struct Store Store;
 
 typedef struct StoreOps {
@@ -82,11 +135,11 @@ typedef struct StoreOps {
      * fails when it is not at `from` (PostgreSQL). */
     bool (*truncate_moves)(Store *s, const char *id, size_t from, size_t count,
                            int64_t turn_start_ms, TakError *err);
-    /* Gives a free seat its secret and its player's name ("" for none) and
-     * retires the invitation; fails when the invitation is spent or the seat
-     * taken. */
+    /* Gives a free seat its secret and its player's name ("" for none), id
+     * (0 for none) and rating (0 for none), and retires the invitation; fails
+     * when the invitation is spent or the seat taken. */
     bool (*take_seat)(Store *s, const char *id, int color, const char *token, const char *name,
-                      TakError *err);
+                      int64_t player, double rating, TakError *err);
     /* Records an ending off the board (resignation, agreement); fails when
      * one is recorded already. */
     bool (*set_ending)(Store *s, const char *id, int end, int winner, TakError *err);
@@ -95,6 +148,44 @@ typedef struct StoreOps {
      * games in progress on by the time since the last such word, so that
      * nobody's clock ran while no server was up. */
     bool (*heartbeat)(Store *s, int64_t now_ms, bool resume, TakError *err);
+
+    /* ---- players and ratings ---- */
+    /* Looks a player up; *found false (and true returned) when there is none. */
+    bool (*find_player)(Store *s, PlayerKey by, const char *key, StoredPlayer *out, bool *found,
+                        TakError *err);
+    /* The player of identity `hash`, made with `name` (checked by the
+     * caller) and a newcomer's rating when the identity is new. *taken, and
+     * nothing made, when another identity holds the name in any case. */
+    bool (*create_player)(Store *s, const char *hash, const char *name, StoredPlayer *out,
+                          bool *taken, TakError *err);
+    /* Records that a game ended with `result` (a code) at now_s, once: a
+     * game recorded already is left as it is (true, *rated false). The first
+     * record of a rated game between two players also updates both ratings
+     * (Glicko-2, one game as one rating period, from their ratings now, each
+     * deviation first grown by the days since their last rated game), in
+     * the same transaction, so it happens exactly once however many
+     * processes see the end; then *rated is true and after[] their new
+     * ratings by colour. `white_score` is 1, 0.5 or 0. */
+    bool (*finish_game)(Store *s, const char *id, const char *result, double white_score,
+                        int64_t now_s, bool *rated, TakRating after[2], TakError *err);
+    /* The player's last `max` games, newest first. */
+    bool (*player_games)(Store *s, int64_t player, size_t max, StoredGameSummary *out,
+                         size_t *count, TakError *err);
+    /* The `max` best-rated players with at least one rated game, best first. */
+    bool (*leaderboard)(Store *s, size_t max, StoredPlayer *out, size_t *count, TakError *err);
+    /* Up to `max` rated games whose end is not recorded (going on, or ended
+     * while no process recorded it): the server looks at them when it starts. */
+    bool (*unfinished_rated)(Store *s, size_t max, char (*ids)[STORE_ID_LEN + 1], size_t *count,
+                             TakError *err);
+
+    /* ---- chat ---- */
+    /* Adds a message to a game's room; *id is its id. */
+    bool (*add_chat)(Store *s, const char *game, const StoredChat *line, int64_t *id,
+                     TakError *err);
+    /* The last `max` messages of a game's room with an id above `after`,
+     * oldest first. */
+    bool (*load_chat)(Store *s, const char *game, int room, int64_t after, size_t max,
+                      StoredChat *out, size_t *count, TakError *err);
 } StoreOps;
 
 struct Store {

@@ -43,14 +43,46 @@ static const char schema[] =
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_name TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE games ADD COLUMN IF NOT EXISTS import_ptn TEXT NOT NULL DEFAULT '';"
     "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms BIGINT NOT NULL);"
+    /* Players (name_key: the name in lower case, so names are unique in any case). */
+    "CREATE TABLE IF NOT EXISTS players("
+    " id BIGSERIAL PRIMARY KEY, secret_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL,"
+    " name_key TEXT NOT NULL UNIQUE, rating DOUBLE PRECISION NOT NULL,"
+    " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
+    " rated_games INTEGER NOT NULL DEFAULT 0,"
+    " created BIGINT NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
+    " last_rated BIGINT NOT NULL DEFAULT 0);"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_player BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_player BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rating DOUBLE PRECISION NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rating DOUBLE PRECISION NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rating_after DOUBLE PRECISION NOT NULL"
+    " DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rd_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_vol_after DOUBLE PRECISION NOT NULL DEFAULT "
+    "0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rating_after DOUBLE PRECISION NOT NULL"
+    " DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rd_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_vol_after DOUBLE PRECISION NOT NULL DEFAULT "
+    "0;"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS result TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN IF NOT EXISTS finished BIGINT NOT NULL DEFAULT 0;"
+    "CREATE INDEX IF NOT EXISTS games_white_player ON games(white_player) WHERE white_player <> 0;"
+    "CREATE INDEX IF NOT EXISTS games_black_player ON games(black_player) WHERE black_player <> 0;"
+    "CREATE TABLE IF NOT EXISTS chat("
+    " id BIGSERIAL PRIMARY KEY, game TEXT NOT NULL, room INTEGER NOT NULL, sender TEXT NOT NULL,"
+    " text TEXT NOT NULL, time BIGINT NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);"
     "COMMIT;";
 
 static const char q_insert_game[] =
     "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps, half_komi,"
     " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies,"
     " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start, white_name, black_name,"
-    " import_ptn)"
-    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)";
+    " import_ptn, white_player, black_player, rated, white_rating, black_rating)"
+    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,"
+    "$24,$25,$26,$27,$28)";
 static const char q_insert_move[] =
     "INSERT INTO moves(game, ply, ptn, left_ms) VALUES($1,$2,$3,$4)";
 /* One statement, so one snapshot: the game and exactly its plies. */
@@ -58,7 +90,10 @@ static const char q_load[] =
     "SELECT g.white_token, g.black_token, g.invite, g.size, g.stones, g.caps, g.half_komi,"
     " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn,"
     " m.left_ms, g.clock_base, g.clock_inc, g.clock_extra, g.clock_extra_move, g.turn_start,"
-    " g.white_name, g.black_name, g.created, g.import_ptn"
+    " g.white_name, g.black_name, g.created, g.import_ptn, g.white_player, g.black_player,"
+    " g.rated, g.white_rating, g.black_rating, g.white_rating_after, g.white_rd_after,"
+    " g.white_vol_after, g.black_rating_after, g.black_rd_after, g.black_vol_after, g.result,"
+    " g.finished"
     " FROM games g LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
     " WHERE g.id = $1 ORDER BY m.ply";
 /* The UPDATE claims ply $2 under the row lock; a process that lost the race
@@ -81,7 +116,11 @@ static const char q_seat[] =
     "UPDATE games SET white_token = CASE WHEN $2::int = 0 THEN $3 ELSE white_token END,"
     " black_token = CASE WHEN $2::int = 1 THEN $3 ELSE black_token END, invite = '',"
     " white_name = CASE WHEN $2::int = 0 THEN $4 ELSE white_name END,"
-    " black_name = CASE WHEN $2::int = 1 THEN $4 ELSE black_name END"
+    " black_name = CASE WHEN $2::int = 1 THEN $4 ELSE black_name END,"
+    " white_player = CASE WHEN $2::int = 0 THEN $5::bigint ELSE white_player END,"
+    " black_player = CASE WHEN $2::int = 1 THEN $5::bigint ELSE black_player END,"
+    " white_rating = CASE WHEN $2::int = 0 THEN $6::float8 ELSE white_rating END,"
+    " black_rating = CASE WHEN $2::int = 1 THEN $6::float8 ELSE black_rating END"
     " WHERE id = $1 AND invite <> ''"
     " AND (CASE WHEN $2::int = 0 THEN white_token ELSE black_token END) = ''";
 static const char q_ending[] =
@@ -95,6 +134,54 @@ static const char q_alive_set[] =
 static const char q_resume[] =
     "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint, $2::bigint)"
     " WHERE turn_start > 0 AND end_kind = 0";
+
+#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
+static const char q_player_hash[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE secret_hash = $1";
+static const char q_player_name[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE name_key = $1";
+static const char q_player_id[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE id = $1::bigint";
+static const char q_player_new[] =
+    "INSERT INTO players(secret_hash, name, name_key, rating, rd, volatility)"
+    " VALUES($1,$2,$3,$4::float8,$5::float8,$6::float8) ON CONFLICT DO NOTHING";
+/* Claims the game's end under its row lock: of several processes recording
+ * it, the first changes the row, the others (re-checking after the lock)
+ * find result set and change nothing. */
+static const char q_finish[] =
+    "UPDATE games SET result = $2, finished = $3::bigint WHERE id = $1 AND result = ''"
+    " RETURNING rated, white_player, black_player";
+/* Both players' rows locked, in id order (so two games rated at once
+ * cannot deadlock), until the transaction ends. */
+static const char q_rated_players[] =
+    "SELECT " PLAYER_COLUMNS " FROM players WHERE id IN ($1::bigint, $2::bigint)"
+    " ORDER BY id FOR UPDATE";
+static const char q_player_rate[] =
+    "UPDATE players SET rating = $2::float8, rd = $3::float8, volatility = $4::float8,"
+    " rated_games = rated_games + 1, last_rated = $5::bigint WHERE id = $1::bigint";
+static const char q_game_rated[] =
+    "UPDATE games SET white_rating_after = $2::float8, white_rd_after = $3::float8,"
+    " white_vol_after = $4::float8, black_rating_after = $5::float8, black_rd_after = $6::float8,"
+    " black_vol_after = $7::float8 WHERE id = $1";
+static const char q_player_games[] =
+    "SELECT id, created, finished, size, CASE WHEN white_player = $1::bigint THEN 0 ELSE 1 END,"
+    " CASE WHEN white_player = $1::bigint THEN black_name ELSE white_name END,"
+    " CASE WHEN engine_color >= 0 THEN engine_level ELSE 0 END, result, rated,"
+    " CASE WHEN white_player = $1::bigint THEN white_rating ELSE black_rating END,"
+    " CASE WHEN white_player = $1::bigint THEN white_rating_after ELSE black_rating_after END,"
+    " CASE WHEN white_player = $1::bigint THEN white_rd_after ELSE black_rd_after END,"
+    " CASE WHEN white_player = $1::bigint THEN white_vol_after ELSE black_vol_after END"
+    " FROM games WHERE white_player = $1::bigint OR black_player = $1::bigint"
+    " ORDER BY created DESC, id DESC LIMIT $2::bigint";
+static const char q_leaders[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
+                                " ORDER BY rating DESC, id LIMIT $1::bigint";
+static const char q_unfinished[] =
+    "SELECT id FROM games WHERE rated <> 0 AND result = '' LIMIT $1::bigint";
+
+static const char q_chat_add[] =
+    "INSERT INTO chat(game, room, sender, text, time) VALUES($1, $2::int, $3, $4, $5::bigint)"
+    " RETURNING id";
+static const char q_chat_load[] =
+    "SELECT id, sender, text, time FROM (SELECT id, sender, text, time FROM chat"
+    " WHERE game = $1 AND room = $2::int AND id > $3::bigint ORDER BY id DESC LIMIT $4::bigint)"
+    " AS last ORDER BY id";
 
 typedef struct PgStore {
     Store base;
@@ -156,15 +243,44 @@ static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     int64_t c[5] = {g->clock.base_ms, g->clock.increment_ms, g->clock.extra_ms,
                     g->clock.extra_move, g->turn_start_ms};
     for (int i = 0; i < 5; i++) snprintf(clk[i], sizeof clk[i], "%lld", (long long)c[i]);
-    const char *params[23] = {g->id,  g->token[0], g->token[1], g->invite,  num[0],
-                              num[1], num[2],      num[3],      num[4],     g->start_tps,
-                              num[5], num[6],      num[7],      num[8],     num[9],
-                              clk[0], clk[1],      clk[2],      clk[3],     clk[4],
-                              g->name[0], g->name[1], g->import_ptn ? g->import_ptn : ""};
+    char who[5][32];
+    snprintf(who[0], sizeof who[0], "%lld", (long long)g->player[0]);
+    snprintf(who[1], sizeof who[1], "%lld", (long long)g->player[1]);
+    snprintf(who[2], sizeof who[2], "%d", g->rated ? 1 : 0);
+    snprintf(who[3], sizeof who[3], "%.17g", g->rating[0]);
+    snprintf(who[4], sizeof who[4], "%.17g", g->rating[1]);
+    const char *params[28] = {g->id,
+                              g->token[0],
+                              g->token[1],
+                              g->invite,
+                              num[0],
+                              num[1],
+                              num[2],
+                              num[3],
+                              num[4],
+                              g->start_tps,
+                              num[5],
+                              num[6],
+                              num[7],
+                              num[8],
+                              num[9],
+                              clk[0],
+                              clk[1],
+                              clk[2],
+                              clk[3],
+                              clk[4],
+                              g->name[0],
+                              g->name[1],
+                              g->import_ptn ? g->import_ptn : "",
+                              who[0],
+                              who[1],
+                              who[2],
+                              who[3],
+                              who[4]};
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    bool ok = change(s, q_insert_game, 23, params, NULL, err, "saving a new game");
+    bool ok = change(s, q_insert_game, 28, params, NULL, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++) {
         char ply[24], left[24];
         snprintf(ply, sizeof ply, "%zu", i);
@@ -186,6 +302,10 @@ static void copy_field(const PGresult *r, int row, int col, char *out, size_t ca
 static int int_field(const PGresult *r, int col) { return atoi(PQgetvalue(r, 0, col)); }
 static int64_t int64_field(const PGresult *r, int row, int col) {
     return PQgetisnull(r, row, col) ? -1 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static double double_field(const PGresult *r, int row, int col) {
+    return PQgetisnull(r, row, col) ? 0 : strtod(PQgetvalue(r, row, col), NULL);
 }
 
 static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found, TakError *err) {
@@ -228,6 +348,18 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     g.created_s = int64_field(r, 0, 22);
     const char *imported = PQgetisnull(r, 0, 23) ? "" : PQgetvalue(r, 0, 23);
     if (imported[0]) g.import_ptn = stored_text_copy(imported);
+    g.player[0] = int64_field(r, 0, 24);
+    g.player[1] = int64_field(r, 0, 25);
+    g.rated = int_field(r, 26) != 0;
+    g.rating[0] = double_field(r, 0, 27);
+    g.rating[1] = double_field(r, 0, 28);
+    for (int c = 0; c < 2; c++) {
+        g.rating_after[c].rating = double_field(r, 0, 29 + 3 * c);
+        g.rating_after[c].rd = double_field(r, 0, 30 + 3 * c);
+        g.rating_after[c].volatility = double_field(r, 0, 31 + 3 * c);
+    }
+    copy_field(r, 0, 35, g.result, sizeof g.result);
+    g.finished_s = int64_field(r, 0, 36);
     /* A game without moves is one row whose ptn is NULL (the outer join). */
     size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
     if (count) {
@@ -281,13 +413,15 @@ static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t c
 }
 
 static bool pg_take_seat(Store *base, const char *id, int color, const char *token,
-                         const char *name, TakError *err) {
+                         const char *name, int64_t player, double rating, TakError *err) {
     PgStore *s = (PgStore *)base;
-    char c[8];
+    char c[8], p[24], rt[32];
     snprintf(c, sizeof c, "%d", color);
-    const char *params[4] = {id, c, token, name};
+    snprintf(p, sizeof p, "%lld", (long long)player);
+    snprintf(rt, sizeof rt, "%.17g", rating);
+    const char *params[6] = {id, c, token, name, p, rt};
     long changed = 0;
-    if (!change(s, q_seat, 4, params, &changed, err, "saving a seat")) return false;
+    if (!change(s, q_seat, 6, params, &changed, err, "saving a seat")) return false;
     return changed == 1 ? true : tak_error_set(err, "the invitation has been used already");
 }
 
@@ -324,6 +458,237 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
     return change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
 }
 
+/* ---- players and ratings ------------------------------------------------------ */
+
+static void read_player(const PGresult *r, int row, StoredPlayer *p) {
+    memset(p, 0, sizeof *p);
+    p->id = int64_field(r, row, 0);
+    copy_field(r, row, 1, p->name, sizeof p->name);
+    p->rating.rating = double_field(r, row, 2);
+    p->rating.rd = double_field(r, row, 3);
+    p->rating.volatility = double_field(r, row, 4);
+    p->rated_games = (int)int64_field(r, row, 5);
+    p->created_s = int64_field(r, row, 6);
+    p->last_rated_s = int64_field(r, row, 7);
+}
+
+static void name_key(const char *name, char out[STORE_NAME_LEN + 1]) {
+    size_t i = 0;
+    for (; name[i] && i < STORE_NAME_LEN; i++)
+        out[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    out[i] = '\0';
+}
+
+static bool pg_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *out,
+                           bool *found, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char lower[STORE_NAME_LEN + 1];
+    if (by == PLAYER_BY_NAME) {
+        name_key(key, lower);
+        key = lower;
+    }
+    const char *params[1] = {key};
+    const char *sql = by == PLAYER_BY_HASH   ? q_player_hash
+                      : by == PLAYER_BY_NAME ? q_player_name
+                                             : q_player_id;
+    PGresult *r = exec(s, sql, 1, params, PGRES_TUPLES_OK, err, "reading a player");
+    if (r == NULL) return false;
+    *found = PQntuples(r) == 1;
+    if (*found) read_player(r, 0, out);
+    PQclear(r);
+    return true;
+}
+
+static bool pg_create_player(Store *base, const char *hash, const char *name, StoredPlayer *out,
+                             bool *taken, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char lower[STORE_NAME_LEN + 1], num[3][32];
+    name_key(name, lower);
+    TakRating fresh = tak_rating_new();
+    snprintf(num[0], sizeof num[0], "%.17g", fresh.rating);
+    snprintf(num[1], sizeof num[1], "%.17g", fresh.rd);
+    snprintf(num[2], sizeof num[2], "%.17g", fresh.volatility);
+    const char *params[6] = {hash, name, lower, num[0], num[1], num[2]};
+    if (!change(s, q_player_new, 6, params, NULL, err, "saving a player")) return false;
+    /* Inserted or not (the identity had a player already, or the name is
+     * another's), the identity's player is the one to read. */
+    bool found;
+    *taken = false;
+    if (!pg_find_player(base, PLAYER_BY_HASH, hash, out, &found, err)) return false;
+    if (!found) *taken = true;
+    return true;
+}
+
+/* Inside finish_game's transaction, after the claim: both players' rows
+ * locked, their new ratings computed and written, with the game's record. */
+static bool rate(PgStore *s, const char *id, const int64_t who[2], double white_score,
+                 int64_t now_s, TakRating after[2], TakError *err) {
+    char ids[2][24];
+    for (int c = 0; c < 2; c++) snprintf(ids[c], sizeof ids[c], "%lld", (long long)who[c]);
+    const char *params[2] = {ids[0], ids[1]};
+    PGresult *r = exec(s, q_rated_players, 2, params, PGRES_TUPLES_OK, err, "reading the players");
+    if (r == NULL) return false;
+    StoredPlayer p[2];
+    int got = 0;
+    for (int row = 0; row < PQntuples(r); row++) {
+        StoredPlayer one;
+        read_player(r, row, &one);
+        for (int c = 0; c < 2; c++)
+            if (one.id == who[c]) p[c] = one, got |= 1 << c;
+    }
+    PQclear(r);
+    if (got != 3) return tak_error_set(err, "store: a rated game's player is gone");
+    double score[2] = {white_score, 1 - white_score};
+    for (int c = 0; c < 2; c++)
+        if (p[c].last_rated_s > 0)
+            p[c].rating = tak_rating_idle(p[c].rating, (double)(now_s - p[c].last_rated_s) /
+                                                           STORE_RATING_PERIOD_S);
+    for (int c = 0; c < 2; c++) {
+        TakRatingGame game = {p[!c].rating, score[c]};
+        after[c] = tak_rating_update(p[c].rating, &game, 1, TAK_RATING_TAU);
+    }
+    char v[2][3][32], now[24];
+    snprintf(now, sizeof now, "%lld", (long long)now_s);
+    for (int c = 0; c < 2; c++) {
+        snprintf(v[c][0], sizeof v[c][0], "%.17g", after[c].rating);
+        snprintf(v[c][1], sizeof v[c][1], "%.17g", after[c].rd);
+        snprintf(v[c][2], sizeof v[c][2], "%.17g", after[c].volatility);
+        const char *pp[5] = {ids[c], v[c][0], v[c][1], v[c][2], now};
+        if (!change(s, q_player_rate, 5, pp, NULL, err, "saving a rating")) return false;
+    }
+    const char *gp[7] = {id, v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2]};
+    return change(s, q_game_rated, 7, gp, NULL, err, "saving a game's ratings");
+}
+
+static bool pg_finish_game(Store *base, const char *id, const char *result, double white_score,
+                           int64_t now_s, bool *rated, TakRating after[2], TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long)now_s);
+    const char *params[3] = {id, result, now};
+    *rated = false;
+    if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
+    if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
+    PGresult *r = exec(s, q_finish, 3, params, PGRES_TUPLES_OK, err, "saving a game's end");
+    bool ok = r != NULL;
+    if (ok && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) != 0) {
+        int64_t who[2] = {int64_field(r, 0, 1), int64_field(r, 0, 2)};
+        if (who[0] > 0 && who[1] > 0) {
+            ok = rate(s, id, who, white_score, now_s, after, err);
+            *rated = ok;
+        }
+    }
+    PQclear(r);
+    if (!ok) {
+        simple(s, "ROLLBACK", NULL, "");
+        *rated = false;
+        return false;
+    }
+    if (!simple(s, "COMMIT", err, "committing a game's end")) return *rated = false, false;
+    return true;
+}
+
+static bool pg_player_games(Store *base, int64_t player, size_t max, StoredGameSummary *out,
+                            size_t *count, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char p[24], m[24];
+    snprintf(p, sizeof p, "%lld", (long long)player);
+    snprintf(m, sizeof m, "%zu", max);
+    const char *params[2] = {p, m};
+    PGresult *r =
+        exec(s, q_player_games, 2, params, PGRES_TUPLES_OK, err, "reading a player's games");
+    if (r == NULL) return false;
+    *count = 0;
+    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
+        StoredGameSummary *g = &out[(*count)++];
+        memset(g, 0, sizeof *g);
+        copy_field(r, row, 0, g->id, sizeof g->id);
+        g->created_s = int64_field(r, row, 1);
+        g->finished_s = int64_field(r, row, 2);
+        g->size = (int)int64_field(r, row, 3);
+        g->color = (int)int64_field(r, row, 4);
+        copy_field(r, row, 5, g->opponent, sizeof g->opponent);
+        g->engine_level = (int)int64_field(r, row, 6);
+        copy_field(r, row, 7, g->result, sizeof g->result);
+        g->rated = int64_field(r, row, 8) != 0;
+        g->rating_before = double_field(r, row, 9);
+        g->rating_after.rating = double_field(r, row, 10);
+        g->rating_after.rd = double_field(r, row, 11);
+        g->rating_after.volatility = double_field(r, row, 12);
+    }
+    PQclear(r);
+    return true;
+}
+
+static bool pg_leaderboard(Store *base, size_t max, StoredPlayer *out, size_t *count,
+                           TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char m[24];
+    snprintf(m, sizeof m, "%zu", max);
+    const char *params[1] = {m};
+    PGresult *r = exec(s, q_leaders, 1, params, PGRES_TUPLES_OK, err, "reading the leaderboard");
+    if (r == NULL) return false;
+    *count = 0;
+    for (int row = 0; row < PQntuples(r) && *count < max; row++)
+        read_player(r, row, &out[(*count)++]);
+    PQclear(r);
+    return true;
+}
+
+static bool pg_unfinished_rated(Store *base, size_t max, char (*ids)[STORE_ID_LEN + 1],
+                                size_t *count, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char m[24];
+    snprintf(m, sizeof m, "%zu", max);
+    const char *params[1] = {m};
+    PGresult *r = exec(s, q_unfinished, 1, params, PGRES_TUPLES_OK, err, "reading the rated games");
+    if (r == NULL) return false;
+    *count = 0;
+    for (int row = 0; row < PQntuples(r) && *count < max; row++)
+        copy_field(r, row, 0, ids[(*count)++], STORE_ID_LEN + 1);
+    PQclear(r);
+    return true;
+}
+
+/* ---- chat ------------------------------------------------------------------ */
+
+static bool pg_add_chat(Store *base, const char *game, const StoredChat *line, int64_t *id,
+                        TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char room[8], time[24];
+    snprintf(room, sizeof room, "%d", line->room);
+    snprintf(time, sizeof time, "%lld", (long long)line->time_ms);
+    const char *params[5] = {game, room, line->from, line->text, time};
+    PGresult *r = exec(s, q_chat_add, 5, params, PGRES_TUPLES_OK, err, "saving a chat message");
+    if (r == NULL) return false;
+    *id = int64_field(r, 0, 0);
+    PQclear(r);
+    return true;
+}
+
+static bool pg_load_chat(Store *base, const char *game, int room, int64_t after, size_t max,
+                         StoredChat *out, size_t *count, TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char rm[8], af[24], mx[24];
+    snprintf(rm, sizeof rm, "%d", room);
+    snprintf(af, sizeof af, "%lld", (long long)after);
+    snprintf(mx, sizeof mx, "%zu", max);
+    const char *params[4] = {game, rm, af, mx};
+    PGresult *r = exec(s, q_chat_load, 4, params, PGRES_TUPLES_OK, err, "reading the chat");
+    if (r == NULL) return false;
+    *count = 0;
+    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
+        StoredChat *c = &out[(*count)++];
+        c->id = int64_field(r, row, 0);
+        c->room = room;
+        copy_field(r, row, 1, c->from, sizeof c->from);
+        copy_field(r, row, 2, c->text, sizeof c->text);
+        c->time_ms = int64_field(r, row, 3);
+    }
+    PQclear(r);
+    return true;
+}
+
 static const StoreOps postgres_ops = {
     .close = pg_close,
     .create_game = pg_create_game,
@@ -333,6 +698,14 @@ static const StoreOps postgres_ops = {
     .take_seat = pg_take_seat,
     .set_ending = pg_set_ending,
     .heartbeat = pg_heartbeat,
+    .find_player = pg_find_player,
+    .create_player = pg_create_player,
+    .finish_game = pg_finish_game,
+    .player_games = pg_player_games,
+    .leaderboard = pg_leaderboard,
+    .unfinished_rated = pg_unfinished_rated,
+    .add_chat = pg_add_chat,
+    .load_chat = pg_load_chat,
 };
 
 static void no_notice(void *arg, const char *message) { (void)arg, (void)message; }

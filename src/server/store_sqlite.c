@@ -15,28 +15,41 @@
 
 enum {
     Q_INSERT_GAME, Q_INSERT_MOVE, Q_TURN_START, Q_LOAD_GAME, Q_LOAD_MOVES, Q_TRUNCATE, Q_SEAT,
-    Q_ENDING, Q_ALIVE_GET, Q_ALIVE_SET, Q_RESUME, Q_COUNT
+    Q_ENDING, Q_ALIVE_GET, Q_ALIVE_SET, Q_RESUME, Q_PLAYER_HASH, Q_PLAYER_NAME, Q_PLAYER_ID,
+    Q_PLAYER_NEW, Q_FINISH, Q_RATED_PLAYERS, Q_PLAYER_RATE, Q_GAME_RATED, Q_PLAYER_GAMES,
+    Q_LEADERS, Q_UNFINISHED, Q_CHAT_ADD, Q_CHAT_LOAD, Q_COUNT
 };
 
+#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
+
 static const char *const queries[Q_COUNT] = {
-    [Q_INSERT_GAME] = "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
-                      " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
-                      " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-                      " white_name, black_name, import_ptn)"
-                      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-                      "?20,?21,?22)",
+    [Q_INSERT_GAME] =
+        "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
+        " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
+        " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
+        " white_name, black_name, import_ptn, white_player, black_player, rated,"
+        " white_rating, black_rating)"
+        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
+        "?20,?21,?22,?23,?24,?25,?26,?27)",
     [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn, left_ms) VALUES(?1,?2,?3,?4)",
     [Q_TURN_START] = "UPDATE games SET turn_start = ?2 WHERE id = ?1",
     [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
                     " no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
                     " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-                    " white_name, black_name, created, import_ptn FROM games WHERE id = ?1",
+                    " white_name, black_name, created, import_ptn, white_player, black_player,"
+                    " rated, white_rating, black_rating, white_rating_after, white_rd_after,"
+                    " white_vol_after, black_rating_after, black_rd_after, black_vol_after,"
+                    " result, finished FROM games WHERE id = ?1",
     [Q_LOAD_MOVES] = "SELECT ptn, left_ms FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
                " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = '',"
                " white_name = CASE WHEN ?2 = 0 THEN ?4 ELSE white_name END,"
-               " black_name = CASE WHEN ?2 = 1 THEN ?4 ELSE black_name END"
+               " black_name = CASE WHEN ?2 = 1 THEN ?4 ELSE black_name END,"
+               " white_player = CASE WHEN ?2 = 0 THEN ?5 ELSE white_player END,"
+               " black_player = CASE WHEN ?2 = 1 THEN ?5 ELSE black_player END,"
+               " white_rating = CASE WHEN ?2 = 0 THEN ?6 ELSE white_rating END,"
+               " black_rating = CASE WHEN ?2 = 1 THEN ?6 ELSE black_rating END"
                " WHERE id = ?1 AND invite <> ''"
                " AND (CASE WHEN ?2 = 0 THEN white_token ELSE black_token END) = ''",
     [Q_ENDING] = "UPDATE games SET end_kind = ?2, winner = ?3 WHERE id = ?1 AND end_kind = 0",
@@ -46,6 +59,37 @@ static const char *const queries[Q_COUNT] = {
      * heartbeat was ?1 ms before now, ?2) start again where they stopped. */
     [Q_RESUME] = "UPDATE games SET turn_start = MIN(turn_start + ?1, ?2)"
                  " WHERE turn_start > 0 AND end_kind = 0",
+    [Q_PLAYER_HASH] = "SELECT " PLAYER_COLUMNS " FROM players WHERE secret_hash = ?1",
+    [Q_PLAYER_NAME] = "SELECT " PLAYER_COLUMNS " FROM players WHERE name_key = ?1",
+    [Q_PLAYER_ID] = "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1",
+    [Q_PLAYER_NEW] = "INSERT INTO players(secret_hash, name, name_key, rating, rd, volatility)"
+                     " VALUES(?1,?2,?3,?4,?5,?6) ON CONFLICT DO NOTHING",
+    /* Claims the game's end: only the first record changes a row. */
+    [Q_FINISH] = "UPDATE games SET result = ?2, finished = ?3 WHERE id = ?1 AND result = ''",
+    [Q_RATED_PLAYERS] = "SELECT white_player, black_player FROM games"
+                        " WHERE id = ?1 AND rated <> 0 AND white_player <> 0 AND black_player <> 0",
+    [Q_PLAYER_RATE] = "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4,"
+                      " rated_games = rated_games + 1, last_rated = ?5 WHERE id = ?1",
+    [Q_GAME_RATED] = "UPDATE games SET white_rating_after = ?2, white_rd_after = ?3,"
+                     " white_vol_after = ?4, black_rating_after = ?5, black_rd_after = ?6,"
+                     " black_vol_after = ?7 WHERE id = ?1",
+    [Q_PLAYER_GAMES] =
+        "SELECT id, created, finished, size, CASE WHEN white_player = ?1 THEN 0 ELSE 1 END,"
+        " CASE WHEN white_player = ?1 THEN black_name ELSE white_name END,"
+        " CASE WHEN engine_color >= 0 THEN engine_level ELSE 0 END, result, rated,"
+        " CASE WHEN white_player = ?1 THEN white_rating ELSE black_rating END,"
+        " CASE WHEN white_player = ?1 THEN white_rating_after ELSE black_rating_after END,"
+        " CASE WHEN white_player = ?1 THEN white_rd_after ELSE black_rd_after END,"
+        " CASE WHEN white_player = ?1 THEN white_vol_after ELSE black_vol_after END"
+        " FROM games WHERE white_player = ?1 OR black_player = ?1"
+        " ORDER BY created DESC, rowid DESC LIMIT ?2",
+    [Q_LEADERS] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
+                  " ORDER BY rating DESC, id LIMIT ?1",
+    [Q_UNFINISHED] = "SELECT id FROM games WHERE rated <> 0 AND result = '' LIMIT ?1",
+    [Q_CHAT_ADD] = "INSERT INTO chat(game, room, sender, text, time) VALUES(?1,?2,?3,?4,?5)",
+    [Q_CHAT_LOAD] = "SELECT id, sender, text, time FROM (SELECT id, sender, text, time FROM chat"
+                    " WHERE game = ?1 AND room = ?2 AND id > ?3 ORDER BY id DESC LIMIT ?4)"
+                    " ORDER BY id",
 };
 
 static const char schema[] =
@@ -59,7 +103,18 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS moves("
     " game TEXT NOT NULL, ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
     " PRIMARY KEY(game, ply)) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms INTEGER NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms INTEGER NOT NULL);"
+    /* name_key is the name in lower case: names are unique in any case. */
+    "CREATE TABLE IF NOT EXISTS players("
+    " id INTEGER PRIMARY KEY, secret_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL,"
+    " name_key TEXT NOT NULL UNIQUE, rating REAL NOT NULL, rd REAL NOT NULL,"
+    " volatility REAL NOT NULL, rated_games INTEGER NOT NULL DEFAULT 0,"
+    " created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    " last_rated INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS chat("
+    " id INTEGER PRIMARY KEY, game TEXT NOT NULL, room INTEGER NOT NULL, sender TEXT NOT NULL,"
+    " text TEXT NOT NULL, time INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);";
 
 /* Columns added since the first version of the tables: added to a file that
  * lacks them (SQLite says "duplicate column" to the others). */
@@ -73,6 +128,21 @@ static const char *const added_columns[] = {
     "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE games ADD COLUMN import_ptn TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN white_player INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_player INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN white_rating REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_rating REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN white_rating_after REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN white_rd_after REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN white_vol_after REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_rating_after REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_rd_after REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_vol_after REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX IF NOT EXISTS games_white_player ON games(white_player) WHERE white_player <> 0",
+    "CREATE INDEX IF NOT EXISTS games_black_player ON games(black_player) WHERE black_player <> 0",
 };
 
 typedef struct SqliteStore {
@@ -172,6 +242,11 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
     bind_text(st, 20, g->name[0]);
     bind_text(st, 21, g->name[1]);
     bind_text(st, 22, g->import_ptn ? g->import_ptn : "");
+    sqlite3_bind_int64(st, 23, g->player[0]);
+    sqlite3_bind_int64(st, 24, g->player[1]);
+    sqlite3_bind_int(st, 25, g->rated);
+    sqlite3_bind_double(st, 26, g->rating[0]);
+    sqlite3_bind_double(st, 27, g->rating[1]);
     bool ok = run(s, st, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++)
         ok = insert_move(s, g->id, i, g->moves[i], g->left_ms ? g->left_ms[i] : -1, err);
@@ -222,6 +297,18 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     g.created_s = sqlite3_column_int64(st, 20);
     const unsigned char *imported = sqlite3_column_text(st, 21);
     if (imported && imported[0]) g.import_ptn = stored_text_copy((const char *)imported);
+    g.player[0] = sqlite3_column_int64(st, 22);
+    g.player[1] = sqlite3_column_int64(st, 23);
+    g.rated = sqlite3_column_int(st, 24) != 0;
+    g.rating[0] = sqlite3_column_double(st, 25);
+    g.rating[1] = sqlite3_column_double(st, 26);
+    for (int c = 0; c < 2; c++) {
+        g.rating_after[c].rating = sqlite3_column_double(st, 27 + 3 * c);
+        g.rating_after[c].rd = sqlite3_column_double(st, 28 + 3 * c);
+        g.rating_after[c].volatility = sqlite3_column_double(st, 29 + 3 * c);
+    }
+    copy_column(st, 33, g.result, sizeof g.result);
+    g.finished_s = sqlite3_column_int64(st, 34);
     sqlite3_reset(st);
 
     st = s->q[Q_LOAD_MOVES];
@@ -264,13 +351,15 @@ static bool sq_truncate_moves(Store *base, const char *id, size_t from, size_t c
 }
 
 static bool sq_take_seat(Store *base, const char *id, int color, const char *token,
-                         const char *name, TakError *err) {
+                         const char *name, int64_t player, double rating, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     sqlite3_stmt *st = s->q[Q_SEAT];
     bind_text(st, 1, id);
     sqlite3_bind_int(st, 2, color);
     bind_text(st, 3, token);
     bind_text(st, 4, name);
+    sqlite3_bind_int64(st, 5, player);
+    sqlite3_bind_double(st, 6, rating);
     if (!run(s, st, err, "saving a seat")) return false;
     return sqlite3_changes(s->db) == 1 ? true
                                        : tak_error_set(err, "the invitation has been used already");
@@ -306,6 +395,247 @@ static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
     return run(s, st, err, "saving the heartbeat");
 }
 
+/* ---- players and ratings ------------------------------------------------------ */
+
+static void read_player(sqlite3_stmt *st, StoredPlayer *p) {
+    memset(p, 0, sizeof *p);
+    p->id = sqlite3_column_int64(st, 0);
+    copy_column(st, 1, p->name, sizeof p->name);
+    p->rating.rating = sqlite3_column_double(st, 2);
+    p->rating.rd = sqlite3_column_double(st, 3);
+    p->rating.volatility = sqlite3_column_double(st, 4);
+    p->rated_games = sqlite3_column_int(st, 5);
+    p->created_s = sqlite3_column_int64(st, 6);
+    p->last_rated_s = sqlite3_column_int64(st, 7);
+}
+
+/* Runs a player query bound to `key`: *found and *out from its row. */
+static bool one_player(SqliteStore *s, sqlite3_stmt *st, StoredPlayer *out, bool *found,
+                       TakError *err) {
+    int rc = sqlite3_step(st);
+    *found = rc == SQLITE_ROW;
+    if (*found) read_player(st, out);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? true : db_error(s, err, "reading a player");
+}
+
+static void name_key(const char *name, char out[STORE_NAME_LEN + 1]) {
+    size_t i = 0;
+    for (; name[i] && i < STORE_NAME_LEN; i++)
+        out[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    out[i] = '\0';
+}
+
+static bool sq_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *out,
+                           bool *found, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    char lower[STORE_NAME_LEN + 1];
+    sqlite3_stmt *st = s->q[by == PLAYER_BY_HASH   ? Q_PLAYER_HASH
+                            : by == PLAYER_BY_NAME ? Q_PLAYER_NAME
+                                                   : Q_PLAYER_ID];
+    if (by == PLAYER_BY_NAME) {
+        name_key(key, lower);
+        key = lower;
+    }
+    if (by == PLAYER_BY_ID)
+        sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
+    else
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    return one_player(s, st, out, found, err);
+}
+
+static bool sq_create_player(Store *base, const char *hash, const char *name, StoredPlayer *out,
+                             bool *taken, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    char lower[STORE_NAME_LEN + 1];
+    name_key(name, lower);
+    TakRating fresh = tak_rating_new();
+    sqlite3_stmt *st = s->q[Q_PLAYER_NEW];
+    bind_text(st, 1, hash);
+    bind_text(st, 2, name);
+    bind_text(st, 3, lower);
+    sqlite3_bind_double(st, 4, fresh.rating);
+    sqlite3_bind_double(st, 5, fresh.rd);
+    sqlite3_bind_double(st, 6, fresh.volatility);
+    if (!run(s, st, err, "saving a player")) return false;
+    /* Nothing inserted: the identity had a player already, or the name is another's. */
+    bool found;
+    *taken = false;
+    if (!sq_find_player(base, PLAYER_BY_HASH, hash, out, &found, err)) return false;
+    if (!found) *taken = true;
+    return true;
+}
+
+/* The rating change of a rated game: both players' ratings now, one game
+ * each, written back with the game's record of them. Inside finish_game's
+ * transaction. */
+static bool rate(SqliteStore *s, const char *id, double white_score, int64_t now_s, bool *rated,
+                 TakRating after[2], TakError *err) {
+    sqlite3_stmt *st = s->q[Q_RATED_PLAYERS];
+    bind_text(st, 1, id);
+    int rc = sqlite3_step(st);
+    int64_t who[2] = {0, 0};
+    if (rc == SQLITE_ROW)
+        who[0] = sqlite3_column_int64(st, 0), who[1] = sqlite3_column_int64(st, 1);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) return true; /* not rated */
+    if (rc != SQLITE_ROW) return db_error(s, err, "reading a rated game");
+    StoredPlayer p[2];
+    for (int c = 0; c < 2; c++) {
+        bool found;
+        st = s->q[Q_PLAYER_ID];
+        sqlite3_bind_int64(st, 1, who[c]);
+        if (!one_player(s, st, &p[c], &found, err)) return false;
+        if (!found) return tak_error_set(err, "store: a rated game's player is gone");
+    }
+    double score[2] = {white_score, 1 - white_score};
+    for (int c = 0; c < 2; c++)
+        if (p[c].last_rated_s > 0)
+            p[c].rating = tak_rating_idle(p[c].rating, (double)(now_s - p[c].last_rated_s) /
+                                                           STORE_RATING_PERIOD_S);
+    for (int c = 0; c < 2; c++) {
+        TakRatingGame game = {p[!c].rating, score[c]};
+        after[c] = tak_rating_update(p[c].rating, &game, 1, TAK_RATING_TAU);
+    }
+    for (int c = 0; c < 2; c++) {
+        st = s->q[Q_PLAYER_RATE];
+        sqlite3_bind_int64(st, 1, who[c]);
+        sqlite3_bind_double(st, 2, after[c].rating);
+        sqlite3_bind_double(st, 3, after[c].rd);
+        sqlite3_bind_double(st, 4, after[c].volatility);
+        sqlite3_bind_int64(st, 5, now_s);
+        if (!run(s, st, err, "saving a rating")) return false;
+    }
+    st = s->q[Q_GAME_RATED];
+    bind_text(st, 1, id);
+    for (int c = 0; c < 2; c++) {
+        sqlite3_bind_double(st, 2 + 3 * c, after[c].rating);
+        sqlite3_bind_double(st, 3 + 3 * c, after[c].rd);
+        sqlite3_bind_double(st, 4 + 3 * c, after[c].volatility);
+    }
+    if (!run(s, st, err, "saving a game's ratings")) return false;
+    *rated = true;
+    return true;
+}
+
+static bool sq_finish_game(Store *base, const char *id, const char *result, double white_score,
+                           int64_t now_s, bool *rated, TakRating after[2], TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    *rated = false;
+    /* IMMEDIATE: the claim and the ratings it reads are one writer's. */
+    if (!exec_simple(s, "BEGIN IMMEDIATE", err)) return false;
+    sqlite3_stmt *st = s->q[Q_FINISH];
+    bind_text(st, 1, id);
+    bind_text(st, 2, result);
+    sqlite3_bind_int64(st, 3, now_s);
+    bool ok = run(s, st, err, "saving a game's end");
+    if (ok && sqlite3_changes(s->db) == 1) ok = rate(s, id, white_score, now_s, rated, after, err);
+    if (!ok) {
+        exec_simple(s, "ROLLBACK", NULL);
+        *rated = false;
+        return false;
+    }
+    return exec_simple(s, "COMMIT", err);
+}
+
+static bool sq_player_games(Store *base, int64_t player, size_t max, StoredGameSummary *out,
+                            size_t *count, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_PLAYER_GAMES];
+    sqlite3_bind_int64(st, 1, player);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)max);
+    int rc = SQLITE_DONE;
+    *count = 0;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        StoredGameSummary *g = &out[(*count)++];
+        memset(g, 0, sizeof *g);
+        copy_column(st, 0, g->id, sizeof g->id);
+        g->created_s = sqlite3_column_int64(st, 1);
+        g->finished_s = sqlite3_column_int64(st, 2);
+        g->size = sqlite3_column_int(st, 3);
+        g->color = sqlite3_column_int(st, 4);
+        copy_column(st, 5, g->opponent, sizeof g->opponent);
+        g->engine_level = sqlite3_column_int(st, 6);
+        copy_column(st, 7, g->result, sizeof g->result);
+        g->rated = sqlite3_column_int(st, 8) != 0;
+        g->rating_before = sqlite3_column_double(st, 9);
+        g->rating_after.rating = sqlite3_column_double(st, 10);
+        g->rating_after.rd = sqlite3_column_double(st, 11);
+        g->rating_after.volatility = sqlite3_column_double(st, 12);
+    }
+    rc = *count == max ? SQLITE_DONE : rc;
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? true : db_error(s, err, "reading a player's games");
+}
+
+static bool sq_leaderboard(Store *base, size_t max, StoredPlayer *out, size_t *count,
+                           TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_LEADERS];
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)max);
+    int rc = SQLITE_DONE;
+    *count = 0;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) read_player(st, &out[(*count)++]);
+    rc = *count == max ? SQLITE_DONE : rc;
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? true : db_error(s, err, "reading the leaderboard");
+}
+
+static bool sq_unfinished_rated(Store *base, size_t max, char (*ids)[STORE_ID_LEN + 1],
+                                size_t *count, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_UNFINISHED];
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)max);
+    int rc = SQLITE_DONE;
+    *count = 0;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        copy_column(st, 0, ids[(*count)++], STORE_ID_LEN + 1);
+    rc = *count == max ? SQLITE_DONE : rc;
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? true : db_error(s, err, "reading the rated games");
+}
+
+/* ---- chat ------------------------------------------------------------------ */
+
+static bool sq_add_chat(Store *base, const char *game, const StoredChat *line, int64_t *id,
+                        TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_CHAT_ADD];
+    bind_text(st, 1, game);
+    sqlite3_bind_int(st, 2, line->room);
+    bind_text(st, 3, line->from);
+    bind_text(st, 4, line->text);
+    sqlite3_bind_int64(st, 5, line->time_ms);
+    if (!run(s, st, err, "saving a chat message")) return false;
+    *id = sqlite3_last_insert_rowid(s->db);
+    return true;
+}
+
+static bool sq_load_chat(Store *base, const char *game, int room, int64_t after, size_t max,
+                         StoredChat *out, size_t *count, TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_CHAT_LOAD];
+    bind_text(st, 1, game);
+    sqlite3_bind_int(st, 2, room);
+    sqlite3_bind_int64(st, 3, after);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
+    int rc = SQLITE_DONE;
+    *count = 0;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        StoredChat *c = &out[(*count)++];
+        c->id = sqlite3_column_int64(st, 0);
+        c->room = room;
+        copy_column(st, 1, c->from, sizeof c->from);
+        copy_column(st, 2, c->text, sizeof c->text);
+        c->time_ms = sqlite3_column_int64(st, 3);
+    }
+    rc = *count == max ? SQLITE_DONE : rc;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? true : db_error(s, err, "reading the chat");
+}
+
 static const StoreOps sqlite_ops = {
     .close = sq_close,
     .create_game = sq_create_game,
@@ -315,6 +645,14 @@ static const StoreOps sqlite_ops = {
     .take_seat = sq_take_seat,
     .set_ending = sq_set_ending,
     .heartbeat = sq_heartbeat,
+    .find_player = sq_find_player,
+    .create_player = sq_create_player,
+    .finish_game = sq_finish_game,
+    .player_games = sq_player_games,
+    .leaderboard = sq_leaderboard,
+    .unfinished_rated = sq_unfinished_rated,
+    .add_chat = sq_add_chat,
+    .load_chat = sq_load_chat,
 };
 
 Store *store_sqlite_open(const char *path, TakError *err) {

@@ -362,7 +362,7 @@ test('the lobby: a seek posted in one browser appears in another and starts a ti
   await b.waitForFunction(() => [...document.querySelectorAll('#seeks tbody tr')].some((tr) => tr.textContent.startsWith('Alice')));
   await b.fill('#player-name', 'Bob');
   const row = b.locator('#seeks tbody tr', { hasText: 'Alice' });
-  assert.match(await row.textContent(), /Alice5×523\+2white/);
+  assert.match(await row.textContent(), /Alice \(1500\)5×523\+2whiterated/);
   assert.equal(await a.textContent('#seeks tbody tr:has-text("Alice") button'), 'Cancel', 'one\'s own seek can be cancelled');
   await shot(b, 'lobby');
   await row.locator('button').click(); // the one click
@@ -374,8 +374,9 @@ test('the lobby: a seek posted in one browser appears in another and starts a ti
   await click(a, 'a1');
   await atPly(b, 1);
   // Names on the board and in the exported PTN.
-  assert.equal(await b.textContent('.stash-row[data-color=white] .who'), 'Alice');
-  assert.equal(await b.textContent('.stash-row[data-color=black] .who'), 'Bob');
+  assert.equal(await b.textContent('.stash-row[data-color=white] .who'), 'Alice (1500)');
+  assert.equal(await b.textContent('.stash-row[data-color=black] .who'), 'Bob (1500)');
+  assert.equal(await b.getAttribute('.stash-row[data-color=white] .who a', 'href'), '/p/Alice');
   assert.match(await b.textContent('#turn'), /Black to play \(Bob, you\)/);
   await b.click('#export-ptn');
   await b.waitForFunction(() => /Player1/.test(document.getElementById('export').value));

@@ -1,11 +1,12 @@
 // chat.test.js: the game's chat rooms: players talk among themselves and
 // watchers among themselves, each room kept from the other; the history
 // reaches whoever joins; hostile text is refused with the reason; flooding
-// from one connection and from many is cut off.
+// from one connection and from many is cut off; the chat is kept in the
+// store and survives a restart.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { serverForTests, friendGame, connect, waitFor } = require('./lib.js');
+const { serverForTests, startServer, friendGame, connect, waitFor, tempDb } = require('./lib.js');
 
 const srv = serverForTests(test);
 
@@ -92,4 +93,33 @@ test('flooding: one connection, then many, are cut off and recover', async () =>
   await new Promise((res) => setTimeout(res, 2100));
   assert.equal((await a.send({ type: 'chat', text: 'again' })).type, 'ok');
   for (const c of [a, b, ...ws]) await c.close();
+});
+
+test('the chat is kept in the store: it survives a restart, each room its own', async () => {
+  const db = tempDb();
+  const s1 = await startServer({ db });
+  const { a, b, game, tokenB } = await friendGame(s1.port);
+  const w = await connect(s1.port);
+  await w.send({ type: 'join', game });
+  assert.equal((await a.send({ type: 'chat', text: 'before the restart <b>' })).type, 'ok');
+  assert.equal((await w.send({ type: 'chat', text: 'a watcher speaks' })).type, 'ok');
+  await waitFor(() => chats(b).length === 1);
+  for (const c of [a, b, w]) await c.close();
+  assert.equal(await s1.stop(), 0);
+  const s2 = await startServer({ db });
+  try {
+    const b2 = await connect(s2.port);
+    assert.equal((await b2.send({ type: 'join', game, token: tokenB })).seat, 'black');
+    const h = await waitFor(() => b2.others.find((m) => m.type === 'chat_history'));
+    assert.deepEqual(h.messages.map((m) => [m.from, m.room, m.text]), [['white', 'players', 'before the restart <b>']]);
+    assert.equal((await b2.send({ type: 'chat', text: 'and after' })).type, 'ok');
+    await waitFor(() => chats(b2).length === 1);
+    const w2 = await connect(s2.port);
+    await w2.send({ type: 'join', game });
+    const wh = await waitFor(() => w2.others.find((m) => m.type === 'chat_history'));
+    assert.deepEqual(wh.messages.map((m) => m.text), ['a watcher speaks']);
+    for (const c of [b2, w2]) await c.close();
+  } finally {
+    assert.equal(await s2.stop(), 0, s2.stderr());
+  }
 });

@@ -6,7 +6,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { startServer, connect } = require('./lib.js');
+const { startServer, connect, waitFor, identify, uniqueName } = require('./lib.js');
 
 const PG = process.env.TAK_TEST_PG;
 const skip = PG ? false : 'no PostgreSQL: run under scripts/with-postgres.sh (make test-server does)';
@@ -151,6 +151,57 @@ test('a game against the engine on A is watched on B, engine moves included', { 
   assert.equal(s3.moves[1], s1.legal[0]);
   assert.equal(s3.thinking, false);
   await p.close(); await w.close();
+});
+
+test('a rated game ended on both servers at once is rated exactly once; both servers show it', { skip }, async () => {
+  const a = await connect(A.port), b = await connect(A.port);
+  const pa = await identify(a, uniqueName('Ann')), pb = await identify(b, uniqueName('Ben'));
+  const k = await a.send({ type: 'seek', size: 3, color: 'white', rated: true });
+  const acc = await b.send({ type: 'accept_seek', seek: k.seek });
+  assert.equal(acc.type, 'ok', JSON.stringify(acc));
+  const told = await waitFor(() => a.others.find((m) => m.type === 'seek_accepted'));
+  await a.send({ type: 'join', game: told.game, token: told.token });
+  // Black plays from B: the same player, by identity, on the other server.
+  const b2 = await connect(B.port);
+  await identify(b2, undefined, pb.identity);
+  assert.equal((await b2.send({ type: 'join', game: acc.game })).seat, 'black');
+  assert.equal((await a.send({ type: 'move', move: 'a1' })).type, 'ok');
+  await b2.nextState((s) => s.ply === 1);
+  // Both resign at once, on different servers: one ending, one rating.
+  const [ra, rb] = await Promise.all([a.send({ type: 'resign' }), b2.send({ type: 'resign' })]);
+  assert.deepEqual([ra.type, rb.type].sort(), ['error', 'ok']);
+  const sa = await a.nextState((s) => s.result && s.ratings.white.after !== null);
+  const sb = await b2.nextState((s) => s.result && s.ratings.white.after !== null);
+  assert.deepEqual(sb.ratings, sa.ratings);
+  for (const port of [A.port, B.port]) {
+    for (const p of [pa, pb]) {
+      const page = await (await fetch(`http://127.0.0.1:${port}/api/players/${p.name}`)).json();
+      assert.equal(page.games, 1, `${p.name} on ${port}`);
+    }
+  }
+  for (const c of [a, b, b2]) await c.close();
+});
+
+test('chat crosses servers: a message said on A reaches the room on B, and B\'s history has it', { skip }, async () => {
+  const { a, b, game } = await sharedGame();
+  const wb = await connect(B.port);
+  await wb.send({ type: 'join', game });
+  assert.equal((await a.send({ type: 'chat', text: 'from A' })).type, 'ok');
+  const got = await waitFor(() => b.others.find((m) => m.type === 'chat'));
+  assert.deepEqual([got.from, got.room, got.text], ['white', 'players', 'from A']);
+  assert.equal((await b.send({ type: 'chat', text: 'from B' })).type, 'ok');
+  await waitFor(() => a.others.filter((m) => m.type === 'chat').length === 2);
+  assert.deepEqual(a.others.filter((m) => m.type === 'chat').map((m) => m.text), ['from A', 'from B']);
+  assert.equal(wb.others.filter((m) => m.type === 'chat').length, 0, 'the spectators do not read the players');
+  // A player joining later on B gets both in the history.
+  const a2 = await connect(B.port);
+  await a2.send({ type: 'join', game });
+  const late = await connect(A.port);
+  await late.send({ type: 'join', game });
+  assert.equal((await wb.send({ type: 'chat', text: 'watching from B' })).type, 'ok');
+  const seen = await waitFor(() => late.others.find((m) => m.type === 'chat'));
+  assert.equal(seen.text, 'watching from B');
+  for (const c of [a, b, wb, a2, late]) await c.close();
 });
 
 test('the database restarts: both servers reconnect, listen again and go on', { skip }, async () => {

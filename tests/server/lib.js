@@ -4,6 +4,7 @@
 'use strict';
 const assert = require('node:assert');
 const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -168,4 +169,21 @@ async function play(a, b, moves) {
   }
 }
 
-module.exports = { startServer, serverForTests, friendGame, play, connect, waitFor, tempDb, ROOT, TAK };
+// A name of its own for a test: names are unique on a server, and under
+// scripts/with-postgres.sh every test file's server shares one database.
+function uniqueName(base) {
+  return (base.slice(0, 13) + '_' + crypto.randomBytes(3).toString('hex'));
+}
+
+// A fresh identity secret, as the page makes one.
+function newIdentity() { return crypto.randomBytes(24).toString('base64url'); }
+
+// Identifies client c as a player; `name` claims a name for a new identity.
+// Resolves with the reply's player (its .identity is the secret used).
+async function identify(c, name, identity = newIdentity()) {
+  const r = await c.send({ type: 'identify', identity, ...(name ? { name } : {}) });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  return r.player && { ...r.player, identity };
+}
+
+module.exports = { startServer, serverForTests, friendGame, play, connect, waitFor, tempDb, uniqueName, newIdentity, identify, ROOT, TAK };

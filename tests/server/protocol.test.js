@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const WebSocket = require('ws');
-const { startServer, serverForTests, friendGame, play, connect, waitFor } = require('./lib.js');
+const { startServer, serverForTests, friendGame, play, connect, waitFor, uniqueName, identify } = require('./lib.js');
 
 const srv = serverForTests(test);
 
@@ -202,28 +202,39 @@ test('names: the creator\'s and the invited friend\'s, on the state and in the P
   const a = await connect(srv.port);
   assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'E' })).message, /2 to 20/);
   assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'engine' })).message, /kept for the engine/);
-  const r = await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'Dana', color: 'black' });
+  assert.match((await a.send({ type: 'create', opponent: 'friend', size: 4, name: 'Dana' })).message, /claim the name first/);
+  const dana = uniqueName('Dana'), eve = uniqueName('Eve-9');
+  await identify(a, dana);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 4, name: dana, color: 'black' });
   assert.equal(r.type, 'ok');
   const b = await connect(srv.port);
   assert.match((await b.send({ type: 'join', game: r.game, invite: r.invite, name: '<b>' })).message, /letters, digits/);
-  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: 'Eve-9' })).type, 'ok');
+  await identify(b, eve);
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite })).type, 'ok');
   const s = await a.nextState((s) => s.seats.white === 'taken');
-  assert.deepEqual(s.names, { white: 'Eve-9', black: 'Dana' });
+  assert.deepEqual(s.names, { white: eve, black: dana });
+  assert.deepEqual(s.ratings, { white: { before: 1500, after: null }, black: { before: 1500, after: null } });
+  assert.equal(s.rated, false);
   const ptn = (await a.send({ type: 'export' })).ptn;
-  assert.match(ptn, /\[Player1 "Eve-9"\]/);
-  assert.match(ptn, /\[Player2 "Dana"\]/);
+  assert.match(ptn, new RegExp(`\\[Player1 "${eve}"\\]`));
+  assert.match(ptn, new RegExp(`\\[Player2 "${dana}"\\]`));
+  assert.match(ptn, /\[Rating1 "1500"\]/);
+  assert.match(ptn, /\[Rating2 "1500"\]/);
   const e = await connect(srv.port);
   const er = await e.send({ type: 'create', opponent: 'engine', level: 7, size: 3 });
   assert.equal(er.type, 'ok');
-  assert.match((await e.send({ type: 'export' })).ptn, /\[Player1 "Anonymous"\][\s\S]*\[Player2 "Tak engine, level 7"\]/);
+  const eptn = (await e.send({ type: 'export' })).ptn;
+  assert.match(eptn, /\[Player1 "Anonymous"\][\s\S]*\[Player2 "Tak engine, level 7"\]/);
+  assert.doesNotMatch(eptn, /Rating/, 'no rating for an anonymous player nor the engine');
   for (const c of [a, b, e]) await c.close();
 });
 
-test('an imported game exports with its tags, comments and marks, as a PlayTak game has them', async () => {
+test('an imported game exports with its tags, comments, marks and branches, as PlayTak and PTN Ninja write them', async () => {
+  const branches = '\n{2b1}\n2. -- d4 {or this}\n3. b2\n\n{2b1/3w1}\n3. a2\n\n{4w1}\n4. e3\n';
   const imported = [
     '[Site "PlayTak.com"]', '[Event "Online Play"]', '[Date "2024.03.02"]', '[Time "18:03:11"]',
     '[Player1 "alion02"]', '[Player2 "Syme"]', '[Clock "15:0 +10"]', '[Size "5"]', '[Komi "2"]',
-    '', '{the opening}', '1. a1 e5 {a quiet start}', '2. c3\' c4!?', '3. b3?? {a mistake} d3!', '4. a3', ''].join('\n');
+    '', '{the opening}', '1. a1 e5 {a quiet start}', '2. c3\' c4!?', '3. b3?? {a mistake} d3!', '4. a3', branches].join('\n');
   const a = await connect(srv.port);
   const r = await a.send({ type: 'create', opponent: 'friend', ptn: imported });
   assert.equal(r.type, 'ok', JSON.stringify(r));
@@ -232,6 +243,7 @@ test('an imported game exports with its tags, comments and marks, as a PlayTak g
     'Player1 "alion02"', 'Player2 "Syme"', 'Clock "15:0 +10"', 'Size "5"', 'Komi "2"'])
     assert.ok(e.includes(`[${tag}]`), `${tag} in\n${e}`);
   assert.match(e, /\{the opening\}\n1\. a1 e5 \{a quiet start\}\n2\. c3' c4!\?\n3\. b3\?\? \{a mistake\} d3!\n4\. a3\n/);
+  assert.ok(e.endsWith('\n' + branches), e);
   assert.doesNotMatch(e, /tak serve/);
   // Played on, the export keeps the imported plies' notes and adds the new ply plainly.
   const b = await connect(srv.port);
@@ -239,6 +251,19 @@ test('an imported game exports with its tags, comments and marks, as a PlayTak g
   assert.equal((await b.send({ type: 'move', move: 'e4' })).type, 'ok');
   const e2 = (await a.send({ type: 'export' })).ptn;
   assert.match(e2, /3\. b3\?\? \{a mistake\} d3!\n4\. a3 e4\n/);
+  assert.ok(e2.endsWith('\n' + branches), 'the branches still leave the game where they did');
+  // Taken back to where a branch leaves it, the game has no ply for the
+  // branch to stand beside: that branch goes, the others stay.
+  assert.equal((await b.send({ type: 'takeback' })).type, 'ok');
+  await a.nextState((s) => s.offers.takeback === 'black');
+  assert.equal((await a.send({ type: 'accept', what: 'takeback' })).type, 'ok');
+  await a.nextState((s) => s.ply === 7);
+  assert.equal((await a.send({ type: 'takeback' })).type, 'ok');
+  await b.nextState((s) => s.offers.takeback === 'white');
+  assert.equal((await b.send({ type: 'accept', what: 'takeback' })).type, 'ok');
+  await a.nextState((s) => s.ply === 6);
+  const e3 = (await a.send({ type: 'export' })).ptn;
+  assert.ok(e3.endsWith('\n{2b1}\n2. -- d4 {or this}\n3. b2\n\n{2b1/3w1}\n3. a2\n'), e3);
   await a.close(); await b.close();
 });
 

@@ -1,0 +1,122 @@
+// players.test.js: names and ratings in the page. Two browsers claim names,
+// meet through a rated seek, play and end the game; both boards show the
+// names (linked to the players' pages) and the ratings changing, the
+// exported PTN carries Player1/Player2 and Rating1/Rating2, the players'
+// pages list the game (with its PTN) and the rating history, and the
+// leaderboard orders them. A name taken by another browser is refused, and
+// a browser keeps its name after a reload.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
+
+const env = browserForTests(test);
+const newPage = (opts) => openPage(env.browser, opts);
+
+const who = (p, color) => p.textContent(`.stash-row[data-color=${color}] .who`);
+
+async function sendMove(p, move) {
+  await p.fill('#ptn-input', move);
+  await p.click('#ptn-form button[type=submit]');
+}
+
+test('a rated game between two browsers changes both ratings; the names, the PTN and the players\' pages show it', async () => {
+  const a = await newPage(), b = await newPage();
+  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForSelector('#lobby'); }
+  await a.fill('#player-name', 'Alice');
+  await a.selectOption('#seek-form select[name=size]', '4');
+  await a.selectOption('#seek-form select[name=tc]', '');
+  await a.selectOption('#seek-form select[name=color]', 'white');
+  assert.equal(await a.isChecked('#seek-form input[name=rated]'), true, 'rated by default');
+  await a.click('#seek-form button[type=submit]');
+  // Alice's name is hers now: fixed in her page, shown with her rating.
+  await a.waitForFunction(() => document.getElementById('player-name').readOnly);
+  assert.match(await a.textContent('#me'), /You play as Alice · rating 1500\?/);
+  const row = b.locator('#seeks tbody tr', { hasText: 'Alice' });
+  await row.waitFor();
+  assert.match(await row.textContent(), /Alice \(1500\)4×42nonewhiterated/);
+  // Another browser cannot take the name, in any case.
+  await b.fill('#player-name', 'ALICE');
+  await b.click('#seek-form button[type=submit]');
+  await b.waitForFunction(() => /is taken/.test(document.getElementById('lobby-message').textContent) && /is taken/.test(document.getElementById('me').textContent));
+  await b.fill('#player-name', 'Bob');
+  await row.locator('button').click();
+  for (const p of [a, b]) await p.waitForFunction(() => window.takApp.state && window.takApp.state.rated);
+  assert.equal(await b.evaluate(() => document.getElementById('player-name').value), 'Bob');
+  // Names and ratings on both boards, each a link to the player's page.
+  for (const p of [a, b]) {
+    assert.equal(await who(p, 'white'), 'Alice (1500)');
+    assert.equal(await who(p, 'black'), 'Bob (1500)');
+  }
+  assert.equal(await a.getAttribute('.stash-row[data-color=black] .who a', 'href'), '/p/Bob');
+  await sendMove(a, 'a1');
+  await atPly(b, 1);
+  await sendMove(b, 'd4');
+  await atPly(a, 2);
+  await b.click('#resign'); // the confirmation is accepted
+  for (const p of [a, b]) await p.waitForFunction(() => window.takApp.state.ratings && window.takApp.state.ratings.white.after !== null);
+  const ratings = await a.evaluate(() => window.takApp.state.ratings);
+  assert.ok(ratings.white.after > 1500 && ratings.black.after < 1500, JSON.stringify(ratings));
+  assert.equal(await who(b, 'white'), `Alice (1500 → ${ratings.white.after})`);
+  assert.equal(await who(a, 'black'), `Bob (1500 → ${ratings.black.after})`);
+  await shot(a, 'players-rated-game');
+  // The exported PTN names the players and their ratings before the game.
+  await b.click('#export-ptn');
+  await b.waitForFunction(() => /Player1/.test(document.getElementById('export').value));
+  const ptn = await b.inputValue('#export');
+  assert.match(ptn, /\[Player1 "Alice"\][\s\S]*\[Player2 "Bob"\]/);
+  assert.match(ptn, /\[Rating1 "1500"\][\s\S]*\[Rating2 "1500"\]|\[Rating2 "1500"\][\s\S]*\[Rating1 "1500"\]/);
+  const gameId = await a.evaluate(() => window.takApp.gameId);
+
+  // Bob's page: his rating, its history, the game with its PTN.
+  await b.goto(env.srv.url + '/p/Bob');
+  await b.waitForSelector('#player-games');
+  assert.match(await b.textContent('#player-page h2'), /^Bob$/);
+  assert.match(await b.textContent('#player-rating'), new RegExp(`Rating ${ratings.black.after}\\? ± \\d+ after 1 rated game`));
+  assert.equal(await b.$$eval('.rating-chart circle', (c) => c.length), 2, 'the start and one game');
+  const game = b.locator(`#player-games tr[data-game="${gameId}"]`);
+  assert.match(await game.textContent(), new RegExp(`Alice.*black.*4×4.*lost 1-0.*1500 → ${ratings.black.after}`));
+  assert.equal(await game.locator('a', { hasText: 'PTN' }).getAttribute('href'), `/api/games/${gameId}.ptn`);
+  const download = await b.evaluate((href) => fetch(href).then((r) => r.text()), `/api/games/${gameId}.ptn`);
+  assert.equal(download, ptn);
+  await shot(b, 'players-page');
+  // From Bob's page to Alice's, by her name.
+  await game.locator('a', { hasText: 'Alice' }).click();
+  await b.waitForFunction(() => /^Alice$/.test(document.querySelector('#player-page h2').textContent) && document.getElementById('player-games'));
+  assert.match(await b.textContent(`#player-games tr[data-game="${gameId}"]`), /won 1-0/);
+  // The leaderboard: Alice above Bob.
+  await b.click('#leaderboard-link');
+  await b.waitForSelector('#leaders');
+  const names = await b.$$eval('#leaders tbody tr td:nth-child(2)', (tds) => tds.map((t) => t.textContent));
+  assert.deepEqual(names, ['Alice', 'Bob']);
+  await shot(b, 'players-leaderboard');
+  // A reload keeps the name: the identity stays in this browser.
+  await a.goto(env.srv.url + '/');
+  await a.waitForFunction(() => document.getElementById('player-name').readOnly);
+  assert.equal(await a.inputValue('#player-name'), 'Alice');
+  assert.match(await a.textContent('#me'), new RegExp(`rating ${ratings.white.after}\\?`));
+  for (const p of [a, b]) await p.context().close();
+});
+
+test('a page of nobody says so', async () => {
+  const p = await newPage();
+  await p.goto(env.srv.url + '/p/Nobody_here');
+  await p.waitForSelector('#player-page .message');
+  assert.match(await p.textContent('#player-page'), /No player Nobody_here here/);
+  assert.equal(await p.isHidden('#new-game'), true);
+  await p.context().close();
+});
+
+test('a name typed, then the engine in one click: the game is played under the name, unrated', async () => {
+  const p = await newPage();
+  await p.goto(env.srv.url + '/');
+  await p.waitForSelector('#engine-levels button');
+  await p.selectOption('#seek-form select[name=color]', 'white');
+  await p.fill('#player-name', 'Carol');
+  await p.click('#engine-levels button[data-level="1"]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.names);
+  const s = await p.evaluate(() => ({ names: window.takApp.state.names, rated: window.takApp.state.rated, ratings: window.takApp.state.ratings }));
+  assert.deepEqual(s, { names: { white: 'Carol', black: null }, rated: false, ratings: { white: { before: 1500, after: null }, black: null } });
+  assert.equal(await p.textContent('.stash-row[data-color=white] .who'), 'Carol (1500)');
+  await p.context().close();
+});
