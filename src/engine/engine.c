@@ -163,6 +163,7 @@ static bool thread_prepare(SearchThread *t, const TakPosition *pos, const uint64
     t->stopped = false;
     t->root_count = 0;
     memset(t->killers, 0xFF, sizeof t->killers);
+    t->waiting_count[0] = t->waiting_count[1] = 0;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < HISTORY_SIZE; i++) t->history[c][i] /= 2;
     return true;

@@ -22,17 +22,18 @@ static inline int below_count(TakStackBits bits, int n, int color) {
 }
 
 /* Fewest empty squares to add to `own` for a chain from `start` to `goal`;
- * maxd + 1 when more than maxd. */
+ * maxd + 1 when more than maxd (reach: what d additions reach; the last
+ * one is not grown, since only its answer counts). */
 static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, TakBitboard goal,
                          const BbMasks *m, int size, int maxd) {
     TakBitboard reach = bb_flood(own & start, own, m, size);
-    for (int d = 0; d <= maxd; d++) {
+    for (int d = 0;; d++) {
         if (reach & goal) return d;
+        if (d == maxd) return maxd + 1;
         TakBitboard add = (bb_neighbours(reach, m, size) | start) & empty & ~reach;
-        if (!add) break;
+        if (!add) return maxd + 1;
         reach = bb_flood(reach | add, own, m, size);
     }
-    return maxd + 1;
 }
 
 /* The empty squares where a flat would complete a road of `road`: squares

@@ -169,6 +169,14 @@ typedef struct RootMove {
     TakMove pv[TAK_PV_MAX];
 } RootMove;
 
+/* A node whose moves but the first wait to be scored (ordering.c). */
+typedef struct OrderWait {
+    TakMove *moves;
+    int *scores;
+    int n, ply;
+    TakMove tt_move;
+} OrderWait;
+
 typedef struct SearchThread {
     struct TakEngine *engine;
     int id;
@@ -192,6 +200,8 @@ typedef struct SearchThread {
     TakMoveList *scratch;       /* for tak_moves_generate */
     TakMove killers[MAX_PLY + 1][2];
     int16_t (*history)[HISTORY_SIZE]; /* [colour][move] */
+    OrderWait waiting[2][MAX_PLY + 1]; /* [colour]: nodes on the path, by ply */
+    int waiting_count[2];
     int16_t (*corr)[1 << CORR_BITS];  /* [colour][tops]: correction history */
     int evals[MAX_PLY + 2];           /* static evaluation by ply (-SCORE_INF: none) */
     TakMove pv[MAX_PLY + 1][MAX_PLY + 1];
@@ -253,6 +263,15 @@ struct TakEngine {
  * the first index of the hash move (the best score), or -1. */
 int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
                 int ply);
+/* Puts the best-scored of moves[0..n) (the first of equals) in place 0 with
+ * its score, as order_score then order_pick(0) would. When that is the hash
+ * move or a killer, found without scoring, the other scores wait: most nodes
+ * stop after their first move. They are worked out, as they stood here,
+ * before any history write of the side (order_update) or by order_resume. */
+void order_first(SearchThread *t, TakMove *moves, int *scores, int n, TakMove tt_move, int ply);
+/* To be called at `ply` as soon as the first move's search returns: the
+ * scores still waiting are worked out if `need`, else dropped. */
+void order_resume(SearchThread *t, int ply, bool need);
 /* Swaps the best-scored of moves[i..n) into place i (the first of equals). */
 void order_pick(TakMove *moves, int *scores, int i, int n);
 /* Swaps moves (and scores) i and j. */

@@ -18,9 +18,10 @@ static inline int static_preference(TakMove m) {
     }
 }
 
-int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
-                int ply) {
-    const int16_t *hist = t->history[t->pos.side];
+/* order_score for the side `side`. */
+static int score_moves(const SearchThread *t, int side, const TakMove *moves, int *scores, int n,
+                       TakMove tt_move, int ply) {
+    const int16_t *hist = t->history[side];
     TakMove k0 = t->killers[ply][0], k1 = t->killers[ply][1];
     int tt_index = -1;
     for (int i = 0; i < n; i++) {
@@ -37,6 +38,58 @@ int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n,
         }
     }
     return tt_index;
+}
+
+int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
+                int ply) {
+    return score_moves(t, t->pos.side, moves, scores, n, tt_move, ply);
+}
+
+static inline int find(const TakMove *moves, int n, TakMove m) {
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m) return i;
+    return -1;
+}
+
+void order_first(SearchThread *t, TakMove *moves, int *scores, int n, TakMove tt_move, int ply) {
+    /* The hash move scores above everything, then killer 0, then killer 1
+     * (a move is scored as the first of the three it equals), then history
+     * and preference (below SCORE_KILLER): the first place of the first of
+     * the three that is among the moves holds the best score. */
+    TakMove k0 = t->killers[ply][0], k1 = t->killers[ply][1];
+    int at = -1, score = 0;
+    if (tt_move != TAK_MOVE_NONE) at = find(moves, n, tt_move), score = SCORE_TT;
+    if (at < 0 && k0 != tt_move) at = find(moves, n, k0), score = SCORE_KILLER + 1;
+    if (at < 0 && k1 != tt_move && k1 != k0) at = find(moves, n, k1), score = SCORE_KILLER;
+    if (at < 0) {
+        order_score(t, moves, scores, n, tt_move, ply);
+        order_pick(moves, scores, 0, n);
+        return;
+    }
+    TakMove m = moves[0];
+    moves[0] = moves[at];
+    moves[at] = m;
+    scores[0] = score;
+    int side = t->pos.side;
+    t->waiting[side][t->waiting_count[side]++] = (OrderWait){moves, scores, n, ply, tt_move};
+}
+
+void order_resume(SearchThread *t, int ply, bool need) {
+    int side = t->pos.side, k = t->waiting_count[side];
+    if (k == 0 || t->waiting[side][k - 1].ply != ply) return; /* not waiting, or worked out */
+    t->waiting_count[side] = k - 1;
+    const OrderWait *w = &t->waiting[side][k - 1];
+    if (need) score_moves(t, side, w->moves, w->scores, w->n, w->tt_move, w->ply);
+}
+
+/* Works out the waiting scores of `side`, whose history is about to change:
+ * every node waiting is on the path, inside its first move's search. */
+static void order_flush(SearchThread *t, int side) {
+    for (int k = 0; k < t->waiting_count[side]; k++) {
+        const OrderWait *w = &t->waiting[side][k];
+        score_moves(t, side, w->moves, w->scores, w->n, w->tt_move, w->ply);
+    }
+    t->waiting_count[side] = 0;
 }
 
 void order_swap(TakMove *moves, int *scores, int i, int j) {
@@ -96,6 +149,7 @@ static inline void history_add(int16_t *h, int bonus) {
 
 void order_update(SearchThread *t, TakMove best, const TakMove *tried, int tried_count, int depth,
                   int ply) {
+    if (t->waiting_count[t->pos.side]) order_flush(t, t->pos.side);
     int16_t *hist = t->history[t->pos.side];
     int bonus = depth * depth * 8;
     if (bonus > 4000) bonus = 4000;

@@ -269,16 +269,14 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (n <= 0) return n < 0 ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
-    int tt_index = order_score(t, moves, scores, n, tt_move, ply);
+    order_first(t, moves, scores, n, tt_move, ply);
 
     int alpha_orig = alpha, best = -SCORE_INF, tried = 0;
     TakMove best_move = TAK_MOVE_NONE;
     for (int i = 0; i < n; i++) {
         /* The first few are picked one at a time (most nodes stop after one
          * or two moves), the rest sorted once. */
-        if (i == 0 && tt_index >= 0)
-            order_swap(moves, scores, 0, tt_index); /* the hash move scores best */
-        else if (i < 6)
+        if (i > 0 && i < 6) /* (the first placed by order_first) */
             order_pick(moves, scores, i, n);
         else if (i == 6)
             order_sort(moves, scores, t->sort_keys, 6, n);
@@ -305,6 +303,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
                 score = -search(t, -beta, -alpha, new_depth, ply + 1, true, cs);
         }
         tak_position_unmake(pos, m, &undo);
+        if (i == 0) order_resume(t, ply, score < beta && n > 1);
         if (t->stopped) return 0;
         moves[i] = m; /* tried moves stay in place for the history update */
         tried++;

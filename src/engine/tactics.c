@@ -95,9 +95,9 @@ static inline bool could_cover(int dir, int file, int rank, int far, unsigned ra
 /* The squares of rank (or file, when !by_rank) index < n, n >= 0. */
 static inline TakBitboard lines_below(int n, int size, const BbMasks *m, bool by_rank) {
     if (by_rank) return n >= size ? m->all : ((TakBitboard)1 << (n * size)) - 1;
-    TakBitboard b = 0;
-    for (int i = 0; i < n && i < size; i++) b |= m->west << i;
-    return b;
+    /* The first min(n, size) squares of rank 1 copied to every rank: the
+     * multiply's terms (one per square of the a-file) do not overlap. */
+    return (((TakBitboard)1 << (n < size ? n : size)) - 1) * m->west;
 }
 
 /* Adds to from[dir] the stacks of `own` whose spreads toward dir could give a
@@ -159,6 +159,41 @@ static inline bool road_with_run(const EdgeReach *r, TakBitboard run) {
            (r->road & ((r->n & r->s) | (r->w & r->e)));
 }
 
+/* The squares from which the line toward `dir` to the board's edge meets
+ * `x`: x spread the other way along ranks (files) by doubling shifts. */
+static inline TakBitboard toward(TakBitboard x, int dir, const BbMasks *m, int size) {
+    switch (dir) {
+    case TAK_NORTH:
+        x |= x >> size;
+        x |= x >> (2 * size);
+        return x | x >> (4 * size);
+    case TAK_SOUTH:
+        x |= x << size;
+        x |= x << (2 * size);
+        return (x | x << (4 * size)) & m->all;
+    case TAK_EAST:
+        x |= (x >> 1) & m->keep[0];
+        x |= (x >> 2) & m->keep[1];
+        return x | ((x >> 4) & m->keep[2]);
+    default:
+        x |= (x << 1) & (m->keep[0] << 1);
+        x |= (x << 2) & (m->keep[1] << 2);
+        return x | ((x << 4) & (m->keep[2] << 4));
+    }
+}
+
+/* The squares from which a run toward `dir` as far as the edge would give a
+ * road (road_with_run of that run; both pairs filled in). The run meets the
+ * edge it heads for, so its own pair needs only the chain of the other. A
+ * shorter run can give a road only where this one does. */
+static TakBitboard could_join(const EdgeReach *r, int dir, const BbMasks *m, int size) {
+    if (r->road & ((r->n & r->s) | (r->w & r->e))) return m->all;
+    TakBitboard along = dir == TAK_NORTH ? r->s : dir == TAK_SOUTH ? r->n
+                        : dir == TAK_EAST ? r->w : r->e;
+    TakBitboard a = dir <= TAK_SOUTH ? r->w : r->n, b = dir <= TAK_SOUTH ? r->e : r->s;
+    return toward(along, dir, m, size) | (toward(a, dir, m, size) & toward(b, dir, m, size));
+}
+
 /* A placement square that completes a road, or -1. A road needs every rank
  * (or file) but at most one covered already, the new square in the missing
  * one, and the square must join the two edges of a direction. */
@@ -216,6 +251,18 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
     TakBitboard own = pos->owner[color], from[4] = {0, 0, 0, 0};
     along_missing(own, full & ~ranks, size, m, true, from);
     along_missing(own, full & ~files, size, m, false, from);
+    /* No spread off the edge it stands on; and none whose longest run gives
+     * no road (the same test as below, on bitboards, for the many stacks
+     * that would fail it). */
+    from[TAK_NORTH] &= ~m->north;
+    from[TAK_SOUTH] &= ~m->south;
+    from[TAK_EAST] &= ~m->east;
+    from[TAK_WEST] &= ~m->west;
+    if (!(from[0] | from[1] | from[2] | from[3])) return TAK_MOVE_NONE;
+    if (!edges.ns) edge_reach_ns(&edges, m, size);
+    if (!edges.we) edge_reach_we(&edges, m, size);
+    for (int dir = 0; dir < 4; dir++)
+        if (from[dir]) from[dir] &= could_join(&edges, dir, m, size);
     for (TakBitboard b = from[0] | from[1] | from[2] | from[3]; b; b &= b - 1) {
         int sq = __builtin_ctzll(b);
         int carry = pos->height[sq] < size ? pos->height[sq] : size;
@@ -227,9 +274,7 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
                        : dir == TAK_EAST  ? size - 1 - file
                                           : file;
             int far = room < carry ? room : carry; /* the farthest square it could reach */
-            if (far == 0 || !could_cover(dir, file, rank, far, ranks, files, full)) continue;
-            if (!edges.ns) edge_reach_ns(&edges, m, size);
-            if (!edges.we) edge_reach_we(&edges, m, size);
+            if (!could_cover(dir, file, rank, far, ranks, files, full)) continue;
             /* The stack's square and the squares it reaches are one run: no
              * road with the longest it could be, none with the real one. */
             if (!road_with_run(&edges, segment(sq, dir, far, size, m))) continue;
