@@ -430,14 +430,21 @@ static bool read_header(const TakatLayers *L, int n, FileHeader *hd) {
     return ok;
 }
 
+/* Layer n's ranking tables, and its file's path and header; false (err says
+ * why) when the tables cannot be built or the file is missing or not ours. */
+static bool layer_file(TakatLayers *L, int n, char path[1100], FileHeader *hd, TakError *err) {
+    if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
+    layer_path(L, n, path, 1100);
+    if (!read_header(L, n, hd))
+        return tak_error_set(err, "%s: missing or not a layer file of this game", path);
+    return true;
+}
+
 static bool load_layer(TakatLayers *L, int n, TakError *err) {
     if (L->values[n]) return true;
-    if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
     char path[1100];
-    layer_path(L, n, path, sizeof path);
     FileHeader hd;
-    if (!read_header(L, n, &hd))
-        return tak_error_set(err, "%s: missing or not a layer file of this game", path);
+    if (!layer_file(L, n, path, &hd, err)) return false;
     uint64_t words = words_of(hd.slots);
     uint64_t *v = malloc(words * sizeof *v);
     if (!v)
@@ -474,12 +481,9 @@ static void values_drop(TakatLayers *L, int n) {
  * business: checking it here would read the whole file on first use. */
 static bool map_layer(TakatLayers *L, int n, TakError *err) {
     if (L->values[n]) return true;
-    if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
     char path[1100];
-    layer_path(L, n, path, sizeof path);
     FileHeader hd;
-    if (!read_header(L, n, &hd))
-        return tak_error_set(err, "%s: missing or not a layer file of this game", path);
+    if (!layer_file(L, n, path, &hd, err)) return false;
     size_t bytes = sizeof hd + words_of(hd.slots) * 8;
     int fd = open(path, O_RDONLY);
     struct stat st;
