@@ -34,6 +34,13 @@ char *stored_text_copy(const char *text) {
     return copy;
 }
 
+void store_name_key(const char *name, char out[STORE_NAME_LEN + 1]) {
+    size_t i = 0;
+    for (; name[i] && i < STORE_NAME_LEN; i++)
+        out[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
+    out[i] = '\0';
+}
+
 bool stored_game_reserve(StoredGame *g, size_t cap) {
     void *m = realloc(g->moves, (cap ? cap : 1) * sizeof *g->moves);
     if (m == NULL) return false;

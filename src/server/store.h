@@ -72,6 +72,10 @@ typedef struct StoredGame {
 void stored_game_free(StoredGame *g);
 /* A malloc'd copy of `text` (for import_ptn); NULL when out of memory. */
 char *stored_text_copy(const char *text);
+
+/* A player's name as the stores key it: in lower case, so names are unique
+ * in any case. */
+void store_name_key(const char *name, char out[STORE_NAME_LEN + 1]);
 /* Makes room for `cap` plies in moves and left_ms (both reallocated). */
 bool stored_game_reserve(StoredGame *g, size_t cap);
 

@@ -472,19 +472,12 @@ static void read_player(const PGresult *r, int row, StoredPlayer *p) {
     p->last_rated_s = int64_field(r, row, 7);
 }
 
-static void name_key(const char *name, char out[STORE_NAME_LEN + 1]) {
-    size_t i = 0;
-    for (; name[i] && i < STORE_NAME_LEN; i++)
-        out[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
-    out[i] = '\0';
-}
-
 static bool pg_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *out,
                            bool *found, TakError *err) {
     PgStore *s = (PgStore *)base;
     char lower[STORE_NAME_LEN + 1];
     if (by == PLAYER_BY_NAME) {
-        name_key(key, lower);
+        store_name_key(key, lower);
         key = lower;
     }
     const char *params[1] = {key};
@@ -503,7 +496,7 @@ static bool pg_create_player(Store *base, const char *hash, const char *name, St
                              bool *taken, TakError *err) {
     PgStore *s = (PgStore *)base;
     char lower[STORE_NAME_LEN + 1], num[3][32];
-    name_key(name, lower);
+    store_name_key(name, lower);
     TakRating fresh = tak_rating_new();
     snprintf(num[0], sizeof num[0], "%.17g", fresh.rating);
     snprintf(num[1], sizeof num[1], "%.17g", fresh.rd);

@@ -420,13 +420,6 @@ static bool one_player(SqliteStore *s, sqlite3_stmt *st, StoredPlayer *out, bool
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? true : db_error(s, err, "reading a player");
 }
 
-static void name_key(const char *name, char out[STORE_NAME_LEN + 1]) {
-    size_t i = 0;
-    for (; name[i] && i < STORE_NAME_LEN; i++)
-        out[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] + 32 : name[i]);
-    out[i] = '\0';
-}
-
 static bool sq_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *out,
                            bool *found, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
@@ -435,7 +428,7 @@ static bool sq_find_player(Store *base, PlayerKey by, const char *key, StoredPla
                             : by == PLAYER_BY_NAME ? Q_PLAYER_NAME
                                                    : Q_PLAYER_ID];
     if (by == PLAYER_BY_NAME) {
-        name_key(key, lower);
+        store_name_key(key, lower);
         key = lower;
     }
     if (by == PLAYER_BY_ID)
@@ -449,7 +442,7 @@ static bool sq_create_player(Store *base, const char *hash, const char *name, St
                              bool *taken, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     char lower[STORE_NAME_LEN + 1];
-    name_key(name, lower);
+    store_name_key(name, lower);
     TakRating fresh = tak_rating_new();
     sqlite3_stmt *st = s->q[Q_PLAYER_NEW];
     bind_text(st, 1, hash);
