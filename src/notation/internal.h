@@ -58,6 +58,9 @@ bool notation_tag_name_ok(const char *name, size_t len);
 /* Tag names compare without regard to case. */
 bool notation_name_equal(const char *a, const char *b);
 
+/* A NUL-terminated copy of `len` bytes at `text`, or NULL when out of memory. */
+char *notation_copy(const char *text, size_t len);
+
 /* Appends a tag (copies of name and value) without looking for an existing
  * one; false when out of memory. */
 bool notation_ptn_append_tag(TakPtn *ptn, const char *name, size_t name_len, const char *value,

@@ -40,13 +40,6 @@ NotationLine notation_line(TakPtn *ptn, int index) {
     return line;
 }
 
-static char *copy(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) memcpy(c, s, n);
-    return c;
-}
-
 static bool name_ok(const char *name, TakError *err) {
     size_t n = strlen(name);
     if (n == 0) return tak_error_set(err, "a branch needs a name");
@@ -110,7 +103,7 @@ int tak_ptn_add_branch(TakPtn *ptn, const char *name, int parent, size_t start, 
     memset(b, 0, sizeof *b);
     b->parent = parent;
     b->start = start;
-    b->name = copy(name);
+    b->name = notation_copy(name, strlen(name));
     bool ok = b->name && tak_game_init(&b->game, &ptn->game.start, err);
     for (size_t i = 0; ok && i < start; i++) ok = tak_game_play(&b->game, from->moves[i], err);
     b->comments = calloc(notation_line_capacity(start), sizeof *b->comments);
@@ -142,7 +135,8 @@ bool tak_ptn_play(TakPtn *ptn, int index, TakMove move, const char *comment, con
         return tak_error_set(err, "there is no line %d", index);
     if (marks && !marks_ok(marks, err)) return false;
     NotationLine line = notation_line(ptn, index);
-    char *c = comment ? copy(comment) : NULL, *m = marks && *marks ? copy(marks) : NULL;
+    char *c = comment ? notation_copy(comment, strlen(comment)) : NULL;
+    char *m = marks && *marks ? notation_copy(marks, strlen(marks)) : NULL;
     if ((comment && !c) || (marks && *marks && !m) || !notation_line_room(&line)) {
         free(c);
         free(m);

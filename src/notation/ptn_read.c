@@ -79,9 +79,8 @@ static bool note_add(Reader *r, const char *text, size_t len) {
 static bool note_flush(Reader *r) {
     size_t count = r->target.game->count;
     if (r->note_len) {
-        char *copy = malloc(r->note_len + 1);
+        char *copy = notation_copy(r->note, r->note_len);
         if (!copy) return fail(r, r->i, "out of memory");
-        memcpy(copy, r->note, r->note_len + 1);
         /* Each ply's note is flushed once: by the next ply, a branch, or the end. */
         if (count > r->line_start)
             (*r->target.comments)[count - 1] = copy;

@@ -14,7 +14,7 @@ bool notation_name_equal(const char *a, const char *b) {
     return lower(*a) == lower(*b);
 }
 
-static char *copy(const char *text, size_t len) {
+char *notation_copy(const char *text, size_t len) {
     char *s = malloc(len + 1);
     if (!s) return NULL;
     memcpy(s, text, len);
@@ -46,7 +46,7 @@ bool notation_ptn_append_tag(TakPtn *ptn, const char *name, size_t name_len, con
             ptn->tags = tags;
         }
     }
-    char *name_copy = copy(name, name_len), *value_copy = copy(value, value_len);
+    char *name_copy = notation_copy(name, name_len), *value_copy = notation_copy(value, value_len);
     if (!name_copy || !value_copy) {
         free(name_copy);
         free(value_copy);
@@ -74,7 +74,7 @@ bool tak_ptn_set_tag(TakPtn *ptn, const char *name, const char *value) {
         if ((unsigned char)value[i] < 0x20 && value[i] != '\t') return false;
     for (size_t i = 0; i < ptn->tag_count; i++) {
         if (!notation_name_equal(ptn->tags[i].name, name)) continue;
-        char *value_copy = copy(value, value_len);
+        char *value_copy = notation_copy(value, value_len);
         if (!value_copy) return false;
         free(ptn->tags[i].value);
         ptn->tags[i].value = value_copy;
