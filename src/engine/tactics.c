@@ -135,19 +135,21 @@ typedef struct EdgeReach {
     bool ns, we; /* the pairs filled in */
 } EdgeReach;
 
+/* The squares touching `edge` or the chain of `road` from it. */
+static TakBitboard edge_reach(TakBitboard road, TakBitboard edge, const BbMasks *m, int size) {
+    TakBitboard chain = bb_flood(road & edge, road, m, size);
+    return chain | bb_neighbours(chain, m, size) | edge;
+}
+
 static void edge_reach_ns(EdgeReach *r, const BbMasks *m, int size) {
-    TakBitboard n = bb_flood(r->road & m->north, r->road, m, size);
-    TakBitboard s = bb_flood(r->road & m->south, r->road, m, size);
-    r->n = n | bb_neighbours(n, m, size) | m->north;
-    r->s = s | bb_neighbours(s, m, size) | m->south;
+    r->n = edge_reach(r->road, m->north, m, size);
+    r->s = edge_reach(r->road, m->south, m, size);
     r->ns = true;
 }
 
 static void edge_reach_we(EdgeReach *r, const BbMasks *m, int size) {
-    TakBitboard w = bb_flood(r->road & m->west, r->road, m, size);
-    TakBitboard e = bb_flood(r->road & m->east, r->road, m, size);
-    r->w = w | bb_neighbours(w, m, size) | m->west;
-    r->e = e | bb_neighbours(e, m, size) | m->east;
+    r->w = edge_reach(r->road, m->west, m, size);
+    r->e = edge_reach(r->road, m->east, m, size);
     r->we = true;
 }
 
