@@ -168,8 +168,7 @@ EXPORT(tak_ptn_json) int tak_ptn_json(void) {
     put_string(&o, ptn.preface);
     char tps[TAK_TPS_MAX], komi[16];
     tak_tps_write(&ptn.game.start, tps, sizeof tps);
-    int k = ptn.rules.half_komi;
-    snprintf(komi, sizeof komi, "%s%d%s", k < 0 ? "-" : "", abs(k) / 2, abs(k) % 2 ? ".5" : "");
+    snprintf(komi, sizeof komi, "%g", ptn.rules.half_komi / 2.0); /* 2, 1.5, -0.5 */
     puts_(&o, ",\"size\":");
     put_int(&o, ptn.rules.size);
     puts_(&o, ",\"komi\":");
