@@ -243,6 +243,46 @@ static void *search_infinite(void *arg) {
     return NULL;
 }
 
+/* On a clock the search stops sooner when its best move has stood and goes
+ * on when it has just changed or the score falls; never past the hard
+ * limit; a fixed move time is used whole. */
+static void test_time_up(void **state) {
+    (void)state;
+    TakPosition pos;
+    TakRules rules = support_rules(6);
+    TakError err;
+    assert_true(tak_position_init(&pos, &rules, &err));
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.time_left_ms[TAK_WHITE] = l.time_left_ms[TAK_BLACK] = 60000;
+    l.increment_ms[TAK_WHITE] = l.increment_ms[TAK_BLACK] = 500;
+    TimeBudget b = engine_time_budget(&l, &pos);
+    assert_true(b.clock);
+    assert_true(b.soft_ms > 500 && b.soft_ms < 60000 / 10);
+    assert_true(b.hard_ms > b.soft_ms && b.hard_ms <= 60000 / 3 + 500);
+    /* Half the soft budget with nothing said: stop; a little less: go on. */
+    int64_t half = b.soft_ms / 2;
+    assert_true(engine_time_up(&b, half, 2, 0));
+    assert_false(engine_time_up(&b, half - 5, 2, 0));
+    /* A best move that stood for four iterations stops sooner... */
+    assert_true(engine_time_up(&b, half * 8 / 10, 4, 0));
+    /* ...one that just changed, or a falling score, goes on longer. */
+    assert_false(engine_time_up(&b, half * 13 / 10, 0, 0));
+    assert_false(engine_time_up(&b, half * 13 / 10, 2, 80));
+    assert_true(engine_time_up(&b, half * 13 / 10, 2, 0));
+    /* Never past the hard limit, however unsettled. */
+    TimeBudget tight = {1000, 1200, true};
+    assert_false(engine_time_up(&tight, 599, 0, 100));
+    assert_true(engine_time_up(&tight, 600, 0, 100));
+    /* A fixed move time is used whole. */
+    memset(&l, 0, sizeof l);
+    l.movetime_ms = 1000;
+    b = engine_time_budget(&l, &pos);
+    assert_false(b.clock);
+    assert_false(engine_time_up(&b, b.soft_ms - 1, 4, 0));
+    assert_true(engine_time_up(&b, b.soft_ms, 0, 0));
+}
+
 static void test_stop_from_another_thread(void **state) {
     (void)state;
     for (int threads = 1; threads <= 2; threads++) {
@@ -557,6 +597,7 @@ int main(void) {
         cmocka_unit_test(test_node_limit),
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_clock_never_runs_out),
+        cmocka_unit_test(test_time_up),
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_threads_agree_on_a_road),
         cmocka_unit_test(test_multipv),

@@ -230,11 +230,16 @@ TakMove engine_level_choose(const RootMove *moves, int count, const LevelParams 
 
 /* Time budget (timeman.c). */
 typedef struct TimeBudget {
-    int64_t soft_ms; /* start no new iteration after this */
+    int64_t soft_ms; /* the time a move should take */
     int64_t hard_ms; /* stop the search at this; 0: no time limit */
+    bool clock;      /* from a clock: soft is stretched or shrunk as the search goes */
 } TimeBudget;
 
 TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *pos);
+/* After an iteration that took `elapsed` ms: whether to start no other.
+ * `stable` counts the iterations in a row that kept the best move (0 when it
+ * just changed), `drop` is how far the score fell since the last iteration. */
+bool engine_time_up(const TimeBudget *b, int64_t elapsed, int stable, int drop);
 int64_t engine_now_ms(void);
 
 struct TakEngine {

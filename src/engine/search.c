@@ -449,6 +449,9 @@ void search_iterate(SearchThread *t) {
     if (e->level_params.margin) lines = 1;
     int max_depth = e->depth_limit ? e->depth_limit : MAX_PLY - 10;
     int prev = 0;
+    /* For the clock: how long the best move has stood, and the last score. */
+    TakMove best_move = TAK_MOVE_NONE;
+    int stable = 0, last_score = 0;
     for (int depth = 1 + (t->id & 1); depth <= max_depth; depth++) {
         t->root_depth = depth;
         t->seldepth = 0;
@@ -483,12 +486,12 @@ void search_iterate(SearchThread *t) {
         report_lines(t, depth, lines);
         int64_t elapsed = engine_now_ms() - e->start_ms;
         bool timed = e->budget.hard_ms > 0 && !e->limits.infinite;
-        /* On a clock, an iteration that would start past half the budget
-         * would most likely end far past it (each takes about twice the
-         * last): stop here. A fixed move time uses all of it. */
-        int64_t soft = e->budget.soft_ms;
-        if (timed && e->budget.hard_ms > soft) soft /= 2;
-        if (timed && elapsed >= soft) break;
+        TakMove now_best = t->root_moves[0].move;
+        stable = now_best == best_move ? stable + 1 : 0;
+        best_move = now_best;
+        int drop = last_score - t->root_moves[0].score;
+        last_score = t->root_moves[0].score;
+        if (timed && engine_time_up(&e->budget, elapsed, stable, depth > 1 ? drop : 0)) break;
         if (timed && t->root_count == 1) break;
         int s = t->root_moves[0].score;
         if (!e->limits.infinite && (s >= TAK_SCORE_WIN_MIN || s <= -TAK_SCORE_WIN_MIN) &&

@@ -1,8 +1,10 @@
 /*
- * timeman.c: how long a search may take. With clocks the budget is a share
- * of the time left (a Tak game lasts about as many more moves as the
+ * timeman.c: how long a search may take. With clocks a move should take a
+ * share of the time left (a Tak game lasts about as many more moves as the
  * smaller of the reserve and the empty squares, so that sets the share) plus
- * most of the increment; a hard limit caps one move and always leaves a
+ * most of the increment. The search then stops sooner when its best move has
+ * stood for several iterations and goes on longer when it has just changed
+ * or the score is falling. A hard limit caps one move and always leaves a
  * safety margin on the clock, so the engine never loses on time.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -24,7 +26,7 @@ static int64_t clock_cap(int64_t left) {
 }
 
 TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *pos) {
-    TimeBudget b = {0, 0};
+    TimeBudget b = {0, 0, false};
     if (limits->infinite) return b;
     if (limits->movetime_ms > 0) {
         int64_t mt = limits->movetime_ms;
@@ -42,7 +44,7 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
         int reserve = pos->stones[side] + pos->capstones[side];
         int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
         int rest = reserve < empty ? reserve : empty;
-        mtg = rest < 10 ? 10 : rest > 30 ? 30 : rest;
+        mtg = rest < 12 ? 12 : rest > 30 ? 30 : rest;
     }
     int64_t base = left / mtg + inc * 4 / 5;
     int64_t cap = clock_cap(left);
@@ -53,5 +55,18 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
     if (hard < b.soft_ms) hard = b.soft_ms;
     b.hard_ms = hard < 1 ? 1 : hard;
     if (b.soft_ms < 1) b.soft_ms = 1;
+    b.clock = true;
     return b;
+}
+
+bool engine_time_up(const TimeBudget *b, int64_t elapsed, int stable, int drop) {
+    if (!b->clock) return elapsed >= b->soft_ms;
+    /* Per mille of the soft budget, by how long the best move has stood. */
+    static const int by_stability[5] = {1500, 1200, 1000, 850, 700};
+    int64_t target = b->soft_ms * by_stability[stable < 4 ? stable : 4] / 1000;
+    if (drop > 0) target += target * (drop < 100 ? drop : 100) / 200;
+    if (target > b->hard_ms) target = b->hard_ms;
+    /* An iteration takes about twice the last: one started past half the
+     * target would most likely end far past it. */
+    return elapsed >= target / 2;
 }
