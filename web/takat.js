@@ -163,7 +163,8 @@ function drawTakat() {
   $('takat-result').hidden = !s.result;
   $('takat-result').textContent = s.result ? s.result.text : '';
   $('takat-reserve').textContent = `In reserve: White ${s.reserve[0]}, Black ${s.reserve[1]}`;
-  $('takat-note').textContent = [s.ko ? `Ko on ${s.ko}` : '', s.forced_drop && !s.result ? 'Black must drop' : '',
+  const perfect = !s.perfect ? '' : s.perfect === 'draw' ? 'Perfect play: a draw' : `Perfect play: ${name(s.perfect)} wins`;
+  $('takat-note').textContent = [perfect, s.ko ? `Ko on ${s.ko}` : '', s.forced_drop && !s.result ? 'Black must drop' : '',
     TK.from ? `Moving the top stone of ${TK.from}: choose a highlighted cell` : ''].filter(Boolean).join(' · ');
   $('takat-resign').disabled = !TK.seat || !!s.result;
   const ol = $('takat-moves');

@@ -11,7 +11,8 @@
 
 static const CliCommand command = {
     "serve",
-    "[--port N] [--host ADDR] [--db FILE|URI] [--engine-threads N] [--engine-movetime MS] [--quiet]",
+    "[--port N] [--host ADDR] [--db FILE|URI] [--engine-threads N] [--engine-movetime MS]\n"
+    "       [--takat-layers DIR] [--quiet]",
     "Serves the web app: play Tak in the browser against the engine or a friend, watch\n"
     "and review games. Prints the address to open, then serves until interrupted.\n"
     "\n"
@@ -23,6 +24,9 @@ static const CliCommand command = {
     "                        servers sharing it share their games\n"
     "  --engine-threads N    searches the engine runs at once (2)\n"
     "  --engine-movetime MS  the most one engine move may take (2000)\n"
+    "  --takat-layers DIR    the solved tables of TAKAT ('tak takat layers solve DIR'):\n"
+    "                        where they reach, level 10 plays perfectly and the page\n"
+    "                        says who wins with perfect play\n"
     "  --quiet               no log lines beyond the address\n"
     "  --help                this help\n"
     "\n"
@@ -64,6 +68,9 @@ int cmd_serve(int argc, char **argv) {
             if (!v || !cli_parse_int(v, 1, 600000, &n))
                 return cli_usage_error(&command, "--engine-movetime needs milliseconds");
             config.engine_movetime_ms = (int)n;
+        } else if (cli_option(argc, argv, &i, "--takat-layers", &v)) {
+            if (!v || !*v) return cli_usage_error(&command, "--takat-layers needs a directory");
+            config.takat_layers = v;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             config.quiet = true;
         } else {

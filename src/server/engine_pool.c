@@ -30,7 +30,8 @@ static void *work(void *arg) {
         pthread_mutex_unlock(&pool->mutex);
 
         if (job->kind == JOB_TAKAT) {
-            job->takat_turn = takat_ai_choose(&job->takat, job->level, NULL, NULL, &job->seed);
+            job->takat_turn = takat_ai_choose_in_game(job->takat, job->level, NULL,
+                                                      pool->takat_layers, &job->seed);
             pthread_mutex_lock(&pool->mutex);
             job->next = pool->done;
             pool->done = job;
@@ -70,8 +71,10 @@ static void *work(void *arg) {
     return NULL;
 }
 
-bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lws_context *ctx) {
+bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, TakatLayers *takat_layers,
+                       struct lws_context *ctx) {
     memset(pool, 0, sizeof *pool);
+    pool->takat_layers = takat_layers;
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     pool->movetime_ms = movetime_ms;
@@ -103,6 +106,7 @@ bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lw
 void engine_job_free(EngineJob *job) {
     if (job->req) json_decref(job->req);
     free(job->history);
+    free(job->takat);
     free(job);
 }
 

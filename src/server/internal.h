@@ -124,7 +124,7 @@ typedef struct EngineJob {
     uint64_t session_id; /* JOB_ANALYZE: who asked */
     json_t *req;         /* JOB_ANALYZE: the request's req (a reference), or NULL */
     TakSearchInfo info;  /* JOB_ANALYZE: the last completed depth */
-    TakatPosition takat; /* JOB_TAKAT: the position; the AI's turn comes back in takat_turn */
+    TakatGame *takat;    /* JOB_TAKAT: the game so far (a copy); the AI's turn comes back in takat_turn */
     TakatTurn takat_turn;
     uint64_t seed;
     uint32_t generation;
@@ -148,10 +148,12 @@ typedef struct EnginePool {
     TakEngine **engines;
     int movetime_ms;
     int analyze_ms;                    /* the bound of an analysis search */
+    TakatLayers *takat_layers;         /* the solved TAKAT layers, or NULL (shared, read-only) */
     struct lws_context *context; /* woken with lws_cancel_service when a job is done */
 } EnginePool;
 
-bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, struct lws_context *ctx);
+bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, TakatLayers *takat_layers,
+                       struct lws_context *ctx);
 void engine_pool_stop(EnginePool *pool);
 /* Queues a search (the job is the pool's from here on). */
 void engine_pool_submit(EnginePool *pool, EngineJob *job);
@@ -174,6 +176,7 @@ typedef struct Server {
     int analyses_queued;     /* JOB_ANALYZE jobs not yet answered (a connection that leaves
                                 and joins again must not get around ANALYSES_QUEUED_MAX) */
     struct TakatLive *takat_games; /* TAKAT games, in memory only (takat_games.c) */
+    TakatLayers *takat_layers;     /* the solved layers (--takat-layers), or NULL */
     size_t takat_count;
     int64_t heartbeat_ms; /* when the store last heard this server is up */
     Lobby *lobby;         /* made when first used */
@@ -252,6 +255,8 @@ typedef struct TakatLive {
     bool ai_busy;
     uint64_t seed;
     TakatGame *game;     /* 50 KB: its own allocation */
+    TakatValue perfect;  /* the position's value for the side to move, from the
+                          * solved layers; TAKAT_VALUE_UNKNOWN where they do not reach */
     Session *subs;
     struct TakatLive *next;
 } TakatLive;

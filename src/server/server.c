@@ -337,6 +337,26 @@ static void on_tick(struct ev_loop *loop, ev_timer *w, int revents) {
     if (*server->config->stop) ev_break(loop, EVBREAK_ALL);
 }
 
+/* The solved layers of TAKAT: the directory must exist; which layers are
+ * there is said on stderr (the solver may still be writing the lower ones). */
+static bool open_takat_layers(Server *server, const TakServerConfig *config, TakError *err) {
+    TakatLayers *layers =
+        takat_layers_open(config->takat_layers, TAKAT_STONES_WHITE, TAKAT_STONES_BLACK, err);
+    if (layers == NULL) return false;
+    int top = takat_layers_top(layers), low = top + 1;
+    while (low > 0 && takat_layers_have(layers, low - 1)) low--;
+    if (!config->quiet) {
+        if (low > top)
+            fprintf(stderr, "tak serve: no solved TAKAT layers in %s yet\n", config->takat_layers);
+        else
+            fprintf(stderr, "tak serve: TAKAT layers %d-%d of 0-%d solved: level 10 plays perfectly "
+                            "from %d stones on the board\n",
+                    low, top, top, low);
+    }
+    server->takat_layers = layers;
+    return true;
+}
+
 bool tak_server_run(const TakServerConfig *config, TakError *err) {
     Server server;
     memset(&server, 0, sizeof server);
@@ -344,8 +364,13 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     server.bucket_count = 1 << 14;
     server.buckets = calloc(server.bucket_count, sizeof *server.buckets);
     if (server.buckets == NULL) return tak_error_set(err, "out of memory");
+    if (config->takat_layers && !open_takat_layers(&server, config, err)) {
+        free(server.buckets);
+        return false;
+    }
     server.store = store_open(config->db_path, err);
     if (server.store == NULL) {
+        takat_layers_close(server.takat_layers);
         free(server.buckets);
         return false;
     }
@@ -353,6 +378,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     server.heartbeat_ms = clock_now_ms();
     if (!server.store->ops->heartbeat(server.store, server.heartbeat_ms, true, err)) {
         server.store->ops->close(server.store);
+        takat_layers_close(server.takat_layers);
         free(server.buckets);
         return false;
     }
@@ -373,6 +399,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
     if (loop == NULL) {
         server.store->ops->close(server.store);
+        takat_layers_close(server.takat_layers);
         free(server.buckets);
         return tak_error_set(err, "cannot create the event loop");
     }
@@ -383,6 +410,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     if (ctx == NULL) {
         ev_loop_destroy(loop);
         server.store->ops->close(server.store);
+        takat_layers_close(server.takat_layers);
         free(server.buckets);
         return tak_error_set(err, "cannot listen on %s port %d (in use?)",
                              config->host ? config->host : "all interfaces", config->port);
@@ -396,13 +424,14 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     bool started = engine_pool_start(&server.pool, config->engine_threads,
-                                     config->engine_movetime_ms, ctx);
+                                     config->engine_movetime_ms, server.takat_layers, ctx);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!started) {
         engine_pool_stop(&server.pool);
         lws_context_destroy(ctx);
         ev_loop_destroy(loop);
         server.store->ops->close(server.store);
+        takat_layers_close(server.takat_layers);
         free(server.buckets);
         return tak_error_set(err, "cannot start the engine threads");
     }
@@ -415,6 +444,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
             lws_context_destroy(ctx);
             ev_loop_destroy(loop);
             server.store->ops->close(server.store);
+            takat_layers_close(server.takat_layers);
             free(server.buckets);
             return false;
         }
@@ -458,6 +488,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     takat_games_free_all(&server);
     lobby_free(&server);
     server.store->ops->close(server.store);
+    takat_layers_close(server.takat_layers);
     free(server.buckets);
     return true;
 }

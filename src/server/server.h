@@ -21,6 +21,10 @@ typedef struct TakServerConfig {
     int engine_threads;   /* worker threads for engine opponents (>= 1) */
     int engine_movetime_ms; /* the most an engine move may take */
     bool quiet;           /* no log lines beyond the address */
+    /* The layered tables of TAKAT (`tak takat layers solve DIR`), or NULL:
+     * where the solved layers reach, level 10 plays perfectly and the page
+     * shows who wins with perfect play. */
+    const char *takat_layers;
     /* Set (by a signal handler) to ask the server to stop; checked after
      * every turn of the event loop. */
     volatile sig_atomic_t *stop;

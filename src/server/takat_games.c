@@ -43,6 +43,13 @@ static void make_room(Server *s) {
 
 static void ai_kick(Server *s, TakatLive *t);
 
+/* Who wins the position with perfect play, where the solved layers reach. */
+static void judge(const Server *s, TakatLive *t) {
+    t->perfect = TAKAT_VALUE_UNKNOWN;
+    if (s->takat_layers && t->game->result == TAKAT_ONGOING)
+        t->perfect = takat_layers_value(s->takat_layers, &t->game->pos, NULL);
+}
+
 TakatLive *takat_games_create(Server *s, int ai_color, int level, TakError *err) {
     make_room(s);
     if (s->takat_count >= TAKAT_LIVE_MAX) {
@@ -62,6 +69,7 @@ TakatLive *takat_games_create(Server *s, int ai_color, int level, TakError *err)
     t->ai_color = ai_color;
     t->level = level;
     t->resigned = -1;
+    judge(s, t);
     char seed[9];
     random_token(seed, 8);
     for (int i = 0; i < 8; i++) t->seed = t->seed * 31 + (uint64_t)seed[i];
@@ -142,15 +150,22 @@ static json_t *state_json(const TakatLive *t) {
                             json_string(t->ai_color == c ? "engine"
                                         : t->token[c][0] ? "taken"
                                                          : "open"));
+    /* Perfect play's verdict, while the game goes on: the winner's colour or "draw". */
+    json_t *perfect = json_null();
+    if (result == TAKAT_ONGOING && t->perfect != TAKAT_VALUE_UNKNOWN)
+        perfect = json_string(t->perfect == TAKAT_VALUE_DRAW ? "draw"
+                              : t->perfect == TAKAT_VALUE_WIN ? color_name(pos->side)
+                                                              : color_name(!pos->side));
     return json_pack("{s:s, s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:[i,i], s:b, s:o, s:o, s:i, s:o, "
-                     "s:o, s:i, s:b, s:s, s:o}",
+                     "s:o, s:i, s:b, s:s, s:o, s:o}",
                      "type", "takat_state", "game", t->id, "cells", cells, "names", names, "centre",
                      takat_cell_name(TAKAT_CENTRE), "red", red, "turn", color_name(pos->side), "ko",
                      pos->ko == TAKAT_NO_CELL ? json_null() : json_string(takat_cell_name(pos->ko)),
                      "reserve", takat_reserve(pos, TAKAT_WHITE), takat_reserve(pos, TAKAT_BLACK),
                      "forced_drop", takat_forced_drop(pos), "safety", safety, "legal", legal, "ply",
                      g->count, "moves", moves, "result", res, "level", t->level, "thinking",
-                     t->ai_busy, "position", takat_position_format(pos, posbuf), "seats", seats);
+                     t->ai_busy, "position", takat_position_format(pos, posbuf), "seats", seats,
+                     "perfect", perfect);
 }
 
 static void broadcast(TakatLive *t) {
@@ -195,6 +210,7 @@ bool takat_games_play(Server *s, TakatLive *t, TakatTurn turn, TakError *err) {
     if (takat_games_result(t) != TAKAT_ONGOING) return tak_error_set(err, "the game is over");
     if (!takat_game_play(t->game, turn, err)) return false;
     s->moves++;
+    judge(s, t);
     ai_kick(s, t);
     broadcast(t);
     return true;
@@ -213,7 +229,12 @@ static void ai_kick(Server *s, TakatLive *t) {
     if (job == NULL) return;
     job->kind = JOB_TAKAT;
     memcpy(job->game_id, t->id, sizeof job->game_id);
-    job->takat = t->game->pos;
+    job->takat = malloc(sizeof *job->takat);
+    if (job->takat == NULL) {
+        free(job);
+        return;
+    }
+    *job->takat = *t->game;
     job->ply = (size_t)t->game->count;
     job->level = t->level;
     job->seed = t->seed++;

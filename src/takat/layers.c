@@ -541,8 +541,10 @@ TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *
         tak_error_set(err, "directory name too long");
         return NULL;
     }
-    if (access(dir, W_OK) != 0) {
-        tak_error_set(err, "cannot write in %s: %s", dir, strerror(errno));
+    /* Reading is enough to look values up (tables on a read-only disk);
+     * solving checks that it can write. */
+    if (access(dir, R_OK | X_OK) != 0) {
+        tak_error_set(err, "cannot read %s: %s", dir, strerror(errno));
         takat_layers_close(L);
         return NULL;
     }
@@ -595,6 +597,8 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     double start = takat_seconds();
     int top = takat_layers_top(L);
     if (n < 0 || n > top) return tak_error_set(err, "no layer %d: layers run 0-%d", n, top);
+    if (access(L->dir, W_OK) != 0)
+        return tak_error_set(err, "cannot write in %s: %s", L->dir, strerror(errno));
     if (!shape_build(L, n)) return tak_error_set(err, "out of memory for layer %d's tables", n);
     if (n < top && !load_layer(L, n + 1, err)) return false;
     symmetries_init();

@@ -97,7 +97,7 @@ expect_run "layers bad action" 2 "" takat layers dance "$layers"
 expect_run "layers no dir" 2 "" takat layers solve
 expect_run "layers bad range" 2 "" takat layers verify "$layers" --layers 5-2
 expect_run "layers missing dir" 1 "" takat layers solve "$scratch/none" --stones 2,3
-expect_match "layers missing dir says why" "$err" "cannot write"
+expect_match "layers missing dir says why" "$err" "cannot read"
 
 # --help everywhere
 for sub in "" perft moves solve layers play; do

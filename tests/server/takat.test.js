@@ -39,6 +39,7 @@ test('TAKAT against the AI, to the end: legal turns from the server, the AI answ
   assert.deepEqual(s.legal.sort(), ['a1', 'a2', 'b1', 'b3', 'c2', 'c3']);
   assert.deepEqual([s.centre, s.red.sort().join(), s.turn, s.ko, s.reserve.join()], ['b2', 'a1,b3,c2', 'white', null, '6,15']);
   assert.deepEqual(s.seats, { white: 'taken', black: 'engine' });
+  assert.equal(s.perfect, null, 'no tables: no verdict');
   for (const [turn, why] of [['b2', /centre|b2/i], ['zz', /bad turn/], ['a2-a2', /bad turn/], ['b2-c3', /./],
     ['aé', /./], ['xé', /./], ['a2-bé', /./]]) {
     const e = await c.send({ type: 'takat_turn', turn });
@@ -98,4 +99,30 @@ test('TAKAT between friends: invitation, turns in order, watchers, resignation; 
   // A Tak message on a TAKAT connection is refused, and the other way round.
   assert.match((await a.send({ type: 'move', move: 'a1' })).message, /join a game first/);
   for (const c of [a, b, w]) await c.close();
+});
+
+test('--takat-layers: a directory without solved layers leaves level 10 to its search; a missing one is refused', async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { spawnSync } = require('node:child_process');
+  const { TAK } = require('./lib.js');
+  const missing = path.join(os.tmpdir(), 'tak-no-such-layers-' + process.pid);
+  const bad = spawnSync(TAK, ['serve', '--port', '0', '--takat-layers', missing], { encoding: 'utf8' });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /cannot read .*tak-no-such-layers/);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-layers-'));
+  const { startServer } = require('./lib.js');
+  const s2 = await startServer({ args: ['--takat-layers', dir] });
+  try {
+    const c = await connect(s2.port);
+    const r = await c.send({ type: 'takat_create', opponent: 'engine', level: 10, color: 'black' });
+    assert.equal(r.type, 'ok', JSON.stringify(r));
+    const s = await takatState(c, (x) => x.game === r.game && x.ply === 1, 30000);
+    assert.equal(s.perfect, null, 'no table reaches the position: no verdict');
+    assert.equal(s.moves.length, 1, 'the AI played by its search');
+    await c.close();
+  } finally {
+    await s2.stop();
+  }
 });
