@@ -132,7 +132,7 @@ test('a restart: no clock runs while the server is down', async () => {
   const { a, b, game, token } = await timedGame(own.port, { time: 60 });
   await play(a, b, ['a1', 'c3']);
   const s0 = await a.nextState((s) => s.ply === 2);
-  await sleep(500);
+  await sleep(1000);
   await own.kill();
   await a.closed; await b.closed;
   await sleep(3000); // down for 3 s
@@ -143,15 +143,16 @@ test('a restart: no clock runs while the server is down', async () => {
   const s1 = await c.nextState();
   assert.equal(s1.clock.running, 'white');
   assert.deepEqual(s1.clock.left_ms, [60000, 60000]);
-  // White's clock has run for the 0.5 s before the kill (but for the last
-  // heartbeat's quarter second) and the moment since the restart, not the 3 s between.
+  // White's clock has run for the 1 s before the kill (but for the last
+  // heartbeat's quarter second, or more on a loaded machine) and the moment
+  // since the restart, not the 3 s between.
   const used = j.now_ms - s1.clock.turn_start_ms, moved = s1.clock.turn_start_ms - s0.clock.turn_start_ms;
   if (process.env.TAK_TEST_PG) {
     // A shared PostgreSQL store: this file's other server was up all along,
     // as another server of a cluster would be, so the clock rightly ran.
     assert.ok(used >= 3400 && moved === 0, `white used ${used} ms (started ${moved} ms later)`);
   } else {
-    assert.ok(used >= 200 && used < 1500 && moved >= 2500, `white used ${used} ms (started ${moved} ms later)`);
+    assert.ok(used >= 500 && used < 2500 && moved >= 2500, `white used ${used} ms (started ${moved} ms later)`);
   }
   await c.close();
   assert.equal(await own.stop(), 0);
