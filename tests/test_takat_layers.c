@@ -290,6 +290,63 @@ static int value_for(TakatLayers *layers, const TakatPosition *pos, int color) {
     return (v == TAKAT_VALUE_WIN) == (pos->side == color) ? 2 : 0;
 }
 
+/* Stopped within a layer after every piece of every round (the stop flag
+ * is up from the start, so each call does one piece, saves and gives up),
+ * a run goes on from the saved point each time and ends with the same
+ * values, rounds and figures as a run that never stopped. */
+static void test_layers_resume_within_a_layer(void **state) {
+    (void)state;
+    char *whole = temp_dir(), *parts = temp_dir();
+    TakatLayers *ref = solve_all(whole, 3, 4);
+    TakatLayers *layers = takat_layers_open(parts, 3, 4, NULL);
+    volatile sig_atomic_t stop = 1;
+    takat_layers_on_checkpoint(layers, -1, &stop);
+    int stops = 0, resumed = 0;
+    char part[600];
+    for (int n = takat_layers_top(layers); n >= 0; n--) {
+        snprintf(part, sizeof part, "%s/takat-3-4-layer%02d.part", parts, n);
+        TakError err;
+        TakatLayerStats a, b;
+        while (!takat_layers_solve(layers, n, 2, &a, &err)) {
+            assert_non_null(strstr(err.message, "saved"));
+            assert_int_equal(access(part, R_OK), 0);
+            assert_true(++stops < 100000);
+        }
+        assert_int_not_equal(access(part, F_OK), 0); /* removed once the layer is written */
+        resumed += a.resumed_round >= 0;
+        assert_true(takat_layers_stats(ref, n, &b));
+        assert_true(a.checksum == b.checksum && a.rounds == b.rounds && a.wins == b.wins &&
+                    a.losses == b.losses && a.draws == b.draws);
+    }
+    assert_true(stops > 20 && resumed >= 2); /* it did stop, in several layers */
+    /* A damaged saved point is refused, not taken up. */
+    stop = 1;
+    snprintf(part, sizeof part, "%s/takat-3-4-layer%02d.part", whole, 6);
+    remove(part);
+    char bin[600];
+    snprintf(bin, sizeof bin, "%s/takat-3-4-layer%02d.bin", whole, 6);
+    remove(bin);
+    TakError err;
+    takat_layers_on_checkpoint(ref, -1, &stop);
+    assert_false(takat_layers_solve(ref, 6, 1, NULL, &err));
+    FILE *f = fopen(part, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 200, SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_int_equal(fseek(f, 200, SEEK_SET), 0);
+    fputc(c ^ 0x10, f);
+    fclose(f);
+    stop = 0;
+    assert_false(takat_layers_solve(ref, 6, 1, NULL, &err));
+    assert_non_null(strstr(err.message, "checksum"));
+    remove(part);
+    assert_true(takat_layers_solve(ref, 6, 1, NULL, &err)); /* from its start again */
+    takat_layers_close(ref);
+    takat_layers_close(layers);
+    remove_dir(whole);
+    remove_dir(parts);
+}
+
 /* Level 10 with the tables plays `perfect`, the other side plays at random
  * (or also level 10): the perfect side's value never drops, and once won the
  * game ends in its win, with no draw by repetition on the way. */
@@ -354,6 +411,7 @@ int main(void) {
         cmocka_unit_test(test_layers_verify_consistent),
         cmocka_unit_test(test_layers_damage_and_tampering),
         cmocka_unit_test(test_layers_resume),
+        cmocka_unit_test(test_layers_resume_within_a_layer),
         cmocka_unit_test(test_layers_perfect_play),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #ifndef TAK_TAKAT_H
 #define TAK_TAKAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -266,8 +267,10 @@ typedef struct TakatLayerStats {
     uint64_t positions; /* positions in the layer */
     uint64_t wins, losses, draws;
     int rounds;         /* rounds of backward spreading until nothing changed */
-    double seconds;     /* to solve it */
+    double seconds;     /* to solve it (across interruptions) */
     uint64_t bytes;     /* the size of its values */
+    uint64_t checksum;  /* FNV-1a 64 of its values: equal tables, equal sums */
+    int resumed_round;  /* the round a saved point took it up again in, or -1 */
 } TakatLayerStats;
 
 /* Tables of the game with `white` and `black` stones in all (6 and 15: the
@@ -279,6 +282,14 @@ void takat_layers_close(TakatLayers *layers);
 typedef void (*TakatLayersProgress)(void *ctx, int layer, int round, uint64_t decided,
                                     double seconds);
 void takat_layers_on_progress(TakatLayers *layers, TakatLayersProgress fn, void *ctx);
+/* Within a layer (the full game's take an hour or more each), the work so far
+ * is saved to DIR/takat-W-B-layerNN.part every `seconds` (< 0: never; the
+ * default is 600) and when `*stop` (may be NULL; set it from a signal
+ * handler) turns nonzero, after which takat_layers_solve gives up with an
+ * error saying so. The next solve of that layer goes on from the saved point
+ * and removes the file when the layer is written. */
+void takat_layers_on_checkpoint(TakatLayers *layers, double seconds,
+                                const volatile sig_atomic_t *stop);
 /* The fullest layer: white + black. */
 int takat_layers_top(const TakatLayers *layers);
 /* Whether layer n's file is there (its header; takat_layers_value checks the sum). */

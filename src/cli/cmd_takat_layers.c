@@ -3,6 +3,8 @@
  * layer by layer (takat.h, layers.c): solving (resumable), checking by the
  * second path, and asking a position's value.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +17,13 @@ int cmd_takat_layers(int argc, char **argv);
 static const CliCommand layers_cmd = {
     "takat layers",
     "(solve | verify | value POS) DIR [--stones W,B] [--threads N] [--down-to N] [--layers A-B]\n"
-    "  [--progress]",
+    "  [--progress] [--checkpoint SECONDS]",
     "Solves TAKAT for good, layer by layer (layer n: every position with n stones\n"
     "on the board), from the fullest layer down; each solved layer is a file in\n"
     "DIR, 2 bits a position with a checksum, so an interrupted run resumes at\n"
-    "the first layer without a file. One line a layer: positions, wins, losses,\n"
+    "the first layer without a file. Within a layer the work so far is saved\n"
+    "every ten minutes and on SIGINT or SIGTERM (DIR/takat-W-B-layerNN.part), and\n"
+    "the next run goes on from there. One line a layer: positions, wins, losses,\n"
     "draws for the side to move, rounds, seconds.\n"
     "\n"
     "  solve DIR         solve the layers DIR lacks, down to --down-to (0), then\n"
@@ -33,7 +37,9 @@ static const CliCommand layers_cmd = {
     "  --threads N       1 or 2 (default 2)\n"
     "  --down-to N       the lowest layer to solve (default 0: the start)\n"
     "  --layers A-B      the layers to verify\n"
-    "  --progress        while solving, a line on stderr after each round\n",
+    "  --progress        while solving, a line on stderr after each round\n"
+    "  --checkpoint S    save the work within a layer every S seconds (default\n"
+    "                    600; 0: after every piece of a round, -1: only when stopped)\n",
 };
 
 static const char *value_name(TakatValue v) {
@@ -64,17 +70,34 @@ static void print_round(void *ctx, int layer, int round, uint64_t decided, doubl
             (unsigned long long)decided, seconds);
 }
 
+static volatile sig_atomic_t stop_asked;
+
+static void on_stop_signal(int sig) {
+    (void)sig;
+    stop_asked = 1;
+}
+
 static int solve(TakatLayers *layers, int down_to, int threads, int white, int black) {
     TakError err;
     TakatLayerStats st;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     for (int n = takat_layers_top(layers); n >= down_to; n--) {
         if (takat_layers_have(layers, n) && takat_layers_stats(layers, n, &st)) {
             print_layer(&st, " (solved before)");
             continue;
         }
+        if (stop_asked) return cli_fail(&layers_cmd, "stopped before layer %d; solve again to go on", n);
         if (!takat_layers_solve(layers, n, threads, &st, &err))
             return cli_fail(&layers_cmd, "layer %d: %s", n, err.message);
-        print_layer(&st, "");
+        char note[64] = "";
+        if (st.resumed_round >= 0)
+            snprintf(note, sizeof note, " (went on from a saved point in round %d)", st.resumed_round);
+        print_layer(&st, note);
     }
     if (down_to > 0) return CLI_OK;
     TakatPosition start;
@@ -116,7 +139,7 @@ int cmd_takat_layers(int argc, char **argv) {
     }
     dir = argv[a++];
     long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK, threads = 2, down_to = 0;
-    long first = 0, last = -1;
+    long first = 0, last = -1, checkpoint = 600;
     bool progress = false;
     int rc;
     for (int i = a; i < argc; i++) {
@@ -131,6 +154,9 @@ int cmd_takat_layers(int argc, char **argv) {
         } else if (cli_option(argc, argv, &i, "--layers", &value)) {
             if (!cli_parse_pair(value, '-', 0, 21, 0, 21, &first, &last) || first > last)
                 return cli_usage_error(cmd, "--layers needs A-B with 0 <= A <= B <= 21");
+        } else if (cli_option(argc, argv, &i, "--checkpoint", &value)) {
+            if (!value || !cli_parse_int(value, -1, 86400, &checkpoint))
+                return cli_usage_error(cmd, "--checkpoint needs seconds from -1 to 86400");
         } else if (strcmp(argv[i], "--progress") == 0) {
             progress = true;
         } else {
@@ -141,6 +167,7 @@ int cmd_takat_layers(int argc, char **argv) {
     TakatLayers *layers = takat_layers_open(dir, (int)white, (int)black, &err);
     if (!layers) return cli_fail(cmd, "%s", err.message);
     if (progress) takat_layers_on_progress(layers, print_round, NULL);
+    takat_layers_on_checkpoint(layers, (double)checkpoint, &stop_asked);
     int top = takat_layers_top(layers);
     if (strcmp(action, "solve") == 0) {
         rc =

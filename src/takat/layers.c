@@ -22,7 +22,9 @@
  * Positions are not hashed: a layer is a flat array of 2-bit values,
  * addressed by a perfect index of (the heights, the colours of the stones
  * in cell order, the side to move, the ko cell). Layer files carry a checksum,
- * so a run can stop after any layer and go on later.
+ * so a run can stop after any layer and go on later; within a layer the work
+ * is saved every few minutes (a round is done in segments of its chunks, and
+ * the values and both frontiers at a segment's end are a complete state).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -46,6 +48,8 @@
 #define KO_SLOTS 8          /* the ko cell 0..6, or 7: none */
 #define HEIGHT_CODES 279936 /* 6^7: heights 0..5 in each of the 7 cells */
 #define FILE_MAGIC "TAKATLY1"
+#define PART_MAGIC "TAKATCP1"
+#define SEGMENTS 64 /* a round in at most this many pieces, a saved point after any */
 
 /* The ranking tables of one layer: which height tuples and colour strings
  * it has, and the rank of each. */
@@ -71,6 +75,8 @@ struct TakatLayers {
     char dir[1024];
     TakatLayersProgress progress; /* after each round, or NULL */
     void *progress_ctx;
+    double checkpoint_every;            /* seconds between saved points; < 0: never */
+    const volatile sig_atomic_t *stop;  /* save and give up when nonzero, or NULL */
 };
 
 /* ---- ranking ------------------------------------------------------------- */
@@ -285,7 +291,7 @@ typedef struct Work {
     int n;
     uint64_t *values, *frontier, *next;
     uint64_t chunks, chunk_slots;
-    uint64_t next_chunk; /* taken with __atomic_fetch_add */
+    uint64_t next_chunk, end_chunk; /* the segment being done; next taken with __atomic_fetch_add */
     int round;           /* 0: judge everything; else: spread from the frontier */
     uint64_t decided[2]; /* per thread */
 } Work;
@@ -368,16 +374,18 @@ static void *work_thread(void *arg) {
     uint64_t decided = 0;
     for (;;) {
         uint64_t chunk = __atomic_fetch_add(&w->next_chunk, 1, __ATOMIC_RELAXED);
-        if (chunk >= w->chunks) break;
+        if (chunk >= w->end_chunk) break;
         work_chunk(w, chunk, &decided);
     }
     w->decided[id] = decided;
     return NULL;
 }
 
-/* Runs one round on `threads` threads; returns how many positions it decided. */
-static uint64_t run_round(Work *w, int threads) {
-    w->next_chunk = 0;
+/* Runs chunks [from, to) of a round on `threads` threads; returns how many
+ * positions they decided. */
+static uint64_t run_segment(Work *w, int threads, uint64_t from, uint64_t to) {
+    w->next_chunk = from;
+    w->end_chunk = to;
     w->decided[0] = w->decided[1] = 0;
     if (threads > 2) threads = 2;
 #if LAYERS_THREADS
@@ -519,6 +527,72 @@ static bool save_layer(const TakatLayers *L, int n, const uint64_t *v, FileHeade
     return true;
 }
 
+/* A layer's work in progress: the values and both frontiers at the end of a
+ * segment, and where the round stood. */
+typedef struct PartHeader {
+    char magic[8];
+    uint32_t layer, white, black, round;
+    uint64_t slots, chunk; /* the first chunk of `round` not done yet */
+    uint64_t decided;      /* decided so far in `round` */
+    uint64_t checksum;     /* FNV-1a over the values, then the frontier, then the next */
+    double seconds;        /* spent on the layer so far */
+} PartHeader;
+
+static void part_path(const TakatLayers *L, int n, char *buf, size_t size) {
+    snprintf(buf, size, "%s/takat-%d-%d-layer%02d.part", L->dir, L->white, L->black, n);
+}
+
+static uint64_t part_checksum(const Work *w, uint64_t words, uint64_t bit_words) {
+    uint64_t sums[3] = {checksum(w->values, words), checksum(w->frontier, bit_words),
+                        checksum(w->next, bit_words)};
+    return checksum(sums, 3);
+}
+
+static bool save_part(const Work *w, PartHeader *ph, uint64_t words, uint64_t bit_words,
+                      TakError *err) {
+    char path[1100], tmp[1110];
+    part_path(w->L, w->n, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    ph->checksum = part_checksum(w, words, bit_words);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return tak_error_set(err, "cannot write %s: %s", tmp, strerror(errno));
+    bool ok = fwrite(ph, sizeof *ph, 1, f) == 1 &&
+              fwrite(w->values, sizeof(uint64_t), words, f) == words &&
+              fwrite(w->frontier, sizeof(uint64_t), bit_words, f) == bit_words &&
+              fwrite(w->next, sizeof(uint64_t), bit_words, f) == bit_words;
+    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return tak_error_set(err, "writing %s failed", path);
+    }
+    return true;
+}
+
+/* Takes up a saved point of layer n, when there is one: 1 when taken, 0
+ * when there is none, -1 (err says why) when it is damaged or not ours. */
+static int load_part(Work *w, PartHeader *ph, uint64_t words, uint64_t bit_words, TakError *err) {
+    char path[1100];
+    part_path(w->L, w->n, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    const TakatLayers *L = w->L;
+    bool ours = fread(ph, sizeof *ph, 1, f) == 1 && memcmp(ph->magic, PART_MAGIC, 8) == 0 &&
+                ph->layer == (uint32_t)w->n && ph->white == (uint32_t)L->white &&
+                ph->black == (uint32_t)L->black && ph->slots == L->shape[w->n].slots &&
+                ph->chunk <= w->chunks;
+    bool read = ours && fread(w->values, sizeof(uint64_t), words, f) == words &&
+                fread(w->frontier, sizeof(uint64_t), bit_words, f) == bit_words &&
+                fread(w->next, sizeof(uint64_t), bit_words, f) == bit_words;
+    fclose(f);
+    if (!read || part_checksum(w, words, bit_words) != ph->checksum) {
+        tak_error_set(err, "%s: %s (remove it to solve the layer from its start)", path,
+                      !ours ? "not a saved point of this layer" : !read ? "cannot read it" : "checksum mismatch");
+        return -1;
+    }
+    return 1;
+}
+
 /* ---- the public side ---------------------------------------------------------------------- */
 
 TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *err) {
@@ -549,6 +623,7 @@ TakatLayers *takat_layers_open(const char *dir, int white, int black, TakError *
         return NULL;
     }
     strcpy(L->dir, dir);
+    L->checkpoint_every = 600;
     L->white = white;
     L->black = black;
     return L;
@@ -586,6 +661,8 @@ static void stats_of(const FileHeader *hd, TakatLayerStats *stats) {
     stats->rounds = (int)hd->rounds;
     stats->seconds = hd->seconds;
     stats->bytes = words_of(hd->slots) * 8;
+    stats->checksum = hd->checksum;
+    stats->resumed_round = -1;
 }
 
 bool takat_layers_have(const TakatLayers *L, int n) {
@@ -618,10 +695,44 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     Work w = {.L = L, .n = n, .values = L->values[n], .frontier = frontier, .next = next};
     w.chunk_slots = 1 << 16;
     w.chunks = (s->slots + w.chunk_slots - 1) / w.chunk_slots;
-    int rounds = 0;
+    PartHeader ph;
+    int resumed = load_part(&w, &ph, words, bit_words, err);
+    if (resumed < 0) {
+        free(frontier);
+        free(next);
+        values_drop(L, n);
+        return false;
+    }
+    int rounds = resumed ? (int)ph.round : 0;
+    uint64_t chunk = resumed ? ph.chunk : 0, decided = resumed ? ph.decided : 0;
+    start -= resumed ? ph.seconds : 0;
+    uint64_t segment = (w.chunks + SEGMENTS - 1) / SEGMENTS;
+    double saved = takat_seconds();
     for (;;) {
         w.round = rounds;
-        uint64_t decided = run_round(&w, threads);
+        while (chunk < w.chunks) {
+            uint64_t to = chunk + segment < w.chunks ? chunk + segment : w.chunks;
+            decided += run_segment(&w, threads, chunk, to);
+            chunk = to;
+            bool stopping = L->stop && *L->stop;
+            bool due = L->checkpoint_every >= 0 && takat_seconds() - saved >= L->checkpoint_every;
+            if (chunk == w.chunks || !(stopping || due)) continue;
+            PartHeader at = {.layer = (uint32_t)n, .white = (uint32_t)L->white,
+                             .black = (uint32_t)L->black, .round = (uint32_t)rounds,
+                             .slots = s->slots, .chunk = chunk, .decided = decided,
+                             .seconds = takat_seconds() - start};
+            memcpy(at.magic, PART_MAGIC, 8);
+            bool ok = save_part(&w, &at, words, bit_words, err);
+            saved = takat_seconds();
+            if (ok && !stopping) continue;
+            free(w.frontier);
+            free(w.next);
+            values_drop(L, n);
+            if (ok)
+                tak_error_set(err, "stopped in round %d; the work so far is saved, solve again to go on",
+                              rounds);
+            return false;
+        }
         if (L->progress) L->progress(L->progress_ctx, n, rounds, decided, takat_seconds() - start);
         rounds++;
         if (decided == 0) break;
@@ -629,9 +740,11 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
         w.frontier = w.next;
         w.next = t;
         memset(w.next, 0, bit_words * sizeof(uint64_t));
+        chunk = 0;
+        decided = 0;
     }
-    free(frontier);
-    free(next);
+    free(w.frontier);
+    free(w.next);
     /* What was never decided is a draw; slots that are no position stay 0. */
     FileHeader hd;
     memset(&hd, 0, sizeof hd);
@@ -659,10 +772,21 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
         values_drop(L, n); /* not on disk: not to be taken for a solved layer */
         return false;
     }
+    char path[1100];
+    part_path(L, n, path, sizeof path);
+    remove(path); /* done with: the layer's file has it all */
     /* The layer above is no longer needed by anything below. */
     if (n < top) values_drop(L, n + 1);
-    if (stats) stats_of(&hd, stats);
+    if (stats) {
+        stats_of(&hd, stats);
+        stats->resumed_round = resumed ? (int)ph.round : -1;
+    }
     return true;
+}
+
+void takat_layers_on_checkpoint(TakatLayers *L, double seconds, const volatile sig_atomic_t *stop) {
+    L->checkpoint_every = seconds;
+    L->stop = stop;
 }
 
 void takat_layers_on_progress(TakatLayers *L, TakatLayersProgress fn, void *ctx) {

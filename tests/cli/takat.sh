@@ -72,6 +72,31 @@ win_pos="2212,x,x,12121,x,x,x 1 b2"
 tak takat solve --stones 4,5 --pos "$win_pos"
 expect_eq "hash solver on it" "$(printf '%s\n' "$out" | tail -n 1)" "result: a win for the side to move in 1 turn"
 expect_run "layers value" 0 "win" takat layers value "$win_pos" "$layers" --stones 4,5
+# Stopped by SIGTERM once it is at work, a run saves where it is (within a
+# layer or between two) and the next run finishes it with the start's value
+# the hash-table solver gives.
+stopped="$scratch/layers-stopped"
+mkdir -p "$stopped"
+"$TAK" takat layers solve "$stopped" --stones 4,5 --progress --checkpoint -1 \
+    >"$scratch/stop.out" 2>"$scratch/stop.err" &
+solver=$!
+for _ in $(seq 200); do grep -q ' round ' "$scratch/stop.err" && break; sleep 0.05; done
+kill -TERM "$solver"
+wait "$solver"
+rc=$?
+err=$(cat "$scratch/stop.err")
+expect_rc "layers stopped by SIGTERM" 1
+expect_match "layers stopped says how to go on" "$(printf '%s\n' "$err" | tail -n 1)" \
+    'stopped (in round [0-9]+; the work so far is saved,|before layer [0-9]+;) solve again to go on'
+tak takat layers solve "$stopped" --stones 4,5
+expect_rc "layers go on after SIGTERM" 0
+figures() { printf '%s\n' "$1" | sed -e 's/, [0-9.]* s, .*//'; }
+resumed=$(figures "$out")
+mkdir -p "$scratch/layers-whole"
+tak takat layers solve "$scratch/layers-whole" --stones 4,5
+expect_eq "layers stopped and resumed: the same layers and start as a run left alone" \
+    "$resumed" "$(figures "$out")"
+expect_eq "layers no saved point left" "$(ls "$stopped" | grep -c '\.part$')" 0
 expect_run "layers value draw" 0 "draw" takat layers value "1,x,2,x,x,x,x 1 a1" "$layers" --stones 2,3
 expect_run "layers value too many stones" 1 "" takat layers value "1,1,1,x,x,x,x 2 a2" "$layers" --stones 2,3
 expect_match "layers value too many stones says so" "$err" "more stones"
