@@ -21,6 +21,7 @@ static void thread_free(SearchThread *t) {
     free(t->sort_keys);
     free(t->scratch);
     free(t->history);
+    free(t->counter);
     free(t->corr);
     free(t->path);
     free(t->root_moves);
@@ -37,8 +38,10 @@ static SearchThread *thread_new(TakEngine *e, int id) {
     t->sort_keys = malloc(TAK_MAX_MOVES * sizeof *t->sort_keys);
     t->scratch = malloc(sizeof *t->scratch);
     t->history = calloc(2, sizeof *t->history);
+    t->counter = malloc(2 * sizeof *t->counter);
+    if (t->counter) memset(t->counter, 0xFF, 2 * sizeof *t->counter);
     t->corr = calloc(2, sizeof *t->corr);
-    if (!t->moves || !t->scores || !t->sort_keys || !t->scratch || !t->history || !t->corr) {
+    if (!t->moves || !t->scores || !t->sort_keys || !t->scratch || !t->history || !t->counter || !t->corr) {
         thread_free(t);
         return NULL;
     }
@@ -116,6 +119,7 @@ void tak_engine_new_game(TakEngine *e) {
     for (int i = 0; i < e->thread_count; i++) {
         memset(e->threads[i]->history, 0, 2 * sizeof *e->threads[i]->history);
         memset(e->threads[i]->corr, 0, 2 * sizeof *e->threads[i]->corr);
+        memset(e->threads[i]->counter, 0xFF, 2 * sizeof *e->threads[i]->counter);
     }
 }
 

@@ -158,6 +158,7 @@ int tt_score_from(int score, int ply);
 #define MOVE_STACK 131072 /* moves of all the nodes on one search path */
 #define SCORE_INF 32000
 #define HISTORY_SIZE (1 << 18) /* a move's low 18 bits index it */
+#define COUNTER_SIZE (1 << 16) /* counter moves, by a hash of the move answered */
 #define CORR_BITS 14
 #define CORR_GRAIN 16 /* corrections kept in 1/16 of a hundredth of a flat */
 #define CORR_MAX 200
@@ -200,6 +201,8 @@ typedef struct SearchThread {
     TakMoveList *scratch;       /* for tak_moves_generate */
     TakMove killers[MAX_PLY + 1][2];
     int16_t (*history)[HISTORY_SIZE]; /* [colour][move] */
+    TakMove (*counter)[COUNTER_SIZE]; /* [colour][move answered]: the reply that refuted it last */
+    TakMove played[MAX_PLY + 2];      /* the move made at each ply of the path (NONE: a null move) */
     OrderWait waiting[2][MAX_PLY + 1]; /* [colour]: nodes on the path, by ply */
     int waiting_count[2];
     int16_t (*corr)[1 << CORR_BITS];  /* [colour][tops]: correction history */

@@ -1,13 +1,26 @@
 /*
  * ordering.c: the order moves are searched in. The hash move first, then the
- * two killers of the ply, then the rest by history (how often a move caused a
- * cutoff, with gravity so old lessons fade) plus a small static preference:
- * flats before capstones before spreads before walls.
+ * two killers of the ply, then the counter move (the reply that last refuted
+ * the move just played: in Tak often the one square that blocks a road or
+ * the capture that answers a spread), then the rest by history (how often a
+ * move caused a cutoff, with gravity so old lessons fade) plus a small static
+ * preference: flats before capstones before spreads before walls.
  */
 #include "internal.h"
 
 #define SCORE_TT (1 << 30)
 #define SCORE_KILLER (1 << 20)
+#define SCORE_COUNTER (SCORE_KILLER - 1) /* below the killers, above any history */
+
+static inline unsigned counter_slot(TakMove answered) {
+    return ((uint32_t)answered * 2654435761u) >> (32 - 16);
+}
+
+/* The reply that last refuted the move that led to `ply`, or NONE. */
+static inline TakMove counter_move(const SearchThread *t, int side, int ply) {
+    TakMove prev = ply > 0 ? t->played[ply - 1] : TAK_MOVE_NONE;
+    return prev == TAK_MOVE_NONE ? TAK_MOVE_NONE : t->counter[side][counter_slot(prev)];
+}
 
 static inline int static_preference(TakMove m) {
     switch (tak_move_kind(m)) {
@@ -22,7 +35,7 @@ static inline int static_preference(TakMove m) {
 static int score_moves(const SearchThread *t, int side, const TakMove *moves, int *scores, int n,
                        TakMove tt_move, int ply) {
     const int16_t *hist = t->history[side];
-    TakMove k0 = t->killers[ply][0], k1 = t->killers[ply][1];
+    TakMove k0 = t->killers[ply][0], k1 = t->killers[ply][1], cm = counter_move(t, side, ply);
     int tt_index = -1;
     for (int i = 0; i < n; i++) {
         TakMove m = moves[i];
@@ -33,6 +46,8 @@ static int score_moves(const SearchThread *t, int side, const TakMove *moves, in
             scores[i] = SCORE_KILLER + 1;
         } else if (m == k1) {
             scores[i] = SCORE_KILLER;
+        } else if (m == cm) {
+            scores[i] = SCORE_COUNTER;
         } else {
             scores[i] = hist[m & (HISTORY_SIZE - 1)] + static_preference(m);
         }
@@ -156,6 +171,8 @@ void order_update(SearchThread *t, TakMove best, const TakMove *tried, int tried
     history_add(&hist[best & (HISTORY_SIZE - 1)], bonus);
     for (int i = 0; i < tried_count; i++)
         if (tried[i] != best) history_add(&hist[tried[i] & (HISTORY_SIZE - 1)], -bonus);
+    if (ply > 0 && t->played[ply - 1] != TAK_MOVE_NONE)
+        t->counter[t->pos.side][counter_slot(t->played[ply - 1])] = best;
     if (t->killers[ply][0] != best) {
         t->killers[ply][1] = t->killers[ply][0];
         t->killers[ply][0] = best;

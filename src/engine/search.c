@@ -1,6 +1,7 @@
 /*
  * search.c: iterative deepening PVS with a shared transposition table, null
- * move and late-move reductions, and a road-aware horizon: every node first
+ * move and late-move reductions, a ply less where the table has no move for a
+ * node, and a road-aware horizon: every node first
  * asks whether the side to move completes a road at once (a win), then
  * whether the opponent threatens one (the node is extended and may not stand
  * pat or null-move). Quiescence searches only answers to such threats.
@@ -117,6 +118,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bo
     for (int i = 0; i < n; i++) {
         TakMove m = moves[i];
         TakUndo undo;
+        t->played[ply] = m;
         tak_position_make(pos, m, &undo);
         NodeState cs = child_state(t, m, ply, ns, n, true);
         int score;
@@ -237,6 +239,10 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
             return s;
     }
 
+    /* No move from the table: a node this search has not been to, whose
+     * first move is a guess. Searched a ply shallower, it costs less, and
+     * the next iteration finds a move stored to start with. */
+    if (depth >= 4 && tt_move == TAK_MOVE_NONE && !threat) depth--;
     /* The static evaluation, moved by the correction history, serves the
      * pruning below, the improving test of the reductions and the
      * correction's own update; not worked out under a threat (no pruning,
@@ -251,6 +257,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
         if (depth <= 3 && eval - 90 * depth + 30 * improving >= beta) return eval;
         if (null_ok && depth >= 3 && eval >= beta && null_move_safe(pos)) {
             int r = 2 + depth / 4;
+            t->played[ply] = TAK_MOVE_NONE;
             pos->side ^= 1;
             pos->ply++;
             pos->hash ^= NULL_KEY;
@@ -286,6 +293,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
             best > -TAK_SCORE_WIN_MIN)
             continue;
         TakUndo undo;
+        t->played[ply] = m;
         tak_position_make(pos, m, &undo);
         NodeState cs = child_state(t, m, ply, ns, n, threat);
         int new_depth = depth - 1, score;
@@ -372,6 +380,7 @@ static int root_search(SearchThread *t, int alpha, int beta, int depth) {
         RootMove *rm = &t->root_moves[i];
         TakMove m = rm->move;
         TakUndo undo;
+        t->played[0] = m;
         tak_position_make(pos, m, &undo);
         NodeState cs = child_state(t, m, 0, ns, 0, true); /* the root's threat is not known */
         /* Levels want the score of every move near the best, not just the best. */
