@@ -266,9 +266,14 @@ struct TakEngine {
 
 /* ---- ordering.c ------------------------------------------------------- */
 
+/* Order scores from here up are the hash move and the killers: moves the
+ * search neither reduces nor prunes late. (The counter move, just below, is
+ * not: exempting it lost 8-49-3 to Tiltak on 5x5, bench/ELO.md.) */
+#define ORDER_SCORE_SPECIAL (1 << 20)
+
 /* Scores moves[0..n) for ordering: the hash move first, then road wins are
- * found separately; killers, then history and a static preference. Returns
- * the first index of the hash move (the best score), or -1. */
+ * found separately; killers, the counter move, then history and a static
+ * preference. Returns the first index of the hash move (the best score), or -1. */
 int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
                 int ply);
 /* Puts the best-scored of moves[0..n) (the first of equals) in place 0 with

@@ -9,7 +9,7 @@
 #include "internal.h"
 
 #define SCORE_TT (1 << 30)
-#define SCORE_KILLER (1 << 20)
+#define SCORE_KILLER ORDER_SCORE_SPECIAL
 #define SCORE_COUNTER (SCORE_KILLER - 1) /* below the killers, above any history */
 
 static inline unsigned counter_slot(TakMove answered) {

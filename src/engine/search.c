@@ -288,7 +288,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
         else if (i == 6)
             order_sort(moves, scores, t->sort_keys, 6, n);
         TakMove m = moves[i];
-        bool special = scores[i] >= (1 << 20);
+        bool special = scores[i] >= ORDER_SCORE_SPECIAL;
         if (!pv_node && !threat && depth <= 3 && !special && tried >= lmp_limit[depth] &&
             best > -TAK_SCORE_WIN_MIN)
             continue;

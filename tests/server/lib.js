@@ -15,9 +15,16 @@ const TAK = process.env.TAK_BIN || path.join(ROOT, 'build/tak');
 
 // Under scripts/with-postgres.sh every server shares its throw-away
 // PostgreSQL database (games have random ids, so tests do not meet).
+// SQLite databases live in temporary folders, removed when the test file's
+// process ends (not when a server stops: restart tests reopen them).
+const tempDirs = [];
+process.on('exit', () => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 function tempDb() {
   if (process.env.TAK_TEST_PG) return process.env.TAK_TEST_PG;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-serve-'));
+  tempDirs.push(dir);
   return path.join(dir, 'games.db');
 }
 

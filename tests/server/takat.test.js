@@ -124,5 +124,6 @@ test('--takat-layers: a directory without solved layers leaves level 10 to its s
     await c.close();
   } finally {
     await s2.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
