@@ -143,7 +143,7 @@ test('a match against the engine: colours alternate, the table keeps the rule bo
   await p.click('#resign');
   await p.waitForSelector('#next-game:not([hidden])');
   // The table row follows the result message (it can trail the button by a frame under load).
-  await p.waitForFunction(() => /1White0-10\d+/.test(document.querySelector('#match tbody').textContent));
+  await p.waitForFunction(() => /1White0-10\d+/.test(document.querySelector('#match tbody')?.textContent ?? ''));
   const first = await p.evaluate(() => window.takApp.gameId);
   // Game 2: Black now; the engine opens.
   await p.click('#next-game');

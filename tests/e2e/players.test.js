@@ -82,7 +82,7 @@ test('a rated game between two browsers changes both ratings; the names, the PTN
   await shot(b, 'players-page');
   // From Bob's page to Alice's, by her name.
   await game.locator('a', { hasText: 'Alice' }).click();
-  await b.waitForFunction(() => /^Alice$/.test(document.querySelector('#player-page h2').textContent) && document.getElementById('player-games'));
+  await b.waitForFunction(() => /^Alice$/.test(document.querySelector('#player-page h2')?.textContent ?? '') && document.getElementById('player-games'));
   assert.match(await b.textContent(`#player-games tr[data-game="${gameId}"]`), /won 1-0/);
   // The leaderboard: Alice above Bob.
   await b.click('#leaderboard-link');
