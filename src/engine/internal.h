@@ -158,7 +158,8 @@ int tt_score_from(int score, int ply);
 #define MOVE_STACK 131072 /* moves of all the nodes on one search path */
 #define SCORE_INF 32000
 #define HISTORY_SIZE (1 << 18) /* a move's low 18 bits index it */
-#define COUNTER_SIZE (1 << 16) /* counter moves, by a hash of the move answered */
+#define COUNTER_BITS 16 /* counter moves, by a hash of the move answered */
+#define COUNTER_SIZE (1 << COUNTER_BITS)
 #define CORR_BITS 14
 #define CORR_GRAIN 16 /* corrections kept in 1/16 of a hundredth of a flat */
 #define CORR_MAX 200

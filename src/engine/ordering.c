@@ -13,7 +13,7 @@
 #define SCORE_COUNTER (SCORE_KILLER - 1) /* below the killers, above any history */
 
 static inline unsigned counter_slot(TakMove answered) {
-    return ((uint32_t)answered * 2654435761u) >> (32 - 16);
+    return ((uint32_t)answered * 2654435761u) >> (32 - COUNTER_BITS);
 }
 
 /* The reply that last refuted the move that led to `ply`, or NONE. */

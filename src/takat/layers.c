@@ -508,23 +508,34 @@ static bool map_layer(TakatLayers *L, int n, TakError *err) {
     return true;
 }
 
-static bool save_layer(const TakatLayers *L, int n, const uint64_t *v, FileHeader *hd,
+/* Writes `head` then each of the `count` arrays of words to `path`, through
+ * a temporary file that is on disk before it takes the name. */
+static bool write_file(const char *path, const void *head, size_t head_size,
+                       const uint64_t *const *arrays, const uint64_t *words, int count,
                        TakError *err) {
-    char path[1100], tmp[1110];
-    layer_path(L, n, path, sizeof path);
+    char tmp[1110];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    uint64_t words = words_of(hd->slots);
-    hd->checksum = checksum(v, words);
     FILE *f = fopen(tmp, "wb");
     if (!f) return tak_error_set(err, "cannot write %s: %s", tmp, strerror(errno));
-    bool ok = fwrite(hd, sizeof *hd, 1, f) == 1 && fwrite(v, sizeof *v, words, f) == words;
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok; /* on disk before it is named */
+    bool ok = fwrite(head, head_size, 1, f) == 1;
+    for (int i = 0; ok && i < count; i++)
+        ok = fwrite(arrays[i], sizeof(uint64_t), words[i], f) == words[i];
+    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
     ok = fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         remove(tmp);
         return tak_error_set(err, "writing %s failed", path);
     }
     return true;
+}
+
+static bool save_layer(const TakatLayers *L, int n, const uint64_t *v, FileHeader *hd,
+                       TakError *err) {
+    char path[1100];
+    layer_path(L, n, path, sizeof path);
+    uint64_t words = words_of(hd->slots);
+    hd->checksum = checksum(v, words);
+    return write_file(path, hd, sizeof *hd, &v, &words, 1, err);
 }
 
 /* A layer's work in progress: the values and both frontiers at the end of a
@@ -550,23 +561,12 @@ static uint64_t part_checksum(const Work *w, uint64_t words, uint64_t bit_words)
 
 static bool save_part(const Work *w, PartHeader *ph, uint64_t words, uint64_t bit_words,
                       TakError *err) {
-    char path[1100], tmp[1110];
+    char path[1100];
     part_path(w->L, w->n, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     ph->checksum = part_checksum(w, words, bit_words);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return tak_error_set(err, "cannot write %s: %s", tmp, strerror(errno));
-    bool ok = fwrite(ph, sizeof *ph, 1, f) == 1 &&
-              fwrite(w->values, sizeof(uint64_t), words, f) == words &&
-              fwrite(w->frontier, sizeof(uint64_t), bit_words, f) == bit_words &&
-              fwrite(w->next, sizeof(uint64_t), bit_words, f) == bit_words;
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return tak_error_set(err, "writing %s failed", path);
-    }
-    return true;
+    const uint64_t *arrays[3] = {w->values, w->frontier, w->next};
+    const uint64_t sizes[3] = {words, bit_words, bit_words};
+    return write_file(path, ph, sizeof *ph, arrays, sizes, 3, err);
 }
 
 /* Takes up a saved point of layer n, when there is one: 1 when taken, 0
