@@ -19,6 +19,15 @@ const env = browserForTests(test);
 const load = () => TakEngine.load(fs.readFileSync(path.join(ROOT, 'build/wasm/tak.wasm')));
 const EMPTY5 = 'x5/x5/x5/x5/x5 1 1';
 
+// The share button builds its link asynchronously (the PTN is compressed),
+// so read the link only once it is there, and never an earlier one.
+async function share(p) {
+  await p.$eval('#ab-link', (e) => { e.value = ''; });
+  await p.click('#ab-share');
+  await p.waitForFunction(() => document.getElementById('ab-link')?.value);
+  return p.inputValue('#ab-link');
+}
+
 test('the module: analyze streams several lines a depth, result and setup', async () => {
   const tak = await load();
   const seen = [];
@@ -200,8 +209,7 @@ test('a share link opens the same position in a fresh page', async () => {
   await p.fill('#ab-komi', '1.5');
   await p.click('#ab-load button[type=submit]');
   await p.waitForFunction((t) => app.state.tps === t, pasted);
-  await p.click('#ab-share');
-  const tpsLink = await p.inputValue('#ab-link');
+  const tpsLink = await share(p);
   assert.equal(tpsLink, env.srv.url + '/analysis#tps=2,x4/x,1,x3/x2,1,2,x/x5/x4,2%201%204&komi=1.5');
   const r = await newPage(env.browser);
   await r.goto(tpsLink);
@@ -215,8 +223,7 @@ test('a share link opens the same position in a fresh page', async () => {
   await p.waitForFunction(() => app.state.ply === 0 && app.state.komi === 0);
   for (const m of ['a1', 'e5', 'Cc3', 'd4']) { await p.fill('#ptn-input', m); await p.press('#ptn-input', 'Enter'); }
   await atPly(p, 4);
-  await p.click('#ab-share');
-  const link = await p.inputValue('#ab-link');
+  const link = await share(p);
   assert.ok(link.startsWith(env.srv.url + '/analysis#ptn='), link);
   const tps = await p.evaluate(() => app.state.tps);
   await p.context().close();
@@ -249,8 +256,7 @@ test('a PTN with branches and notes, pasted: its tree, exported as it came, shar
   await p.click('#ab-tree .branch .branch .mv');
   await atPly(p, 5);
   await p.fill('#ab-note', 'sharp');
-  await p.click('#ab-share');
-  const link = await p.inputValue('#ab-link');
+  const link = await share(p);
   assert.match(link, /\/analysis#ptn=[\w-]+&at=5,4:1,5:1$/);
   const want = await p.evaluate(() => ({ tps: app.state.tps, ptn: abEngine.tak.writePtn(abDoc(app.analysisBoard)) }));
   assert.match(want.ptn, /\{2b1\/3w1\}\n3\. c2 \{sharp\}/);
