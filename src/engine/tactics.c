@@ -45,9 +45,27 @@ static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int di
     int step = dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
     TakBitboard road = pos->owner[color] & ~pos->walls;
     bool moving_wall = (pos->walls & bb_bit(sq)) != 0;
+    /* The most a spread over d squares can leave is all of them and the
+     * stack's own square: if even that holds no road, no spread of d
+     * squares or fewer makes one. */
+    int shortest = 0;
+    TakBitboard most = road | bb_bit(sq);
+    for (int d = 1, s = sq; d <= run + flatten; d++) {
+        s += step;
+        most |= bb_bit(s);
+        if (bb_has_road(most, m, size)) {
+            shortest = d;
+            break;
+        }
+    }
+    if (!shortest) return TAK_MOVE_NONE;
+    /* Many spreads leave the same tops: each is looked at once. */
+    TakBitboard seen[32];
+    int seen_count = 0;
     unsigned codes = 1u << carry;
     for (unsigned code = 1; code < codes; code++) {
         int dist = __builtin_popcount(code);
+        if (dist < shortest) continue;
         bool ok = dist <= run;
         if (!ok && flatten && dist == run + 1) {
             int count = 32 - __builtin_clz(code);
@@ -69,6 +87,10 @@ static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int di
             else
                 r &= ~bb_bit(s);
         }
+        bool again = false;
+        for (int j = 0; j < seen_count && !again; j++) again = seen[j] == r;
+        if (again) continue;
+        if (seen_count < 32) seen[seen_count++] = r;
         if (bb_has_road(r, m, size)) return tak_move_spread(sq, (TakDirection)dir, code);
     }
     return TAK_MOVE_NONE;
