@@ -33,7 +33,12 @@ test('a rated game between two browsers changes both ratings; the names, the PTN
   await a.waitForFunction(() => document.getElementById('player-name').readOnly);
   assert.match(await a.textContent('#me'), /You play as Alice · rating 1500\?/);
   const row = b.locator('#seeks tbody tr', { hasText: 'Alice' });
-  await row.waitFor();
+  // (Once, in CI, Bob's lobby never showed the seek: say what his page had.)
+  await row.waitFor().catch(async (e) => {
+    const seen = await b.evaluate(() => JSON.stringify({ connected: takApp.connected, lobby: takApp.lobby,
+      message: document.getElementById('lobby-message').textContent, newGame: !document.getElementById('new-game').hidden }));
+    throw new Error(`${e.message}\nBob's page: ${seen}`);
+  });
   assert.match(await row.textContent(), /Alice \(1500\)4×42nonewhiterated/);
   // Another browser cannot take the name, in any case.
   await b.fill('#player-name', 'ALICE');
