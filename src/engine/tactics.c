@@ -37,28 +37,15 @@ static TakBitboard spread_reach(const TakPosition *pos, int sq, int dir, int car
 
 /* Tries every spread of (sq, dir) for `color` on bitboards alone (a spread
  * changes only the tops of its own line) and returns one after which `color`
- * has a road, or TAK_MOVE_NONE. A road for the mover wins even when the move
- * also completes the opponent's. */
+ * has a road, or TAK_MOVE_NONE; spreads over fewer than `shortest` squares
+ * are known to give none. A road for the mover wins even when the move also
+ * completes the opponent's. */
 static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int dir, int carry,
-                               int run, bool flatten, const BbMasks *m) {
+                               int run, bool flatten, int shortest, const BbMasks *m) {
     int size = pos->rules.size, h = pos->height[sq];
     int step = dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
     TakBitboard road = pos->owner[color] & ~pos->walls;
     bool moving_wall = (pos->walls & bb_bit(sq)) != 0;
-    /* The most a spread over d squares can leave is all of them and the
-     * stack's own square: if even that holds no road, no spread of d
-     * squares or fewer makes one. */
-    int shortest = 0;
-    TakBitboard most = road | bb_bit(sq);
-    for (int d = 1, s = sq; d <= run + flatten; d++) {
-        s += step;
-        most |= bb_bit(s);
-        if (bb_has_road(most, m, size)) {
-            shortest = d;
-            break;
-        }
-    }
-    if (!shortest) return TAK_MOVE_NONE;
     /* Many spreads leave the same tops: each is looked at once. */
     TakBitboard seen[32];
     int seen_count = 0;
@@ -306,7 +293,14 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
             bool flatten;
             TakBitboard reach = spread_reach(pos, sq, dir, carry, &run, &flatten);
             if (!reach || !road_with_run(&edges, reach | bb_bit(sq))) continue;
-            TakMove mv = spread_win_line(pos, color, sq, dir, carry, run, flatten, m);
+            /* The most a spread over d squares can leave is all of them and
+             * the stack's own square: spreads over fewer squares than the
+             * first d that gives a road are not worth playing out. */
+            int shortest = 1;
+            while (shortest < run + flatten &&
+                   !road_with_run(&edges, segment(sq, dir, shortest, size, m)))
+                shortest++;
+            TakMove mv = spread_win_line(pos, color, sq, dir, carry, run, flatten, shortest, m);
             if (mv != TAK_MOVE_NONE) return mv;
         }
     }
