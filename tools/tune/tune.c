@@ -265,6 +265,25 @@ static double loss(const Weights w, const Data *d, double k, double lambda, bool
     return n ? sum / n : 0;
 }
 
+/* How well the weights predict the results of other games (a set the fit
+ * never sees, such as games against another engine): the mean cross-entropy
+ * of sigmoid(eval / k) against the results at the scale k that fits them
+ * best, so that weights of any scale compare. */
+static double games_loss(const Weights w, const Data *d, double *best_k) {
+    double best = INFINITY;
+    for (double k = 30; k <= 3000; k *= 1.05) {
+        double sum = 0;
+        for (size_t i = 0; i < d->n; i++) {
+            double p = sigmoid(eval_of(w, &d->s[i]) / k), y = d->s[i].result;
+            if (p < 1e-9) p = 1e-9;
+            if (p > 1 - 1e-9) p = 1 - 1e-9;
+            sum -= y * log(p) + (1 - y) * log(1 - p);
+        }
+        if (d->n && sum / d->n < best) best = sum / d->n, *best_k = k;
+    }
+    return best;
+}
+
 /* Logistic regression by Adam, full batch, from the current weights; one
  * sample in 20 is held out to watch for over-fitting. Then every weight is
  * scaled so that a flat on top is worth about 100 (a hundredth of a flat is
@@ -440,36 +459,52 @@ static bool save_weights(const char *path, Weights w[TAK_MAX_SIZE + 1]) {
     return true;
 }
 
-/* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] DATA... */
+/* Fits the weights of one size to `data`, saying how well they predicted the
+ * results of `games` (when there are any) before and after. */
+static void fit_and_judge(Weights w, const Data *data, const Data *games, int size, double k,
+                          double lambda, int iterations) {
+    double k_games = 0, before = games->n ? games_loss(w, games, &k_games) : 0;
+    fit(w, data, size, k, lambda, iterations);
+    if (!games->n) return;
+    double after = games_loss(w, games, &k_games);
+    fprintf(stderr, "size %d: %zu positions of --games, loss %.5f before the fit, %.5f after"
+                    " (scale %.0f)\n", size, games->n, before, after, k_games);
+}
+
+/* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] [--lambda L] [--games OTHER] DATA... */
 static int cmd_fit(int argc, char **argv) {
     if (argc < 4) return 2;
     double k = 0; /* 0: fitted to the current weights first */
     double lambda = 0.5;
     int iterations = 1000;
     const char *sizes = "345678";
+    const char *games = NULL; /* --games: results to judge the fit by, never fitted */
     int a = 3;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--iterations") == 0) iterations = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1];
         else if (strcmp(argv[a], "--lambda") == 0) lambda = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--games") == 0) games = argv[a + 1];
         else return 2;
     }
     if (!(lambda >= 0 && lambda <= 1)) return 2;
-    static Data data[TAK_MAX_SIZE + 1];
+    static Data data[TAK_MAX_SIZE + 1], other[TAK_MAX_SIZE + 1];
     for (; a < argc; a++)
         if (!read_data(argv[a], data)) return 1;
+    if (games && !read_data(games, other)) return 1;
     static Weights w[TAK_MAX_SIZE + 1];
     for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
         for (int i = 0; i < F_COUNT; i++)
             for (int t = 0; t < 2; t++) w[size][i][t] = engine_weights[size].w[i][t];
         bool wanted = strchr(sizes, '0' + size) != NULL;
-        if (wanted && data[size].n >= 500) fit(w[size], &data[size], size, k, lambda, iterations);
+        if (wanted && data[size].n >= 500)
+            fit_and_judge(w[size], &data[size], &other[size], size, k, lambda, iterations);
         free(data[size].s);
+        free(other[size].s);
     }
     return save_weights(argv[2], w) ? 0 : 1;
 }
-
 
 /* ---- carrying weights to another size ------------------------------------ */
 
@@ -527,7 +562,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI]\n"
                         "       tune ptn FILE...\n"
                         "       tune score NODES [--sizes 56] DATA...\n"
-                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L] DATA...\n"
+                        "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]\n"
+                        "                [--games OTHER] DATA...\n"
                         "       tune carry OUT.c FROM TO...\n");
     return rc;
 }
