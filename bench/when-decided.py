@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""when-decided.py PTN...: when the games we lost against Tiltak were decided.
+
+Reads racetrack's PTN files (several games a file, each move followed by its
+engine's comment "{score/depth seconds}", the score from White's side) and,
+for every game our engine lost, finds the first ply after which Tiltak's own
+score (turned to its side) reached +0.5 and never fell below +0.3 again
+("Tiltak sure"), and what our engine's own score was at that moment.
+Prints the quartiles of that ply by size and by our colour.
+
+    bench/when-decided.py OUT_DIR/*.ptn      (the files bench/vs-tiltak.sh writes)
+"""
+import re
+import statistics
+import sys
+
+rows = []
+for path in sys.argv[1:]:
+    for game in re.split(r'(?=\[Player1 )', open(path).read()):
+        if not game.startswith('[Player1') or '\n\n' not in game:
+            continue
+        tag = lambda name: (re.search(r'\[%s "([^"]*)"' % name, game) or [None, ''])[1]
+        size, result = tag('Size'), tag('Result')
+        # Ours is the copy bench/vs-tiltak.sh names tak-COMMIT-STAMP; Player1 is White.
+        ours_white = tag('Player1').rsplit('/', 1)[-1].startswith('tak-')
+        white_won = result[:2] in ('R-', 'F-', '1-')
+        black_won = result[-2:] in ('-R', '-F', '-1')
+        if not ((ours_white and black_won) or (not ours_white and white_won)):
+            continue
+        ours, tiltak, ply = [], [], -1
+        for tok in re.findall(r'\{[^}]*\}|[^\s{}]+', game.split('\n\n', 1)[1]):
+            if tok.startswith('{'):
+                m = re.match(r'\{([-+]?[0-9.]+)/\d+', tok)
+                if m and ply >= 0:
+                    v = float(m.group(1))
+                    white_moved = ply % 2 == 0
+                    side = ours if white_moved == ours_white else tiltak
+                    side.append((ply, v if white_moved else -v))
+            elif not re.match(r'^\d+\.$', tok) and tok != result:
+                ply += 1
+        for i, (p, v) in enumerate(tiltak):
+            if v >= 0.5 and all(w >= 0.3 for _, w in tiltak[i:]):
+                ours_then = [w for q, w in ours if q <= p + 1]
+                rows.append((size, ours_white, p, ply + 1, ours_then[-1] if ours_then else 0.0))
+                break
+
+for size in sorted({r[0] for r in rows}):
+    for white in (True, False):
+        r = [x for x in rows if x[0] == size and x[1] == white]
+        if len(r) < 2:
+            continue
+        q = statistics.quantiles([x[2] for x in r], n=4)
+        print(f"{size}x{size}, ours {'White' if white else 'Black'}: {len(r)} lost games; Tiltak sure at ply "
+              f"{q[1]:.0f} (quartiles {q[0]:.0f}-{q[2]:.0f}) of {statistics.median(x[3] for x in r):.0f}; "
+              f"by ply 20 in {sum(x[2] <= 20 for x in r) / len(r):.0%}; our own score then {statistics.median(x[4] for x in r):+.2f}")
