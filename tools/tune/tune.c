@@ -249,6 +249,14 @@ static double target(const Sample *s, double k, double lambda) {
     return lambda * s->result + (1 - lambda) * v;
 }
 
+/* The cross-entropy of the prediction sigmoid(eval / k) against target y. */
+static double cross_entropy(double eval, double k, double y) {
+    double p = sigmoid(eval / k);
+    if (p < 1e-9) p = 1e-9;
+    if (p > 1 - 1e-9) p = 1 - 1e-9;
+    return -(y * log(p) + (1 - y) * log(1 - p));
+}
+
 /* Mean cross-entropy of sigmoid(eval / k) against the results, over the
  * samples with (index % 20 == 0) == held_out. */
 static double loss(const Weights w, const Data *d, double k, double lambda, bool held_out) {
@@ -256,10 +264,7 @@ static double loss(const Weights w, const Data *d, double k, double lambda, bool
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         if ((i % 20 == 0) != held_out) continue;
-        double p = sigmoid(eval_of(w, &d->s[i]) / k), y = target(&d->s[i], k, lambda);
-        if (p < 1e-9) p = 1e-9;
-        if (p > 1 - 1e-9) p = 1 - 1e-9;
-        sum -= y * log(p) + (1 - y) * log(1 - p);
+        sum += cross_entropy(eval_of(w, &d->s[i]), k, target(&d->s[i], k, lambda));
         n++;
     }
     return n ? sum / n : 0;
@@ -270,17 +275,16 @@ static double loss(const Weights w, const Data *d, double k, double lambda, bool
  * of sigmoid(eval / k) against the results at the scale k that fits them
  * best, so that weights of any scale compare. */
 static double games_loss(const Weights w, const Data *d, double *best_k) {
+    double *eval = malloc(d->n * sizeof *eval); /* the same for every k: worked out once */
+    if (!eval) return NAN;
+    for (size_t i = 0; i < d->n; i++) eval[i] = eval_of(w, &d->s[i]);
     double best = INFINITY;
     for (double k = 30; k <= 3000; k *= 1.05) {
         double sum = 0;
-        for (size_t i = 0; i < d->n; i++) {
-            double p = sigmoid(eval_of(w, &d->s[i]) / k), y = d->s[i].result;
-            if (p < 1e-9) p = 1e-9;
-            if (p > 1 - 1e-9) p = 1 - 1e-9;
-            sum -= y * log(p) + (1 - y) * log(1 - p);
-        }
+        for (size_t i = 0; i < d->n; i++) sum += cross_entropy(eval[i], k, d->s[i].result);
         if (d->n && sum / d->n < best) best = sum / d->n, *best_k = k;
     }
+    free(eval);
     return best;
 }
 
