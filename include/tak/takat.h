@@ -294,8 +294,9 @@ void takat_layers_on_checkpoint(TakatLayers *layers, double seconds,
 int takat_layers_top(const TakatLayers *layers);
 /* Whether layer n's file is there (its header; takat_layers_value checks the sum). */
 bool takat_layers_have(const TakatLayers *layers, int n);
-/* Solves layer n (the layer above must be solved) on `threads` (1-2)
- * threads and writes its file; `stats` may be NULL. */
+#define TAKAT_LAYERS_MAX_THREADS 64
+/* Solves layer n (the layer above must be solved) on `threads`
+ * (1 to TAKAT_LAYERS_MAX_THREADS) threads and writes its file; `stats` may be NULL. */
 bool takat_layers_solve(TakatLayers *layers, int n, int threads, TakatLayerStats *stats, TakError *err);
 /* The figures of a solved layer, from its file. */
 bool takat_layers_stats(const TakatLayers *layers, int n, TakatLayerStats *stats);
@@ -306,8 +307,8 @@ TakatValue takat_layers_value(TakatLayers *layers, const TakatPosition *pos, Tak
  * position against its turns (a win has a turn to a lost position, a loss only
  * turns to won ones, a draw no turn to a lost one and one to a drawn one).
  * Returns how many positions break this; UINT64_MAX with err filled when a
- * layer cannot be read. */
-uint64_t takat_layers_verify(TakatLayers *layers, int n, TakError *err);
+ * layer cannot be read. Runs on `threads` threads, as takat_layers_solve. */
+uint64_t takat_layers_verify(TakatLayers *layers, int n, int threads, TakError *err);
 
 /* ---- Search and levels ----------------------------------------------------- */
 

@@ -34,7 +34,7 @@ static const CliCommand layers_cmd = {
     "\n"
     "Options:\n"
     "  --stones W,B      a reduced game: W White and B Black stones (default 6,15)\n"
-    "  --threads N       1 or 2 (default 2)\n"
+    "  --threads N       1 to 64 (default 2)\n"
     "  --down-to N       the lowest layer to solve (default 0: the start)\n"
     "  --layers A-B      the layers to verify\n"
     "  --progress        while solving, a line on stderr after each round\n"
@@ -108,12 +108,12 @@ static int solve(TakatLayers *layers, int down_to, int threads, int white, int b
     return CLI_OK;
 }
 
-static int verify(TakatLayers *layers, int first, int last) {
+static int verify(TakatLayers *layers, int first, int last, int threads) {
     TakError err;
     uint64_t bad_total = 0;
     for (int n = last; n >= first; n--) {
         double t0 = cli_seconds();
-        uint64_t bad = takat_layers_verify(layers, n, &err);
+        uint64_t bad = takat_layers_verify(layers, n, threads, &err);
         if (bad == UINT64_MAX) return cli_fail(&layers_cmd, "layer %d: %s", n, err.message);
         printf("layer %2d: %llu positions inconsistent (%.1f s)\n", n, (unsigned long long)bad,
                cli_seconds() - t0);
@@ -146,8 +146,8 @@ int cmd_takat_layers(int argc, char **argv) {
         if (cli_option(argc, argv, &i, "--stones", &value)) {
             if (!cli_takat_stones(cmd, value, &white, &black, &rc)) return rc;
         } else if (cli_option(argc, argv, &i, "--threads", &value)) {
-            if (!value || !cli_parse_int(value, 1, 2, &threads))
-                return cli_usage_error(cmd, "--threads needs 1 or 2");
+            if (!value || !cli_parse_int(value, 1, TAKAT_LAYERS_MAX_THREADS, &threads))
+                return cli_usage_error(cmd, "--threads needs 1 to %d", TAKAT_LAYERS_MAX_THREADS);
         } else if (cli_option(argc, argv, &i, "--down-to", &value)) {
             if (!value || !cli_parse_int(value, 0, 21, &down_to))
                 return cli_usage_error(cmd, "--down-to needs a layer from 0 to 21");
@@ -175,7 +175,7 @@ int cmd_takat_layers(int argc, char **argv) {
     } else if (strcmp(action, "verify") == 0) {
         if (last < 0 || last > top) last = top;
         rc = first > last ? cli_usage_error(cmd, "no such layers: the game has 0-%d", top)
-                          : verify(layers, (int)first, (int)last);
+                          : verify(layers, (int)first, (int)last, (int)threads);
     } else {
         TakatPosition pos;
         char where[TAK_ERROR_MESSAGE_MAX + 40];

@@ -293,7 +293,7 @@ typedef struct Work {
     uint64_t chunks, chunk_slots;
     uint64_t next_chunk, end_chunk; /* the segment being done; next taken with __atomic_fetch_add */
     int round;           /* 0: judge everything; else: spread from the frontier */
-    uint64_t decided[2]; /* per thread */
+    uint64_t decided[TAKAT_LAYERS_MAX_THREADS]; /* per thread */
 } Work;
 
 /* Sets `value` on every image of `pos` and marks the least for the next
@@ -368,17 +368,42 @@ static void work_chunk(Work *w, uint64_t chunk, uint64_t *decided) {
     }
 }
 
+typedef struct Worker {
+    Work *w;
+    int id;
+} Worker;
+
 static void *work_thread(void *arg) {
-    Work *w = ((Work **)arg)[0];
-    int id = (int)(intptr_t)((void **)arg)[1];
+    Worker *me = arg;
+    Work *w = me->w;
     uint64_t decided = 0;
     for (;;) {
         uint64_t chunk = __atomic_fetch_add(&w->next_chunk, 1, __ATOMIC_RELAXED);
         if (chunk >= w->end_chunk) break;
         work_chunk(w, chunk, &decided);
     }
-    w->decided[id] = decided;
+    w->decided[me->id] = decided;
     return NULL;
+}
+
+/* Runs fn on `threads` threads (the caller is one of them), each given
+ * args + i * size; a helper that cannot be started leaves its share to the rest. */
+static void run_threads(void *(*fn)(void *), void *args, size_t size, int threads) {
+    if (threads < 1) threads = 1;
+    if (threads > TAKAT_LAYERS_MAX_THREADS) threads = TAKAT_LAYERS_MAX_THREADS;
+#if LAYERS_THREADS
+    pthread_t helper[TAKAT_LAYERS_MAX_THREADS];
+    bool started[TAKAT_LAYERS_MAX_THREADS] = {false};
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&helper[i], NULL, fn, (char *)args + (size_t)i * size) == 0;
+    fn(args);
+    for (int i = 1; i < threads; i++)
+        if (started[i]) pthread_join(helper[i], NULL);
+#else
+    (void)threads;
+    (void)size;
+    fn(args);
+#endif
 }
 
 /* Runs chunks [from, to) of a round on `threads` threads; returns how many
@@ -386,20 +411,13 @@ static void *work_thread(void *arg) {
 static uint64_t run_segment(Work *w, int threads, uint64_t from, uint64_t to) {
     w->next_chunk = from;
     w->end_chunk = to;
-    w->decided[0] = w->decided[1] = 0;
-    if (threads > 2) threads = 2;
-#if LAYERS_THREADS
-    pthread_t helper;
-    void *args[2][2] = {{w, (void *)(intptr_t)0}, {w, (void *)(intptr_t)1}};
-    bool helped = threads > 1 && pthread_create(&helper, NULL, work_thread, args[1]) == 0;
-    work_thread(args[0]);
-    if (helped) pthread_join(helper, NULL);
-#else
-    (void)threads;
-    void *args[2] = {w, (void *)(intptr_t)0};
-    work_thread(args);
-#endif
-    return w->decided[0] + w->decided[1];
+    memset(w->decided, 0, sizeof w->decided);
+    Worker workers[TAKAT_LAYERS_MAX_THREADS];
+    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) workers[i] = (Worker){w, i};
+    run_threads(work_thread, workers, sizeof workers[0], threads);
+    uint64_t decided = 0;
+    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) decided += w->decided[i];
+    return decided;
 }
 
 /* ---- files --------------------------------------------------------------------------- */
@@ -818,30 +836,63 @@ TakatValue takat_layers_value(TakatLayers *L, const TakatPosition *pos, TakError
     return ok ? (TakatValue)value_get(L->values[n], index_of(L, pos)) : TAKAT_VALUE_UNKNOWN;
 }
 
-uint64_t takat_layers_verify(TakatLayers *L, int n, TakError *err) {
+typedef struct Check {
+    TakatLayers *L;
+    int n;
+    uint64_t next_chunk, chunks, chunk_slots;
+    uint64_t bad[TAKAT_LAYERS_MAX_THREADS]; /* per thread */
+} Check;
+
+typedef struct Checker {
+    Check *c;
+    int id;
+} Checker;
+
+/* A position's value as its turns say it must be. */
+static int value_by_turns(const TakatLayers *L, const TakatPosition *pos) {
+    TakatTurnList list;
+    int count = takat_turns_generate(pos, &list);
+    bool lost_child = false, drawn_child = false;
+    for (int t = 0; t < count; t++) {
+        TakatPosition child = *pos;
+        takat_position_apply(&child, list.turns[t]);
+        int cv = child_value(L, &child);
+        lost_child |= cv == TAKAT_VALUE_LOSS;
+        drawn_child |= cv == TAKAT_VALUE_DRAW || cv == TAKAT_VALUE_UNKNOWN;
+    }
+    return lost_child ? TAKAT_VALUE_WIN : drawn_child ? TAKAT_VALUE_DRAW : TAKAT_VALUE_LOSS;
+}
+
+static void *check_thread(void *arg) {
+    Checker *me = arg;
+    Check *c = me->c;
+    const Shape *s = &c->L->shape[c->n];
+    const uint64_t *values = c->L->values[c->n];
+    uint64_t bad = 0;
+    for (;;) {
+        uint64_t chunk = __atomic_fetch_add(&c->next_chunk, 1, __ATOMIC_RELAXED);
+        if (chunk >= c->chunks) break;
+        uint64_t first = chunk * c->chunk_slots, last = first + c->chunk_slots;
+        if (last > s->slots) last = s->slots;
+        TakatPosition pos;
+        for (uint64_t i = first; i < last; i++)
+            if (position_at(c->L, s, i, &pos) && value_get(values, i) != value_by_turns(c->L, &pos))
+                bad++;
+    }
+    c->bad[me->id] = bad;
+    return NULL;
+}
+
+uint64_t takat_layers_verify(TakatLayers *L, int n, int threads, TakError *err) {
     if (!load_layer(L, n, err)) return UINT64_MAX;
     if (n < takat_layers_top(L) && !load_layer(L, n + 1, err)) return UINT64_MAX;
-    const Shape *s = &L->shape[n];
+    Check c = {.L = L, .n = n, .chunk_slots = 65536};
+    c.chunks = (L->shape[n].slots + c.chunk_slots - 1) / c.chunk_slots;
+    Checker checkers[TAKAT_LAYERS_MAX_THREADS];
+    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) checkers[i] = (Checker){&c, i};
+    run_threads(check_thread, checkers, sizeof checkers[0], threads);
     uint64_t bad = 0;
-    TakatPosition pos;
-    for (uint64_t i = 0; i < s->slots; i++) {
-        if (!position_at(L, s, i, &pos)) continue;
-        int v = value_get(L->values[n], i);
-        TakatTurnList list;
-        int count = takat_turns_generate(&pos, &list);
-        bool lost_child = false, drawn_child = false;
-        for (int t = 0; t < count; t++) {
-            TakatPosition child = pos;
-            takat_position_apply(&child, list.turns[t]);
-            int cv = child_value(L, &child);
-            lost_child |= cv == TAKAT_VALUE_LOSS;
-            drawn_child |= cv == TAKAT_VALUE_DRAW || cv == TAKAT_VALUE_UNKNOWN;
-        }
-        int expect = lost_child    ? TAKAT_VALUE_WIN
-                     : drawn_child ? TAKAT_VALUE_DRAW
-                                   : TAKAT_VALUE_LOSS;
-        if (v != expect) bad++;
-    }
+    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) bad += c.bad[i];
     if (n < takat_layers_top(L)) values_drop(L, n + 1); /* the layer below needs this one */
     return bad;
 }
