@@ -291,9 +291,7 @@ typedef struct Work {
     int n;
     uint64_t *values, *frontier, *next;
     uint64_t chunks, chunk_slots;
-    uint64_t next_chunk, end_chunk; /* the segment being done; next taken with __atomic_fetch_add */
-    int round;           /* 0: judge everything; else: spread from the frontier */
-    uint64_t decided[TAKAT_LAYERS_MAX_THREADS]; /* per thread */
+    int round; /* 0: judge everything; else: spread from the frontier */
 } Work;
 
 /* Sets `value` on every image of `pos` and marks the least for the next
@@ -339,8 +337,11 @@ static uint64_t spread(Work *w, const TakatPosition *p, int value) {
     return decided;
 }
 
-static void work_chunk(Work *w, uint64_t chunk, uint64_t *decided) {
+/* One chunk of a round; returns how many positions it decided. */
+static uint64_t work_chunk(void *ctx, uint64_t chunk) {
+    Work *w = ctx;
     TakatLayers *L = w->L;
+    uint64_t decided = 0;
     const Shape *s = &L->shape[w->n];
     uint64_t first = chunk * w->chunk_slots, last = first + w->chunk_slots;
     if (last > s->slots) last = s->slots;
@@ -351,9 +352,9 @@ static void work_chunk(Work *w, uint64_t chunk, uint64_t *decided) {
             if (!position_at(L, s, i, &pos)) continue;
             if (value_get(w->values, i) || images(L, &pos, idx) != i) continue;
             int v = judge(L, &pos);
-            if (v) *decided += decide(w, &pos, v);
+            if (v) decided += decide(w, &pos, v);
         }
-        return;
+        return decided;
     }
     /* chunk_slots is a multiple of 64: whole words of the frontier. */
     for (uint64_t word = first / 64; word * 64 < last; word++) {
@@ -363,61 +364,52 @@ static void work_chunk(Work *w, uint64_t chunk, uint64_t *decided) {
             bits &= bits - 1;
             TakatPosition pos;
             if (!position_at(L, s, i, &pos)) continue;
-            *decided += spread(w, &pos, value_get(w->values, i));
+            decided += spread(w, &pos, value_get(w->values, i));
         }
     }
+    return decided;
 }
 
-typedef struct Worker {
-    Work *w;
-    int id;
-} Worker;
+/* Chunks [next, end) dealt out to threads, one at a time. */
+typedef struct Chunks {
+    uint64_t (*fn)(void *ctx, uint64_t chunk); /* returns a count to sum */
+    void *ctx;
+    uint64_t next, end; /* next taken with __atomic_fetch_add */
+    uint64_t sum;
+} Chunks;
 
-static void *work_thread(void *arg) {
-    Worker *me = arg;
-    Work *w = me->w;
-    uint64_t decided = 0;
+static void *chunks_thread(void *arg) {
+    Chunks *c = arg;
+    uint64_t sum = 0;
     for (;;) {
-        uint64_t chunk = __atomic_fetch_add(&w->next_chunk, 1, __ATOMIC_RELAXED);
-        if (chunk >= w->end_chunk) break;
-        work_chunk(w, chunk, &decided);
+        uint64_t chunk = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED);
+        if (chunk >= c->end) break;
+        sum += c->fn(c->ctx, chunk);
     }
-    w->decided[me->id] = decided;
+    __atomic_fetch_add(&c->sum, sum, __ATOMIC_RELAXED);
     return NULL;
 }
 
-/* Runs fn on `threads` threads (the caller is one of them), each given
- * args + i * size; a helper that cannot be started leaves its share to the rest. */
-static void run_threads(void *(*fn)(void *), void *args, size_t size, int threads) {
-    if (threads < 1) threads = 1;
+/* Runs fn on chunks [from, to) on `threads` threads (the caller is one of
+ * them; a helper that cannot be started leaves its share to the rest) and
+ * returns the sum of what it returned. */
+static uint64_t run_chunks(uint64_t (*fn)(void *, uint64_t), void *ctx, uint64_t from,
+                           uint64_t to, int threads) {
+    Chunks c = {fn, ctx, from, to, 0};
     if (threads > TAKAT_LAYERS_MAX_THREADS) threads = TAKAT_LAYERS_MAX_THREADS;
 #if LAYERS_THREADS
     pthread_t helper[TAKAT_LAYERS_MAX_THREADS];
     bool started[TAKAT_LAYERS_MAX_THREADS] = {false};
     for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&helper[i], NULL, fn, (char *)args + (size_t)i * size) == 0;
-    fn(args);
+        started[i] = pthread_create(&helper[i], NULL, chunks_thread, &c) == 0;
+    chunks_thread(&c);
     for (int i = 1; i < threads; i++)
         if (started[i]) pthread_join(helper[i], NULL);
 #else
     (void)threads;
-    (void)size;
-    fn(args);
+    chunks_thread(&c);
 #endif
-}
-
-/* Runs chunks [from, to) of a round on `threads` threads; returns how many
- * positions they decided. */
-static uint64_t run_segment(Work *w, int threads, uint64_t from, uint64_t to) {
-    w->next_chunk = from;
-    w->end_chunk = to;
-    memset(w->decided, 0, sizeof w->decided);
-    Worker workers[TAKAT_LAYERS_MAX_THREADS];
-    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) workers[i] = (Worker){w, i};
-    run_threads(work_thread, workers, sizeof workers[0], threads);
-    uint64_t decided = 0;
-    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) decided += w->decided[i];
-    return decided;
+    return c.sum;
 }
 
 /* ---- files --------------------------------------------------------------------------- */
@@ -730,7 +722,7 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
         w.round = rounds;
         while (chunk < w.chunks) {
             uint64_t to = chunk + segment < w.chunks ? chunk + segment : w.chunks;
-            decided += run_segment(&w, threads, chunk, to);
+            decided += run_chunks(work_chunk, &w, chunk, to, threads);
             chunk = to;
             bool stopping = L->stop && *L->stop;
             bool due = L->checkpoint_every >= 0 && takat_seconds() - saved >= L->checkpoint_every;
@@ -836,18 +828,6 @@ TakatValue takat_layers_value(TakatLayers *L, const TakatPosition *pos, TakError
     return ok ? (TakatValue)value_get(L->values[n], index_of(L, pos)) : TAKAT_VALUE_UNKNOWN;
 }
 
-typedef struct Check {
-    TakatLayers *L;
-    int n;
-    uint64_t next_chunk, chunks, chunk_slots;
-    uint64_t bad[TAKAT_LAYERS_MAX_THREADS]; /* per thread */
-} Check;
-
-typedef struct Checker {
-    Check *c;
-    int id;
-} Checker;
-
 /* A position's value as its turns say it must be. */
 static int value_by_turns(const TakatLayers *L, const TakatPosition *pos) {
     TakatTurnList list;
@@ -863,36 +843,33 @@ static int value_by_turns(const TakatLayers *L, const TakatPosition *pos) {
     return lost_child ? TAKAT_VALUE_WIN : drawn_child ? TAKAT_VALUE_DRAW : TAKAT_VALUE_LOSS;
 }
 
-static void *check_thread(void *arg) {
-    Checker *me = arg;
-    Check *c = me->c;
+#define CHECK_CHUNK_SLOTS 65536
+
+typedef struct Check {
+    TakatLayers *L;
+    int n;
+} Check;
+
+/* One chunk of the verifier; returns how many of its positions break the rule. */
+static uint64_t check_chunk(void *ctx, uint64_t chunk) {
+    const Check *c = ctx;
     const Shape *s = &c->L->shape[c->n];
     const uint64_t *values = c->L->values[c->n];
-    uint64_t bad = 0;
-    for (;;) {
-        uint64_t chunk = __atomic_fetch_add(&c->next_chunk, 1, __ATOMIC_RELAXED);
-        if (chunk >= c->chunks) break;
-        uint64_t first = chunk * c->chunk_slots, last = first + c->chunk_slots;
-        if (last > s->slots) last = s->slots;
-        TakatPosition pos;
-        for (uint64_t i = first; i < last; i++)
-            if (position_at(c->L, s, i, &pos) && value_get(values, i) != value_by_turns(c->L, &pos))
-                bad++;
-    }
-    c->bad[me->id] = bad;
-    return NULL;
+    uint64_t first = chunk * CHECK_CHUNK_SLOTS, last = first + CHECK_CHUNK_SLOTS, bad = 0;
+    if (last > s->slots) last = s->slots;
+    TakatPosition pos;
+    for (uint64_t i = first; i < last; i++)
+        if (position_at(c->L, s, i, &pos) && value_get(values, i) != value_by_turns(c->L, &pos))
+            bad++;
+    return bad;
 }
 
 uint64_t takat_layers_verify(TakatLayers *L, int n, int threads, TakError *err) {
     if (!load_layer(L, n, err)) return UINT64_MAX;
     if (n < takat_layers_top(L) && !load_layer(L, n + 1, err)) return UINT64_MAX;
-    Check c = {.L = L, .n = n, .chunk_slots = 65536};
-    c.chunks = (L->shape[n].slots + c.chunk_slots - 1) / c.chunk_slots;
-    Checker checkers[TAKAT_LAYERS_MAX_THREADS];
-    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) checkers[i] = (Checker){&c, i};
-    run_threads(check_thread, checkers, sizeof checkers[0], threads);
-    uint64_t bad = 0;
-    for (int i = 0; i < TAKAT_LAYERS_MAX_THREADS; i++) bad += c.bad[i];
+    Check c = {L, n};
+    uint64_t chunks = (L->shape[n].slots + CHECK_CHUNK_SLOTS - 1) / CHECK_CHUNK_SLOTS;
+    uint64_t bad = run_chunks(check_chunk, &c, 0, chunks, threads);
     if (n < takat_layers_top(L)) values_drop(L, n + 1); /* the layer below needs this one */
     return bad;
 }
