@@ -9,40 +9,70 @@ score (turned to its side) reached +0.5 and never fell below +0.3 again
 Prints the quartiles of that ply by size and by our colour.
 
     bench/when-decided.py OUT_DIR/*.ptn      (the files bench/vs-tiltak.sh writes)
+
+With --clock, prints instead where each engine's clock went: the mean
+seconds a move for moves 1-10, 11-20, 21-30, 31-40 and 41-50 of all games
+(the comments' times; the book's opening moves have none). --ours NAME
+says which engine is ours when its path is not the tak-COMMIT-STAMP copy
+that bench/vs-tiltak.sh makes (Player1 is White).
 """
 import re
 import statistics
 import sys
 
+args, clock, ours_name = sys.argv[1:], False, None
+while args and args[0].startswith('--'):
+    if args[0] == '--clock':
+        clock, args = True, args[1:]
+    elif args[0] == '--ours' and len(args) > 1:
+        ours_name, args = args[1], args[2:]
+    else:
+        sys.exit(f"when-decided.py: unknown option {args[0]}")
+
 rows = []
-for path in sys.argv[1:]:
+seconds = {'ours': {}, 'Tiltak': {}}  # by tens of moves: the times of that engine's moves
+for path in args:
     for game in re.split(r'(?=\[Player1 )', open(path).read()):
         if not game.startswith('[Player1') or '\n\n' not in game:
             continue
         tag = lambda name: (re.search(r'\[%s "([^"]*)"' % name, game) or [None, ''])[1]
         size, result = tag('Size'), tag('Result')
         # Ours is the copy bench/vs-tiltak.sh names tak-COMMIT-STAMP; Player1 is White.
-        ours_white = tag('Player1').rsplit('/', 1)[-1].startswith('tak-')
+        ours_white = (tag('Player1') == ours_name if ours_name
+                      else tag('Player1').rsplit('/', 1)[-1].startswith('tak-'))
         white_won = result[:2] in ('R-', 'F-', '1-')
         black_won = result[-2:] in ('-R', '-F', '-1')
-        if not ((ours_white and black_won) or (not ours_white and white_won)):
+        lost = (ours_white and black_won) or (not ours_white and white_won)
+        if not (lost or clock):
             continue
         ours, tiltak, ply = [], [], -1
         for tok in re.findall(r'\{[^}]*\}|[^\s{}]+', game.split('\n\n', 1)[1]):
             if tok.startswith('{'):
-                m = re.match(r'\{([-+]?[0-9.]+)/\d+', tok)
+                m = re.match(r'\{([-+]?[0-9.]+)/\d+(?: ([0-9.]+)s)?', tok)
                 if m and ply >= 0:
                     v = float(m.group(1))
                     white_moved = ply % 2 == 0
                     side = ours if white_moved == ours_white else tiltak
                     side.append((ply, v if white_moved else -v))
+                    if m.group(2):
+                        who = 'ours' if white_moved == ours_white else 'Tiltak'
+                        seconds[who].setdefault(min(ply // 20, 4), []).append(float(m.group(2)))
             elif not re.match(r'^\d+\.$', tok) and tok != result:
                 ply += 1
+        if not lost:
+            continue
         for i, (p, v) in enumerate(tiltak):
             if v >= 0.5 and all(w >= 0.3 for _, w in tiltak[i:]):
                 ours_then = [w for q, w in ours if q <= p + 1]
                 rows.append((size, ours_white, p, ply + 1, ours_then[-1] if ours_then else 0.0))
                 break
+
+if clock:
+    for who, by in seconds.items():
+        print(f"{who:<6} " + "  ".join(
+            f"moves {b * 10 + 1}-{b * 10 + 10}: {statistics.mean(v):.2f} s ({len(v)})"
+            for b, v in sorted(by.items())))
+    sys.exit(0)
 
 for size in sorted({r[0] for r in rows}):
     for white in (True, False):
