@@ -4,7 +4,12 @@
  *   1. fixed-depth searches of fixed positions: nodes, time, nodes/second,
  *      and the total node count as the bench signature;
  *   2. the tactics suite (tests/data/tactics.txt): solved or not, and time.
+ * With --positions FILE, instead: every position of FILE (a TPS a line, komi
+ * 2) searched to --depth D (default 6), and the nodes and CPU seconds of all
+ * of them: how long a version of the search takes to a depth in real games'
+ * middle games (bench/data/middlegame-5x5.tps), not six fixed positions.
  * Usage: engine [--quick] [--threads N] [--suite FILE] [--search-only]
+ *        engine --positions FILE [--depth D] [--threads N]
  * Run from the repository root (the suite's default path is relative).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -160,10 +165,44 @@ static void bench_tactics(const char *path, bool quick, int threads) {
            total ? all / total : 0);
 }
 
+/* Every position of `path` to `depth`, komi 2, a new game each. */
+static void bench_positions(const char *path, int depth, int threads) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    char line[4096];
+    int count = 0;
+    uint64_t nodes = 0;
+    double cpu = 0;
+    TakEngine *e = tak_engine_new(64, threads);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0') continue;
+        TakPosition pos;
+        if (!read_position(line, 4, &pos)) exit(1);
+        tak_engine_new_game(e);
+        TakSearchLimits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.depth = depth;
+        TakSearchInfo info;
+        double c0 = cpu_s();
+        tak_engine_search(e, &pos, NULL, 0, &lim, NULL, NULL, &info);
+        cpu += cpu_s() - c0;
+        nodes += info.nodes;
+        count++;
+    }
+    fclose(f);
+    tak_engine_free(e);
+    printf("%d positions to depth %d: %llu nodes, %.2f cpu s, %.0f nodes/cpu-s\n", count, depth,
+           (unsigned long long)nodes, cpu, nodes / (cpu > 0 ? cpu : 1e-9));
+}
+
 int main(int argc, char **argv) {
     bool quick = false, search_only = false;
-    int threads = 1;
-    const char *suite = "tests/data/tactics.txt";
+    int threads = 1, depth = 6;
+    const char *suite = "tests/data/tactics.txt", *positions_file = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = true;
@@ -173,11 +212,19 @@ int main(int argc, char **argv) {
             suite = argv[++i];
         else if (strcmp(argv[i], "--search-only") == 0)
             search_only = true; /* for profiling the search: no tactics suite */
+        else if (strcmp(argv[i], "--positions") == 0 && i + 1 < argc)
+            positions_file = argv[++i];
+        else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0)
+            depth = atoi(argv[++i]);
         else {
-            fprintf(stderr,
-                    "usage: engine [--quick] [--threads N] [--suite FILE] [--search-only]\n");
+            fprintf(stderr, "usage: engine [--quick] [--threads N] [--suite FILE] [--search-only]\n"
+                            "       engine --positions FILE [--depth D] [--threads N]\n");
             return 2;
         }
+    }
+    if (positions_file) {
+        bench_positions(positions_file, depth, threads);
+        return 0;
     }
     bench_search(quick, threads);
     if (!search_only) bench_tactics(suite, quick, threads);
