@@ -7,8 +7,10 @@
 # SIZE 5 or 6 (Tiltak plays 4-6; racetrack's balanced openings exist for 5
 # and 6), GAMES even (each opening with both colours), TC racetrack's
 # SECONDS+INCREMENT (default 10+0.1), komi 2, two games at a time, both
-# engines on one thread. Our side is a copy of build/tak taken when the match
-# starts, so a rebuild during the match changes nothing.
+# engines on one thread. OURS_TC, when set, is our side's clock instead of
+# TC (time odds: what more time would be worth against the same Tiltak).
+# Our side is a copy of build/tak taken when the match starts, so a rebuild
+# during the match changes nothing.
 #
 # Tiltak and racetrack are another project's programs (GPL): this script
 # neither fetches nor builds them. Point it at binaries you built yourself:
@@ -23,6 +25,7 @@ if [ $# -lt 2 ]; then
     exit 2
 fi
 size=$1 games=$2 tc=${3:-10+0.1}
+ours_tc=${OURS_TC:-$tc}
 out=${4:-/tmp/vs-tiltak}
 : "${TILTAK:?set TILTAK to Tiltak's tei binary}"
 : "${RACETRACK:?set RACETRACK to the racetrack binary}"
@@ -38,9 +41,8 @@ ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
 cp "$root/build/tak" "$ours"
 
 "$RACETRACK" -s "$size" --komi 2 -g "$games" -c 2 \
-    --engine path="$ours" arg=tei option.Hash=128 \
-    --engine path="$TILTAK" \
-    --all-engines tc="$tc" \
+    --engine path="$ours" arg=tei option.Hash=128 tc="$ours_tc" \
+    --engine path="$TILTAK" tc="$tc" \
     --book "$book" --shuffle-book \
     --ptnout "$out/$stamp-${size}x$size.ptn" --log "$out/$stamp-${size}x$size.log" |
     tee "$out/$stamp-${size}x$size.out" | grep -E "^Played|elo" | tail -2
