@@ -110,14 +110,19 @@ static uint64_t bench_search(bool quick, int threads) {
     return total;
 }
 
-/* Runs the suite: each position searched with a node budget; a solve is a
- * move in the right set. */
-static void bench_tactics(const char *path, bool quick, int threads) {
+static FILE *open_or_exit(const char *path) {
     FILE *f = fopen(path, "r");
     if (f == NULL) {
         fprintf(stderr, "cannot read %s\n", path);
         exit(1);
     }
+    return f;
+}
+
+/* Runs the suite: each position searched with a node budget; a solve is a
+ * move in the right set. */
+static void bench_tactics(const char *path, bool quick, int threads) {
+    FILE *f = open_or_exit(path);
     char line[4096];
     int total = 0, solved = 0;
     double all = 0;
@@ -167,11 +172,7 @@ static void bench_tactics(const char *path, bool quick, int threads) {
 
 /* Every position of `path` to `depth`, komi 2, a new game each. */
 static void bench_positions(const char *path, int depth, int threads) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(1);
-    }
+    FILE *f = open_or_exit(path);
     char line[4096];
     int count = 0;
     uint64_t nodes = 0;
