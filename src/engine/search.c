@@ -278,20 +278,23 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     int *scores = &t->scores[ns.stack_base];
     order_first(t, moves, scores, n, tt_move, ply);
 
+    bool lmp_node = !pv_node && !threat && depth <= 3;
     int alpha_orig = alpha, best = -SCORE_INF, tried = 0;
     TakMove best_move = TAK_MOVE_NONE;
     for (int i = 0; i < n; i++) {
         /* The first few are picked one at a time (most nodes stop after one
-         * or two moves), the rest sorted once. */
-        if (i > 0 && i < 6) /* (the first placed by order_first) */
+         * or two moves), the rest sorted once; where late-move pruning will
+         * leave all but the first few dozen, those are picked one at a time. */
+        if (i > 0 && (i < 6 || lmp_node)) /* (the first placed by order_first) */
             order_pick(moves, scores, i, n);
         else if (i == 6)
             order_sort(moves, scores, t->sort_keys, 6, n);
         TakMove m = moves[i];
         bool special = scores[i] >= ORDER_SCORE_SPECIAL;
-        if (!pv_node && !threat && depth <= 3 && !special && tried >= lmp_limit[depth] &&
+        /* Picked best first, so no later move is special either. */
+        if (lmp_node && !special && tried >= lmp_limit[depth] &&
             best > -TAK_SCORE_WIN_MIN)
-            continue;
+            break;
         TakUndo undo;
         t->played[ply] = m;
         tak_position_make(pos, m, &undo);
