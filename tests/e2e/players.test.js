@@ -22,9 +22,7 @@ async function sendMove(p, move) {
 
 test('a rated game between two browsers changes both ratings; the names, the PTN and the players\' pages show it', async () => {
   const a = await newPage(), b = await newPage();
-  // Following the lobby (its first list came), so connected: a seek posted
-  // before the socket opens is refused with "not connected" and never appears.
-  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForFunction(() => window.takApp && window.takApp.lobby); }
+  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForSelector('#lobby'); }
   await a.fill('#player-name', 'Alice');
   await a.selectOption('#seek-form select[name=size]', '4');
   await a.selectOption('#seek-form select[name=tc]', '');
