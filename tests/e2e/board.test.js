@@ -354,7 +354,9 @@ test('a server restart in a timed game keeps both clocks right', async () => {
 
 test('the lobby: a seek posted in one browser appears in another and starts a timed game in one click', async () => {
   const a = await newPage(), b = await newPage();
-  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForSelector('#lobby'); }
+  // Following the lobby (its first list came), so connected: a seek posted
+  // before the socket opens is refused with "not connected" and never appears.
+  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForFunction(() => window.takApp && window.takApp.lobby); }
   await a.fill('#player-name', 'Alice');
   await a.selectOption('#seek-form select[name=tc]', '3+2');
   await a.selectOption('#seek-form select[name=color]', 'white');

@@ -4,7 +4,8 @@
 // exported PTN carries Player1/Player2 and Rating1/Rating2, the players'
 // pages list the game (with its PTN) and the rating history, and the
 // leaderboard orders them. A name taken by another browser is refused, and
-// a browser keeps its name after a reload.
+// a browser keeps its name after a reload. Claiming a name moves nothing on
+// the page (the click that claimed it must still land).
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -20,9 +21,30 @@ async function sendMove(p, move) {
   await p.click('#ptn-form button[type=submit]');
 }
 
+test('claiming a name moves nothing: the button whose click claimed it is still under the pointer', async () => {
+  // The name is claimed when the field is left, so its answer can come
+  // between the press and the release of the click on "Post a game"; a
+  // line appearing then would move the button and the click would miss.
+  for (const viewport of [{ width: 1000, height: 760 }, { width: 390, height: 844 }]) {
+    const p = await newPage({ viewport });
+    await p.goto(env.srv.url + '/');
+    await p.waitForFunction(() => window.takApp && window.takApp.lobby);
+    const box = () => p.evaluate(() => JSON.stringify(document.querySelector('#seek-form button[type=submit]').getBoundingClientRect()));
+    const before = await box();
+    await p.fill('#player-name', `Mover${viewport.width}`);
+    await p.evaluate(() => document.getElementById('player-name').dispatchEvent(new Event('change')));
+    await p.waitForFunction(() => document.getElementById('player-name').readOnly);
+    assert.match(await p.textContent('#me'), /You play as Mover/);
+    assert.equal(await box(), before, `the Post button moved at ${viewport.width} px`);
+    await p.context().close();
+  }
+});
+
 test('a rated game between two browsers changes both ratings; the names, the PTN and the players\' pages show it', async () => {
   const a = await newPage(), b = await newPage();
-  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForSelector('#lobby'); }
+  // Following the lobby (its first list came), so connected: a seek posted
+  // before the socket opens is refused with "not connected" and never appears.
+  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForFunction(() => window.takApp && window.takApp.lobby); }
   await a.fill('#player-name', 'Alice');
   await a.selectOption('#seek-form select[name=size]', '4');
   await a.selectOption('#seek-form select[name=tc]', '');
