@@ -12,7 +12,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { startServer, ROOT } = require('../server/lib.js');
-const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
+const { browserForTests, newPage: openPage, shot, atPly, openLobby } = require('./lib.js');
 
 const env = browserForTests(test);
 const newPage = (opts) => openPage(env.browser, opts);
@@ -354,9 +354,7 @@ test('a server restart in a timed game keeps both clocks right', async () => {
 
 test('the lobby: a seek posted in one browser appears in another and starts a timed game in one click', async () => {
   const a = await newPage(), b = await newPage();
-  // Following the lobby (its first list came), so connected: a seek posted
-  // before the socket opens is refused with "not connected" and never appears.
-  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForFunction(() => window.takApp && window.takApp.lobby); }
+  for (const p of [a, b]) await openLobby(p, env.srv.url);
   await a.fill('#player-name', 'Alice');
   await a.selectOption('#seek-form select[name=tc]', '3+2');
   await a.selectOption('#seek-form select[name=color]', 'white');

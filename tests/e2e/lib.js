@@ -38,9 +38,17 @@ async function newPage(browser, opts = {}) {
 const shot = (page, name) => page.screenshot({ path: path.join(ART, name + '.png') });
 const atPly = (page, n) => page.waitForFunction((n) => window.takApp.state && window.takApp.state.ply === n, n);
 
+// Opens the front page and waits until it follows the lobby (its first list
+// came), so the socket is open: a seek clicked before that is refused with
+// "not connected" and never appears.
+async function openLobby(page, url) {
+  await page.goto(url + '/');
+  await page.waitForFunction(() => window.takApp && window.takApp.lobby);
+}
+
 // The first of these squares where a placement is legal: the engine's levels
 // choose among near-best moves at random, so a test cannot know which it took.
 const freeSquare = (page, squares) =>
   page.evaluate((sqs) => sqs.find((sq) => window.takApp.state.legal.includes(sq)), squares);
 
-module.exports = { browserForTests, newPage, shot, atPly, freeSquare };
+module.exports = { browserForTests, newPage, shot, atPly, freeSquare, openLobby };

@@ -9,7 +9,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { browserForTests, newPage: openPage, shot, atPly } = require('./lib.js');
+const { browserForTests, newPage: openPage, shot, atPly, openLobby } = require('./lib.js');
 
 const env = browserForTests(test);
 const newPage = (opts) => openPage(env.browser, opts);
@@ -27,8 +27,7 @@ test('claiming a name moves nothing: the button whose click claimed it is still 
   // line appearing then would move the button and the click would miss.
   for (const viewport of [{ width: 1000, height: 760 }, { width: 390, height: 844 }]) {
     const p = await newPage({ viewport });
-    await p.goto(env.srv.url + '/');
-    await p.waitForFunction(() => window.takApp && window.takApp.lobby);
+    await openLobby(p, env.srv.url);
     const box = () => p.evaluate(() => JSON.stringify(document.querySelector('#seek-form button[type=submit]').getBoundingClientRect()));
     const before = await box();
     await p.fill('#player-name', `Mover${viewport.width}`);
@@ -42,9 +41,7 @@ test('claiming a name moves nothing: the button whose click claimed it is still 
 
 test('a rated game between two browsers changes both ratings; the names, the PTN and the players\' pages show it', async () => {
   const a = await newPage(), b = await newPage();
-  // Following the lobby (its first list came), so connected: a seek posted
-  // before the socket opens is refused with "not connected" and never appears.
-  for (const p of [a, b]) { await p.goto(env.srv.url + '/'); await p.waitForFunction(() => window.takApp && window.takApp.lobby); }
+  for (const p of [a, b]) await openLobby(p, env.srv.url);
   await a.fill('#player-name', 'Alice');
   await a.selectOption('#seek-form select[name=size]', '4');
   await a.selectOption('#seek-form select[name=tc]', '');
