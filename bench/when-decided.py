@@ -12,7 +12,12 @@ Prints the quartiles of that ply by size and by our colour.
 
 With --clock, prints instead where each engine's clock went: the mean
 seconds a move for moves 1-10, 11-20, 21-30, 31-40 and 41-50 of all games
-(the comments' times; the book's opening moves have none). --ours NAME
+(the comments' times; the book's opening moves have none). With --moves,
+what Tiltak thought of our moves, in all games: how far its own score (for
+its side) rose from its move before ours to its move after, by the kind of
+our move (a flat, wall or capstone placed on the edge, the next ring in or
+nearer the centre; a spread) and by move number; Tiltak's reply is in the
+difference too, so only the comparison between kinds means much. --ours NAME
 says which engine is ours when its path is not the tak-COMMIT-STAMP copy
 that bench/vs-tiltak.sh makes (Player1 is White).
 """
@@ -20,10 +25,12 @@ import re
 import statistics
 import sys
 
-args, clock, ours_name = sys.argv[1:], False, None
+args, clock, by_move, ours_name = sys.argv[1:], False, False, None
 while args and args[0].startswith('--'):
     if args[0] == '--clock':
         clock, args = True, args[1:]
+    elif args[0] == '--moves':
+        by_move, args = True, args[1:]
     elif args[0] == '--ours' and len(args) > 1:
         ours_name, args = args[1], args[2:]
     else:
@@ -31,6 +38,18 @@ while args and args[0].startswith('--'):
 
 rows = []
 seconds = {'ours': {}, 'Tiltak': {}}  # by tens of moves: the times of that engine's moves
+moves = {}  # (kind, move-number band): the rises of Tiltak's score across our moves of that kind
+
+
+def move_kind(move, size):
+    """'flat edge', 'wall ring 1', 'cap centre', 'spread': what a PTN move is and where."""
+    m = re.match(r'^([FSC]?)([a-h])([1-8])$', move)
+    if not m:
+        return 'spread'
+    f, r = ord(m.group(2)) - ord('a'), int(m.group(3)) - 1
+    ring = min(r, size - 1 - r, f, size - 1 - f)
+    where = ['edge', 'ring 1'][ring] if ring < 2 else 'centre'
+    return {'': 'flat', 'F': 'flat', 'S': 'wall', 'C': 'cap'}[m.group(1)] + ' ' + where
 for path in args:
     for game in re.split(r'(?=\[Player1 )', open(path).read()):
         if not game.startswith('[Player1') or '\n\n' not in game:
@@ -43,9 +62,9 @@ for path in args:
         white_won = result[:2] in ('R-', 'F-', '1-')
         black_won = result[-2:] in ('-R', '-F', '-1')
         lost = (ours_white and black_won) or (not ours_white and white_won)
-        if not (lost or clock):
+        if not (lost or clock or by_move):
             continue
-        ours, tiltak, ply = [], [], -1
+        ours, tiltak, played, ply = [], [], [], -1
         for tok in re.findall(r'\{[^}]*\}|[^\s{}]+', game.split('\n\n', 1)[1]):
             if tok.startswith('{'):
                 m = re.match(r'\{([-+]?[0-9.]+)/\d+(?: ([0-9.]+)s)?', tok)
@@ -59,6 +78,14 @@ for path in args:
                         seconds[who].setdefault(min(ply // 20, 4), []).append(float(m.group(2)))
             elif not re.match(r'^\d+\.$', tok) and tok != result:
                 ply += 1
+                played.append(tok)
+        if by_move:
+            score = dict(tiltak)
+            for p in range(4, len(played)):
+                if (p % 2 == 0) != ours_white or p - 1 not in score or p + 1 not in score:
+                    continue
+                band = next(b for b in ('1-5', '6-10', '11-20', '21-') if b == '21-' or p // 2 + 1 <= int(b.split('-')[1]))
+                moves.setdefault((move_kind(played[p], int(size)), band), []).append(score[p + 1] - score[p - 1])
         if not lost:
             continue
         for i, (p, v) in enumerate(tiltak):
@@ -66,6 +93,19 @@ for path in args:
                 ours_then = [w for q, w in ours if q <= p + 1]
                 rows.append((size, ours_white, p, ply + 1, ours_then[-1] if ours_then else 0.0))
                 break
+
+if by_move:
+    bands = ('1-5', '6-10', '11-20', '21-')
+    print(f"{'our move':<14}" + "".join(f"{'moves ' + b:>24}" for b in bands))
+    for kind in sorted({k for k, _ in moves}):
+        cells = []
+        for b in bands:
+            v = moves.get((kind, b), [])
+            cells.append(f"{statistics.mean(v):+.3f} {sum(x > 0.15 for x in v) / len(v):4.0%} ({len(v):4d})"
+                         if v else '')
+        print(f"{kind:<14}" + "".join(f"{c:>24}" for c in cells))
+    print("(each cell: the mean rise of Tiltak's score, the share of moves that raised it more than 0.15, and how many)")
+    sys.exit(0)
 
 if clock:
     for who, by in seconds.items():
