@@ -79,7 +79,7 @@ for path in args:
             elif not re.match(r'^\d+\.$', tok) and tok != result:
                 ply += 1
                 played.append(tok)
-        if by_move:
+        if by_move and size.isdigit():
             score = dict(tiltak)
             for p in range(4, len(played)):
                 if (p % 2 == 0) != ours_white or p - 1 not in score or p + 1 not in score:
