@@ -39,6 +39,11 @@ while args and args[0].startswith('--'):
 rows = []
 seconds = {'ours': {}, 'Tiltak': {}}  # by tens of moves: the times of that engine's moves
 moves = {}  # (kind, move-number band): the rises of Tiltak's score across our moves of that kind
+BANDS = (('1-5', 5), ('6-10', 10), ('11-20', 20), ('21-', None))  # by move number: name, last move
+
+
+def band_of(move_number):
+    return next(name for name, last in BANDS if last is None or move_number <= last)
 
 
 def move_kind(move, size):
@@ -50,6 +55,8 @@ def move_kind(move, size):
     ring = min(r, size - 1 - r, f, size - 1 - f)
     where = ['edge', 'ring 1'][ring] if ring < 2 else 'centre'
     return {'': 'flat', 'F': 'flat', 'S': 'wall', 'C': 'cap'}[m.group(1)] + ' ' + where
+
+
 for path in args:
     for game in re.split(r'(?=\[Player1 )', open(path).read()):
         if not game.startswith('[Player1') or '\n\n' not in game:
@@ -84,8 +91,8 @@ for path in args:
             for p in range(4, len(played)):
                 if (p % 2 == 0) != ours_white or p - 1 not in score or p + 1 not in score:
                     continue
-                band = next(b for b in ('1-5', '6-10', '11-20', '21-') if b == '21-' or p // 2 + 1 <= int(b.split('-')[1]))
-                moves.setdefault((move_kind(played[p], int(size)), band), []).append(score[p + 1] - score[p - 1])
+                key = (move_kind(played[p], int(size)), band_of(p // 2 + 1))
+                moves.setdefault(key, []).append(score[p + 1] - score[p - 1])
         if not lost:
             continue
         for i, (p, v) in enumerate(tiltak):
@@ -95,7 +102,7 @@ for path in args:
                 break
 
 if by_move:
-    bands = ('1-5', '6-10', '11-20', '21-')
+    bands = [name for name, _ in BANDS]
     print(f"{'our move':<14}" + "".join(f"{'moves ' + b:>24}" for b in bands))
     for kind in sorted({k for k, _ in moves}):
         cells = []
