@@ -293,7 +293,9 @@ static int value_for(TakatLayers *layers, const TakatPosition *pos, int color) {
 /* Stopped within a layer after every piece of every round (the stop flag
  * is up from the start, so each call does one piece, saves and gives up),
  * a run goes on from the saved point each time and ends with the same
- * values, rounds and figures as a run that never stopped. */
+ * values and figures as a run that never stopped (not always the same
+ * number of rounds: with two threads a round may decide some positions of
+ * the next, as the order of the threads' work allows). */
 static void test_layers_resume_within_a_layer(void **state) {
     (void)state;
     char *whole = temp_dir(), *parts = temp_dir();
@@ -315,7 +317,7 @@ static void test_layers_resume_within_a_layer(void **state) {
         assert_int_not_equal(access(part, F_OK), 0); /* removed once the layer is written */
         resumed += a.resumed_round >= 0;
         assert_true(takat_layers_stats(ref, n, &b));
-        assert_true(a.checksum == b.checksum && a.rounds == b.rounds && a.wins == b.wins &&
+        assert_true(a.checksum == b.checksum && a.wins == b.wins &&
                     a.losses == b.losses && a.draws == b.draws);
     }
     assert_true(stops > 20 && resumed >= 2); /* it did stop, in several layers */
