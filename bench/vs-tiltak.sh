@@ -9,6 +9,10 @@
 # SECONDS+INCREMENT (default 10+0.1), komi 2, two games at a time, both
 # engines on one thread. OURS_TC, when set, is our side's clock instead of
 # TC (time odds: what more time would be worth against the same Tiltak).
+# BOOK_START, when set, plays the openings in the book's order from that
+# one (1 is the first) instead of shuffled: two runs with the same
+# BOOK_START and GAMES play the same openings with the same colours, so a
+# candidate and the engine in use can be compared opening by opening.
 # Our side is a copy of build/tak taken when the match starts, so a rebuild
 # during the match changes nothing.
 #
@@ -27,6 +31,12 @@ fi
 size=$1 games=$2 tc=${3:-10+0.1}
 ours_tc=${OURS_TC:-$tc}
 out=${4:-/tmp/vs-tiltak}
+if [ -n "${BOOK_START:-}" ]; then
+    [[ $BOOK_START =~ ^[1-9][0-9]*$ ]] || { echo "vs-tiltak.sh: BOOK_START must be a number from 1" >&2; exit 2; }
+    order=(--book-start "$BOOK_START")
+else
+    order=(--shuffle-book)
+fi
 : "${TILTAK:?set TILTAK to Tiltak's tei binary}"
 : "${RACETRACK:?set RACETRACK to the racetrack binary}"
 : "${OPENINGS:?set OPENINGS to the folder with racetrack's balanced openings}"
@@ -43,7 +53,7 @@ cp "$root/build/tak" "$ours"
 "$RACETRACK" -s "$size" --komi 2 -g "$games" -c 2 \
     --engine path="$ours" arg=tei option.Hash=128 tc="$ours_tc" \
     --engine path="$TILTAK" tc="$tc" \
-    --book "$book" --shuffle-book \
+    --book "$book" "${order[@]}" \
     --ptnout "$out/$stamp-${size}x$size.ptn" --log "$out/$stamp-${size}x$size.log" |
     tee "$out/$stamp-${size}x$size.out" | grep -E "^Played|elo" | tail -2
 # How each game ended: R (road), F (flat count) or time/crash (from the PTN).
