@@ -292,7 +292,33 @@ typedef struct Work {
     uint64_t *values, *frontier, *next;
     uint64_t chunks, chunk_slots;
     int round; /* 0: judge everything; else: spread from the frontier */
+    const uint8_t *height_class; /* [comps]: HEIGHTS_* */
 } Work;
+
+/* How a layer's height tuple stands among its images' (the comp rank is
+ * the most significant part of an index, and ranks follow the heights'
+ * codes): some image has lower heights, so no position with these heights
+ * is the least image of itself; or these are lower than every other
+ * image's, so every position with them is; or an image has the same
+ * heights, and the colours, side and ko decide. */
+enum { HEIGHTS_NEVER_LEAST, HEIGHTS_ALWAYS_LEAST, HEIGHTS_TIED };
+
+static uint8_t *height_classes(const Shape *s) {
+    uint8_t *cls = malloc(s->comps ? s->comps : 1);
+    if (!cls) return NULL;
+    for (uint32_t k = 0; k < s->comps; k++) {
+        int own = height_code(s->heights[k]), tied = 0, lower = 0;
+        for (int g = 1; g < 6; g++) {
+            uint8_t h[TAKAT_CELLS];
+            for (int c = 0; c < TAKAT_CELLS; c++) h[sym_cell[g][c]] = s->heights[k][c];
+            int code = height_code(h);
+            lower |= code < own;
+            tied |= code == own;
+        }
+        cls[k] = lower ? HEIGHTS_NEVER_LEAST : tied ? HEIGHTS_TIED : HEIGHTS_ALWAYS_LEAST;
+    }
+    return cls;
+}
 
 /* Sets `value` on every image of `pos` and marks the least for the next
  * round; returns 1 when this call decided it. */
@@ -347,10 +373,16 @@ static uint64_t work_chunk(void *ctx, uint64_t chunk) {
     if (last > s->slots) last = s->slots;
     if (w->round == 0) {
         TakatPosition pos;
-        uint64_t idx[6];
+        uint64_t idx[6], per_comp = (uint64_t)s->colours * 2 * KO_SLOTS;
         for (uint64_t i = first; i < last; i++) {
+            int cls = w->height_class[i / per_comp];
+            if (cls == HEIGHTS_NEVER_LEAST) { /* on to the next height tuple */
+                i = (i / per_comp + 1) * per_comp - 1;
+                continue;
+            }
             if (!position_at(L, s, i, &pos)) continue;
-            if (value_get(w->values, i) || images(L, &pos, idx) != i) continue;
+            if (value_get(w->values, i)) continue;
+            if (cls == HEIGHTS_TIED && images(L, &pos, idx) != i) continue;
             int v = judge(L, &pos);
             if (v) decided += decide(w, &pos, v);
         }
@@ -695,14 +727,17 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     L->values[n] = calloc(words, sizeof(uint64_t));
     uint64_t *frontier = calloc(bit_words, sizeof(uint64_t)),
              *next = calloc(bit_words, sizeof(uint64_t));
-    if (!L->values[n] || !frontier || !next) {
+    uint8_t *height_class = height_classes(s);
+    if (!L->values[n] || !frontier || !next || !height_class) {
         free(frontier);
         free(next);
+        free(height_class);
         values_drop(L, n);
         return tak_error_set(err, "out of memory for layer %d (%llu positions)", n,
                              (unsigned long long)s->slots);
     }
-    Work w = {.L = L, .n = n, .values = L->values[n], .frontier = frontier, .next = next};
+    Work w = {.L = L, .n = n, .values = L->values[n], .frontier = frontier, .next = next,
+              .height_class = height_class};
     w.chunk_slots = 1 << 16;
     w.chunks = (s->slots + w.chunk_slots - 1) / w.chunk_slots;
     PartHeader ph;
@@ -710,6 +745,7 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     if (resumed < 0) {
         free(frontier);
         free(next);
+        free(height_class);
         values_drop(L, n);
         return false;
     }
@@ -737,6 +773,7 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
             if (ok && !stopping) continue;
             free(w.frontier);
             free(w.next);
+            free(height_class);
             values_drop(L, n);
             if (ok)
                 tak_error_set(err, "stopped in round %d; the work so far is saved, solve again to go on",
@@ -755,6 +792,7 @@ bool takat_layers_solve(TakatLayers *L, int n, int threads, TakatLayerStats *sta
     }
     free(w.frontier);
     free(w.next);
+    free(height_class);
     /* What was never decided is a draw; slots that are no position stay 0. */
     FileHeader hd;
     memset(&hd, 0, sizeof hd);
