@@ -87,24 +87,34 @@ bool takat_forced_drop(const TakatPosition *pos) {
     return false;
 }
 
-/* Whether one link joins two tall stacks with same-coloured safe tops. */
-static bool link_breaks(const TakatPosition *pos, int a, int b) {
-    if (pos->height[a] < 4 || pos->height[b] < 4) return false;
-    if (!top_two_same(pos, a) || !top_two_same(pos, b)) return false;
-    return top_color(pos, a) == top_color(pos, b);
+/* The top colour of a stack of four or more whose top two stones agree
+ * (safe and tall: two such stacks of one colour may not touch), else -1. */
+static inline int tall_safe_color(const TakatPosition *pos, int cell) {
+    if (pos->height[cell] < 4 || !top_two_same(pos, cell)) return -1;
+    return top_color(pos, cell);
 }
 
 bool takat_breaks_adjacency(const TakatPosition *pos) {
-    for (int i = 0; i < 12; i++)
-        if (link_breaks(pos, takat_links[i][0], takat_links[i][1])) return true;
+    int color[TAKAT_CELLS];
+    unsigned tall = 0;
+    for (int c = 0; c < TAKAT_CELLS; c++)
+        if ((color[c] = tall_safe_color(pos, c)) >= 0) tall |= 1u << c;
+    if (__builtin_popcount(tall) < 2) return false;
+    for (int i = 0; i < 12; i++) {
+        int x = takat_links[i][0], y = takat_links[i][1];
+        if ((tall >> x) & (tall >> y) & 1 && color[x] == color[y]) return true;
+    }
     return false;
 }
 
+/* The links of a cell are its neighbours: only those of a and b are looked at. */
 bool takat_breaks_adjacency_near(const TakatPosition *pos, int a, int b) {
-    for (int i = 0; i < 12; i++) {
-        int x = takat_links[i][0], y = takat_links[i][1];
-        if (x != a && x != b && y != a && y != b) continue;
-        if (link_breaks(pos, x, y)) return true;
+    const int cells[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        int color = tall_safe_color(pos, cells[i]);
+        if (color < 0) continue;
+        for (unsigned nb = takat_neighbours[cells[i]]; nb; nb &= nb - 1)
+            if (tall_safe_color(pos, __builtin_ctz(nb)) == color) return true;
     }
     return false;
 }
