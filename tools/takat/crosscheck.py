@@ -13,10 +13,12 @@ set is larger than --max-positions is skipped and counted.
     tools/takat/crosscheck.py DIR LAYER [--count N] [--seed S]
         [--stones W,B] [--max-positions N] [--tak build/tak]
 
-Exit status 0 when every compared position agrees, 1 on any disagreement.
+Exit status 0 when every compared position agrees, 1 on any disagreement,
+2 when a command fails.
 """
 import argparse
 import random
+import re
 import subprocess
 import sys
 
@@ -28,7 +30,7 @@ def random_position(rng, n, white, black):
     if lo > hi:
         raise ValueError(f"layer {n} does not exist with {white}+{black} stones")
     w = rng.randint(lo, hi)
-    while True:  # heights: a uniform composition of n into 7 parts of 0-5
+    while True:  # heights: a random composition of n into 7 parts of 0-5
         cuts = sorted(rng.randint(0, n) for _ in range(6))
         heights = [b - a for a, b in zip([0] + cuts, cuts + [n])]
         if max(heights) <= 5:
@@ -64,7 +66,6 @@ def main():
     stones = ["--stones", a.stones]
     rng = random.Random(a.seed)
     agree = differ = skipped = 0
-    words = {"win": "win", "loss": "loss", "draw": "draw"}
     for _ in range(a.count):
         pos = random_position(rng, a.layer, white, black)
         rc, out, err = run([a.tak, "takat", "layers", "value", pos, a.dir] + stones)
@@ -81,7 +82,8 @@ def main():
         if "unsolved" in last:
             skipped += 1
             continue
-        solved = next((v for k, v in words.items() if k in last), "?")
+        m = re.match(r"result: a (win|loss|draw) ", last)
+        solved = m.group(1) if m else "?"
         if solved == table:
             agree += 1
         else:
