@@ -22,6 +22,7 @@ typedef struct TakPlayerSpec {
     const char *name;    /* for the PTN's Player tags and reports */
     const char *command; /* a shell command line starting a TEI engine; NULL: our engine */
     const char *options; /* "Name=Value,Name=Value", sent as setoption (may be NULL) */
+    uint64_t nodes;      /* under a nodes limit, this player's own count (0: the match's) */
 } TakPlayerSpec;
 
 /* One finished game, as the runner reports it. */

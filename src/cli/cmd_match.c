@@ -19,7 +19,7 @@
 
 static const CliCommand match_command = {
     "match",
-    "(--engine CMD | --self [OPTS]) (--engine CMD | --self [OPTS]) (--tc S+I | --nodes N |\n"
+    "(--engine CMD | --self [OPTS]) (--engine CMD | --self [OPTS]) (--tc S+I | --nodes N[,M] |\n"
     "       --movetime MS) [--size N] [--komi K] [--games N] [--concurrency N] [--book FILE]\n"
     "       [--ptn-out FILE] [--pgn-out DIR] [--sprt elo0=A,elo1=B[,alpha=X,beta=Y]]",
     "Plays a match between two engines and prints the result. Each side is a\n"
@@ -36,6 +36,9 @@ static const CliCommand match_command = {
     "  --name NAME        name of the side given just before (default: from CMD/OPTS)\n"
     "  --tc S+I           a clock: S seconds per game plus I seconds per move\n"
     "  --nodes N          N nodes per move\n"
+    "  --nodes N,M        N nodes per move for the first side, M for the second\n"
+    "                     (engines count nodes differently: a way to give each\n"
+    "                     about the same time, and a match load cannot skew)\n"
     "  --movetime MS      MS milliseconds per move\n"
     "  --size N           board size, 3..8 (6)\n"
     "  --komi K           komi in flats, halves allowed (0)\n"
@@ -56,6 +59,7 @@ typedef struct MatchArgs {
     TakMatchConfig config;
     int sides;
     char names[2][64];
+    uint64_t nodes[2]; /* --nodes N,M: each side's count */
     const char *book, *ptn_out, *pgn_out;
     FILE *ptn_file;
     bool quiet;
@@ -126,8 +130,18 @@ static int parse_args(int argc, char **argv, MatchArgs *a) {
                 return cli_usage_error(cmd, "--tc needs SECONDS+INCREMENT, e.g. 10+0.1");
             limits++;
         } else if (cli_option(argc, argv, &i, "--nodes", &v)) {
-            if (!cli_parse_int(v, 1, 1000000000000L, &n)) return cli_usage_error(cmd, "--nodes needs a count");
+            long m;
+            if (v != NULL && strchr(v, ',') != NULL) {
+                if (!cli_parse_pair(v, ',', 1, 1000000000000L, 1, 1000000000000L, &n, &m))
+                    return cli_usage_error(cmd, "--nodes needs a count, or one for each side as N,M");
+            } else if (cli_parse_int(v, 1, 1000000000000L, &n)) {
+                m = n;
+            } else {
+                return cli_usage_error(cmd, "--nodes needs a count, or one for each side as N,M");
+            }
             c->nodes = (uint64_t)n;
+            a->nodes[0] = (uint64_t)n;
+            a->nodes[1] = (uint64_t)m;
             limits++;
         } else if (cli_option(argc, argv, &i, "--movetime", &v)) {
             if (!cli_parse_int(v, 1, 100000000L, &n)) return cli_usage_error(cmd, "--movetime needs milliseconds");
@@ -178,8 +192,10 @@ static int parse_args(int argc, char **argv, MatchArgs *a) {
         strncat(a->names[0], "-1", sizeof a->names[0] - strlen(a->names[0]) - 1);
         strncat(a->names[1], "-2", sizeof a->names[1] - strlen(a->names[1]) - 1);
     }
-    c->players[0].name = a->names[0];
-    c->players[1].name = a->names[1];
+    for (int s = 0; s < 2; s++) {
+        c->players[s].name = a->names[s];
+        c->players[s].nodes = a->nodes[s];
+    }
     return CLI_OK;
 }
 

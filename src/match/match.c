@@ -131,8 +131,8 @@ static void drop_player(Worker *w, int slot) {
 typedef enum Fault { FAULT_NONE, FAULT_CRASH, FAULT_HANG, FAULT_TIME, FAULT_ILLEGAL } Fault;
 
 /* Asks the player to move; fills *move or returns what went wrong. */
-static Fault ask_move(Player *p, const TakMatchConfig *c, const TakGame *game, const Text *setup,
-                      int64_t clocks[2], TakMove *move, char *bad, size_t bad_cap) {
+static Fault ask_move(Player *p, const TakMatchConfig *c, const TakPlayerSpec *spec, const TakGame *game,
+                      const Text *setup, int64_t clocks[2], TakMove *move, char *bad, size_t bad_cap) {
     TakColor side = tak_position_side(&game->current);
     char go[256];
     int64_t now = player_now_ms(), deadline, allowed = -1;
@@ -142,7 +142,7 @@ static Fault ask_move(Player *p, const TakMatchConfig *c, const TakGame *game, c
         allowed = clocks[side] + (c->margin_ms > 0 ? c->margin_ms : 100);
         deadline = now + allowed + HANG_GRACE_MS;
     } else if (c->nodes > 0) {
-        snprintf(go, sizeof go, "go nodes %" PRIu64, c->nodes);
+        snprintf(go, sizeof go, "go nodes %" PRIu64, spec->nodes > 0 ? spec->nodes : c->nodes);
         deadline = now + (c->timeout_ms > 0 ? c->timeout_ms : 60000);
     } else {
         snprintf(go, sizeof go, "go movetime %" PRId64, c->movetime_ms);
@@ -232,7 +232,8 @@ static void play_game(Worker *w, int index) {
         int slot = side == TAK_WHITE ? white : 1 - white;
         TakMove move;
         char bad[64];
-        Fault f = ask_move(w->players[slot], c, &game, &setup, clocks, &move, bad, sizeof bad);
+        Fault f = ask_move(w->players[slot], c, &c->players[slot], &game, &setup, clocks, &move, bad,
+                           sizeof bad);
         if (f == FAULT_NONE && !tak_game_play(&game, move, &err)) f = FAULT_ILLEGAL;
         if (f != FAULT_NONE) {
             const char *name = c->players[slot].name;

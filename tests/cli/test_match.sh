@@ -50,6 +50,13 @@ expect_match "clock: SPRT line" "$out" '^SPRT: elo0=0 elo1=10 .*LLR -?[0-9.]+ \[
 replayable "clock" "$scratch/tc" 2
 if grep -q 'time forfeit' "$scratch"/tc/*.ptn; then fail "clock: no time forfeit" "$(grep -h Termination "$scratch"/tc/*.ptn)"; else pass; fi
 
+# --nodes N,M: each side gets its own count, whichever colour it has.
+plays "nodes per side" --engine "tee -a $scratch/go1.txt | $TAK tei --hash 8" \
+    --engine "tee -a $scratch/go2.txt | $TAK tei --hash 8" --nodes 300,700 --size 5 --games 2 \
+    --book "$book"
+expect_eq "first side: go nodes 300 only" "$(grep '^go' "$scratch/go1.txt" | sort -u)" "go nodes 300"
+expect_eq "second side: go nodes 700 only" "$(grep '^go' "$scratch/go2.txt" | sort -u)" "go nodes 700"
+
 # Broken engines lose, quickly, and the match still ends.
 silent="cat >/dev/null"
 hangs="while read -r l; do case \$l in tei) echo teiok;; isready) echo readyok;; esac; done"
@@ -70,6 +77,11 @@ tak match --self --nodes 10
 expect_rc "one side only" 2
 tak match --self --self
 expect_rc "no time control" 2
+for bad in 10, ,10 10,20,30 0,10 10,0 10,x; do
+    tak match --self --self --nodes "$bad"
+    expect_rc "--nodes $bad refused" 2
+    expect_match "--nodes $bad: says what" "$err" 'nodes needs a count'
+done
 tak match --self --self --nodes 10 --book /nonexistent
 expect_rc "missing book" 1
 
