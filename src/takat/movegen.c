@@ -121,7 +121,7 @@ bool takat_turn_check(const TakatPosition *pos, TakatTurn turn, TakError *err) {
         return tak_error_set(err,
                              "%s would leave two adjacent stacks of four or more with safe "
                              "tops of the same colour",
-                             takat_turn_format(turn, text));
+                             err ? takat_turn_format(turn, text) : "");
     tak_error_clear(err);
     return true;
 }
