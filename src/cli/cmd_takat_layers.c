@@ -17,7 +17,7 @@ int cmd_takat_layers(int argc, char **argv);
 static const CliCommand layers_cmd = {
     "takat layers",
     "(solve | verify | value POS) DIR [--stones W,B] [--threads N] [--down-to N] [--layers A-B]\n"
-    "  [--progress] [--checkpoint SECONDS]",
+    "  [--progress] [--checkpoint SECONDS] [--turns]",
     "Solves TAKAT for good, layer by layer (layer n: every position with n stones\n"
     "on the board), from the fullest layer down; each solved layer is a file in\n"
     "DIR, 2 bits a position with a checksum, so an interrupted run resumes at\n"
@@ -30,13 +30,16 @@ static const CliCommand layers_cmd = {
     "                    print the value of the start\n"
     "  verify DIR        check each layer against its turns and the layer above\n"
     "                    (--layers A-B, default all); exit 1 on any disagreement\n"
-    "  value POS DIR     the value of a position for its side to move\n"
+    "  value POS DIR     the value of a position for its side to move; with\n"
+    "                    --turns, then every turn and what it leads to for the\n"
+    "                    side that plays it (win, loss or draw with perfect play)\n"
     "\n"
     "Options:\n"
     "  --stones W,B      a reduced game: W White and B Black stones (default 6,15)\n"
     "  --threads N       1 to 64 (default 2)\n"
     "  --down-to N       the lowest layer to solve (default 0: the start)\n"
     "  --layers A-B      the layers to verify\n"
+    "  --turns           with value: each turn's value too\n"
     "  --progress        while solving, a line on stderr after each round\n"
     "  --checkpoint S    save the work within a layer every S seconds (default\n"
     "                    600; 0: after every piece of a round, -1: only when stopped)\n",
@@ -53,6 +56,24 @@ static const char *value_name(TakatValue v) {
     default:
         return "unknown";
     }
+}
+
+/* Each turn of `pos` and its value for the side that plays it; false (with
+ * err) when a child's layer cannot be read. */
+static bool print_turns(TakatLayers *layers, const TakatPosition *pos, TakError *err) {
+    TakatTurnList list;
+    int n = takat_turns_generate(pos, &list);
+    for (int i = 0; i < n; i++) {
+        TakatPosition child = *pos;
+        takat_position_apply(&child, list.turns[i]);
+        TakatValue v = takat_layers_value(layers, &child, err);
+        if (v == TAKAT_VALUE_UNKNOWN) return false;
+        /* The child's value is its mover's, the opponent of the turn's player. */
+        TakatValue mine = v == TAKAT_VALUE_WIN ? TAKAT_VALUE_LOSS : v == TAKAT_VALUE_LOSS ? TAKAT_VALUE_WIN : v;
+        char text[TAKAT_TURN_MAX];
+        printf("%s %s\n", takat_turn_format(list.turns[i], text), value_name(mine));
+    }
+    return true;
 }
 
 static void print_layer(const TakatLayerStats *s, const char *note) {
@@ -140,7 +161,7 @@ int cmd_takat_layers(int argc, char **argv) {
     dir = argv[a++];
     long white = TAKAT_STONES_WHITE, black = TAKAT_STONES_BLACK, threads = 2, down_to = 0;
     long first = 0, last = -1, checkpoint = 600;
-    bool progress = false;
+    bool progress = false, turns = false;
     int rc;
     for (int i = a; i < argc; i++) {
         if (cli_option(argc, argv, &i, "--stones", &value)) {
@@ -159,6 +180,8 @@ int cmd_takat_layers(int argc, char **argv) {
                 return cli_usage_error(cmd, "--checkpoint needs seconds from -1 to 86400");
         } else if (strcmp(argv[i], "--progress") == 0) {
             progress = true;
+        } else if (strcmp(argv[i], "--turns") == 0 && pos_text != NULL) {
+            turns = true;
         } else {
             return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
         }
@@ -190,8 +213,10 @@ int cmd_takat_layers(int argc, char **argv) {
                 tak_error_set(&err, "more stones on the board than the game has");
             else
                 v = takat_layers_value(layers, &pos, &err);
-            rc = v == TAKAT_VALUE_UNKNOWN ? cli_fail(cmd, "%s", err.message) : CLI_OK;
             if (v != TAKAT_VALUE_UNKNOWN) printf("%s\n", value_name(v));
+            if (v != TAKAT_VALUE_UNKNOWN && turns && !print_turns(layers, &pos, &err))
+                v = TAKAT_VALUE_UNKNOWN;
+            rc = v == TAKAT_VALUE_UNKNOWN ? cli_fail(cmd, "%s", err.message) : CLI_OK;
         }
     }
     takat_layers_close(layers);

@@ -120,6 +120,33 @@ expect_eq "layers stopped and resumed: the same layers and start as a run left a
     "$resumed" "$(figures "$out")"
 expect_eq "layers no saved point left" "$(ls "$stopped" | grep -c '\.part$')" 0
 expect_run "layers value draw" 0 "draw" takat layers value "1,x,2,x,x,x,x 1 a1" "$layers" --stones 2,3
+# --turns: each turn's value for its player must agree with the position's
+# (a win has a winning turn; a loss only losing ones; a draw no winning one
+# and a drawn one), and each turn's value is its child's, the other way round.
+turns_agree() {
+    local name=$1 pos=$2 stones=$3 first rest child_value
+    tak takat layers value "$pos" "$layers" --stones "$stones" --turns
+    expect_rc "$name: --turns" 0
+    first=$(printf '%s\n' "$out" | head -n 1)
+    rest=$(printf '%s\n' "$out" | tail -n +2)
+    expect_match "$name: turns listed" "$rest" '^[a-c][1-3](-[a-c][1-3])? (win|loss|draw)$'
+    expect_eq "$name: nothing else listed" \
+        "$(printf '%s\n' "$rest" | grep -cvE '^[a-c][1-3](-[a-c][1-3])? (win|loss|draw)$')" 0
+    case $first in
+    win) expect_match "$name: a winning turn" "$rest" ' win$' ;;
+    loss) expect_eq "$name: only losing turns" "$(printf '%s\n' "$rest" | grep -vc ' loss$')" 0 ;;
+    draw)
+        expect_eq "$name: no winning turn" "$(printf '%s\n' "$rest" | grep -c ' win$')" 0
+        expect_match "$name: a drawn turn" "$rest" ' draw$'
+        ;;
+    *) fail "$name: value line" "$first" ;;
+    esac
+}
+turns_agree "start of 2+3" "x,x,x,x,x,x,x 1" 2,3
+turns_agree "drawn 2+3" "1,x,2,x,x,x,x 1 a1" 2,3
+turns_agree "won 4+5" "$win_pos" 4,5
+tak takat layers solve "$layers" --stones 2,3 --turns
+expect_rc "--turns only with value" 2
 expect_run "layers value too many stones" 1 "" takat layers value "1,1,1,x,x,x,x 2 a2" "$layers" --stones 2,3
 expect_match "layers value too many stones says so" "$err" "more stones"
 expect_run "layers value bad pos" 1 "" takat layers value "1,x 1" "$layers" --stones 2,3
