@@ -52,7 +52,12 @@ int takat_negamax(TakatSearcher *s, const TakatPosition *pos, int depth, int ply
     int first = 0;
     if (e && e->key == key) {
         int score = from_tt(e->score, ply);
-        if (e->depth >= depth) {
+        /* A win or loss found by a deeper search is used only where it ends
+         * within this node's horizon: one beyond it would be a result this
+         * search cannot see, and its distances would no longer be exact. */
+        int stored = e->score < 0 ? -e->score : e->score;
+        int turns = stored > TAKAT_MATE / 2 ? TAKAT_MATE - stored : 0;
+        if (e->depth >= depth && turns <= depth) {
             if (e->bound == 3) return score;
             if (e->bound == 1 && score >= beta) return score;
             if (e->bound == 2 && score <= alpha) return score;

@@ -30,6 +30,13 @@ expect_match "solve positions" "$out" '^positions: 157611$'
 expect_match "solve table check" "$out" '^table check: 0 positions inconsistent$'
 expect_match "solve alpha-beta check" "$out" '^alpha-beta check: agrees$'
 expect_eq "solve result" "$(printf '%s\n' "$out" | tail -n 1)" "result: a win for the side to move in 1 turn"
+# A reduced game whose loss takes 22 turns: the alpha-beta check must find it
+# at exactly that depth and not one turn sooner (a search that let a deeper
+# search's result reach past its horizon found it at depth 20 as 26 turns).
+tak takat solve --stones 1,4
+expect_rc "solve 1+4" 0
+expect_match "solve 1+4 alpha-beta check" "$out" '^alpha-beta check: agrees$'
+expect_eq "solve 1+4 result" "$(printf '%s\n' "$out" | tail -n 1)" "result: a loss for the side to move in 22 turns"
 # Too big for the limit: it says how far it got and searches instead.
 tak takat solve --max-positions 1000 --depth 6
 expect_rc "solve limit" 0
