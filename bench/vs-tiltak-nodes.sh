@@ -21,7 +21,10 @@
 #   TILTAK=/path/to/tiltak/tei
 #   OPENINGS=/path/to/racetrack's repository (for its
 #   {5s,6s}_4ply_balanced_openings.txt)
-# Our side is a copy of build/tak taken when the match starts.
+# Our side is a copy of build/tak taken when the match starts. Do not pause
+# a run (SIGSTOP) for longer than a minute: the runner counts a move that
+# takes longer than that (tak match --timeout) as a hang, and the engine
+# that was thinking loses the game.
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
