@@ -34,16 +34,9 @@ fi
 size=$1 games=$2 ours_nodes=$3 tiltak_nodes=$4
 out=${5:-/tmp/vs-tiltak-nodes}
 : "${TILTAK:?set TILTAK to the tei binary of Tiltak}"
-: "${OPENINGS:?set OPENINGS to the folder with the balanced openings of racetrack}"
-book="$OPENINGS/${size}s_4ply_balanced_openings.txt"
-[ -r "$book" ] || { echo "vs-tiltak-nodes.sh: no openings for size $size at $book" >&2; exit 2; }
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-make -C "$root" --no-print-directory build/tak >/dev/null
-mkdir -p "$out"
-stamp=$(date +%Y%m%d-%H%M%S)
-ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
-cp "$root/build/tak" "$ours"
+# shellcheck source=bench/tiltak-common.sh
+. "$(dirname "$0")/tiltak-common.sh"
+tiltak_setup vs-tiltak-nodes.sh "$size" "$out"
 
 # The openings as positions: each line of racetrack's book is four plies.
 positions="$out/openings-${size}x$size.tps"

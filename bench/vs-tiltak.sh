@@ -37,18 +37,11 @@ if [ -n "${BOOK_START:-}" ]; then
 else
     order=(--shuffle-book)
 fi
-: "${TILTAK:?set TILTAK to Tiltak's tei binary}"
+: "${TILTAK:?set TILTAK to the tei binary of Tiltak}"
 : "${RACETRACK:?set RACETRACK to the racetrack binary}"
-: "${OPENINGS:?set OPENINGS to the folder with racetrack's balanced openings}"
-book="$OPENINGS/${size}s_4ply_balanced_openings.txt"
-[ -r "$book" ] || { echo "vs-tiltak.sh: no openings for size $size at $book" >&2; exit 2; }
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-make -C "$root" --no-print-directory build/tak >/dev/null
-mkdir -p "$out"
-stamp=$(date +%Y%m%d-%H%M%S)
-ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
-cp "$root/build/tak" "$ours"
+# shellcheck source=bench/tiltak-common.sh
+. "$(dirname "$0")/tiltak-common.sh"
+tiltak_setup vs-tiltak.sh "$size" "$out"
 
 "$RACETRACK" -s "$size" --komi 2 -g "$games" -c 2 \
     --engine path="$ours" arg=tei option.Hash=128 tc="$ours_tc" \

@@ -1,0 +1,21 @@
+# shellcheck shell=bash
+# tiltak-common.sh: what bench/vs-tiltak.sh and bench/vs-tiltak-nodes.sh
+# share, sourced by both: the openings' file for a size, and a copy of
+# build/tak (rebuilt first) that a rebuild during a match cannot change.
+#
+#   tiltak_setup NAME SIZE OUT_DIR
+#
+# NAME is the calling script's (for messages). Needs OPENINGS set; sets
+# book, root, stamp (the match's start, for file names) and ours (the copy).
+tiltak_setup() {
+    local name=$1 size=$2 out=$3
+    : "${OPENINGS:?set OPENINGS to the folder with the balanced openings of racetrack}"
+    book="$OPENINGS/${size}s_4ply_balanced_openings.txt"
+    [ -r "$book" ] || { echo "$name: no openings for size $size at $book" >&2; exit 2; }
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    make -C "$root" --no-print-directory build/tak >/dev/null
+    mkdir -p "$out"
+    stamp=$(date +%Y%m%d-%H%M%S)
+    ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
+    cp "$root/build/tak" "$ours"
+}
