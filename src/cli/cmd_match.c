@@ -131,14 +131,10 @@ static int parse_args(int argc, char **argv, MatchArgs *a) {
             limits++;
         } else if (cli_option(argc, argv, &i, "--nodes", &v)) {
             long m;
-            if (v != NULL && strchr(v, ',') != NULL) {
-                if (!cli_parse_pair(v, ',', 1, 1000000000000L, 1, 1000000000000L, &n, &m))
-                    return cli_usage_error(cmd, "--nodes needs a count, or one for each side as N,M");
-            } else if (cli_parse_int(v, 1, 1000000000000L, &n)) {
+            if (cli_parse_int(v, 1, 1000000000000L, &n))
                 m = n;
-            } else {
+            else if (!cli_parse_pair(v, ',', 1, 1000000000000L, 1, 1000000000000L, &n, &m))
                 return cli_usage_error(cmd, "--nodes needs a count, or one for each side as N,M");
-            }
             c->nodes = (uint64_t)n;
             a->nodes[0] = (uint64_t)n;
             a->nodes[1] = (uint64_t)m;

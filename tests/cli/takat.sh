@@ -129,9 +129,9 @@ expect_eq "layers no saved point left" "$(ls "$stopped" | grep -c '\.part$')" 0
 expect_run "layers value draw" 0 "draw" takat layers value "1,x,2,x,x,x,x 1 a1" "$layers" --stones 2,3
 # --turns: each turn's value for its player must agree with the position's
 # (a win has a winning turn; a loss only losing ones; a draw no winning one
-# and a drawn one), and each turn's value is its child's, the other way round.
+# and a drawn one).
 turns_agree() {
-    local name=$1 pos=$2 stones=$3 first rest child_value
+    local name=$1 pos=$2 stones=$3 first rest
     tak takat layers value "$pos" "$layers" --stones "$stones" --turns
     expect_rc "$name: --turns" 0
     first=$(printf '%s\n' "$out" | head -n 1)
