@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # tiltak-common.sh: what bench/vs-tiltak.sh and bench/vs-tiltak-nodes.sh
-# share, sourced by both: the openings' file for a size, and a copy of
-# build/tak (rebuilt first) that a rebuild during a match cannot change.
+# share, sourced by both: the openings' file for a size, a copy of
+# build/tak (rebuilt first) that a rebuild during a match cannot change,
+# and the tally of how the games ended.
 #
 #   tiltak_setup NAME SIZE OUT_DIR
 #
@@ -18,4 +19,19 @@ tiltak_setup() {
     stamp=$(date +%Y%m%d-%H%M%S)
     ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
     cp "$root/build/tak" "$ours"
+}
+
+# tiltak_tally PTN OURS: how many games ended each way (R road, F flat
+# count, 1/2 drawn), by our colour: "white" when Player1 is OURS. A game's
+# tags may come in any order; a tag line after move text starts a new game.
+tiltak_tally() {
+    awk -v ours="$2" '
+        function tag(line, name) { sub("^\\[" name " \"", "", line); sub("\"\\].*$", "", line); return line }
+        function flush() { if (res != "") print (p1 == ours ? "white" : "black"), res; p1 = res = ""; moves = 0 }
+        /^\[/ { if (moves) flush()
+                if ($0 ~ /^\[Player1 "/) p1 = tag($0, "Player1")
+                if ($0 ~ /^\[Result "/) res = tag($0, "Result")
+                next }
+        NF { moves = 1 }
+        END { flush() }' "$1" | sort | uniq -c
 }

@@ -53,5 +53,4 @@ name="$stamp-${size}x$size-$ours_nodes-$tiltak_nodes"
     tee "$out/$name.out" | tail -n 2
 # How the games ended, by our colour (Player1 is White).
 echo "results (ours as white / black):"
-awk -F'"' '/^\[Result /{ r = $2 } /^\[Player1 /{ p = $2 }
-    /^\[Player2 /{ print (p == "ours") ? "white" : "black", r }' "$out/$name.ptn" | sort | uniq -c
+tiltak_tally "$out/$name.ptn" ours

@@ -51,7 +51,4 @@ tiltak_setup vs-tiltak.sh "$size" "$out"
     tee "$out/$stamp-${size}x$size.out" | grep -E "^Played|elo" | tail -2
 # How each game ended: R (road), F (flat count) or time/crash (from the PTN).
 echo "results (first engine = ours when Player1):"
-grep -E '^\[(Player1|Result)' "$out/$stamp-${size}x$size.ptn" | paste - - |
-    sed -E 's/\[Player1 "([^"]*)"\]\s*\[Result "([^"]*)"\]/\1 \2/' |
-    awk -v ours="$ours" '{ side = ($1 == ours) ? "white" : "black"; print side, $2 }' |
-    sort | uniq -c
+tiltak_tally "$out/$stamp-${size}x$size.ptn" "$ours"
