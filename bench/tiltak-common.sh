@@ -33,5 +33,5 @@ tiltak_tally() {
                 if ($0 ~ /^\[Result "/) res = tag($0, "Result")
                 next }
         NF { moves = 1 }
-        END { flush() }' "$1" | sort | uniq -c
+        END { flush() }' "$1" | LC_ALL=C sort | uniq -c
 }
