@@ -102,7 +102,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(SUPPORT_OBJS) $(BUILD)/libtak.a
 # A test that does not compile must not stop the others: build with -k, and
 # the runner counts each program that is not up to date as a failure.
 test:
-	@$(MAKE) --no-print-directory -k $(TEST_BINS) $(BUILD)/tak || true
+	@$(MAKE) --no-print-directory -k $(TEST_BINS) $(BUILD)/tak $(BUILD)/tools/tune/tune || true
 	@MAKE="$(MAKE)" scripts/run-tests.sh $(BUILD)/tests $(BUILD)/tak
 
 bench: $(BUILD)/tak $(BUILD)/bench/engine
@@ -141,7 +141,7 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/obj/tests/%.o $(ASAN_SUPPORT_OBJS) $(BUILD)
 
 # Leak checking is on (the default on Linux); a UBSan report aborts the test.
 asan:
-	@$(MAKE) --no-print-directory -k $(ASAN_TEST_BINS) $(BUILD)/asan/tak || true
+	@$(MAKE) --no-print-directory -k $(ASAN_TEST_BINS) $(BUILD)/asan/tak $(BUILD)/tools/tune/tune || true
 	@MAKE="$(MAKE)" ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    scripts/run-tests.sh $(BUILD)/asan/tests $(BUILD)/asan/tak
 

@@ -1,10 +1,13 @@
 /*
  * tune.c: the tuner of the evaluation weights (src/engine/weights.c).
  *
- *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] > data.txt
+ *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] > data.txt
  *       self-play with the engine (a few random plies first, then NODES per
  *       move) and one line per sampled position: size, half komi, result
- *       for White (1, 0.5, 0) and the position as TPS;
+ *       for White (1, 0.5, 0) and the position as TPS; with --book, each
+ *       game starts from a random line of FILE (one TPS a line, of SIZE)
+ *       instead, with no random plies: positions from other games (ours
+ *       against other engines, say) played on by the engine against itself;
  *   tune ptn FILE... > data.txt
  *       the same lines from recorded games in PTN;
  *   tune score NODES [--sizes 56] DATA... > scored.txt
@@ -55,7 +58,52 @@ static double white_result(TakResult r) {
     return r.winner == TAK_WHITE ? 1.0 : r.winner == TAK_BLACK ? 0.0 : 0.5;
 }
 
+/* The start positions of `tune gen --book FILE`: every line of FILE read as
+ * a TPS of the rules' size; a line that is not one is an error. */
+static TakPosition *read_book(const char *path, const TakRules *rules, size_t *count) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "tune gen: cannot open book %s\n", path);
+        return NULL;
+    }
+    TakPosition *book = NULL;
+    size_t n = 0, cap = 0, lineno = 0;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        buf[strcspn(buf, "\r\n")] = 0;
+        if (buf[0] == 0) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            TakPosition *grown = realloc(book, cap * sizeof *book);
+            if (!grown) break;
+            book = grown;
+        }
+        TakError err;
+        if (!tak_tps_read(buf, rules, &book[n], &err)) {
+            fprintf(stderr, "tune gen: %s line %zu: %s\n", path, lineno, err.message);
+            free(book);
+            fclose(f);
+            return NULL;
+        }
+        if (!tak_position_is_over(&book[n])) n++;
+    }
+    fclose(f);
+    if (n == 0) {
+        fprintf(stderr, "tune gen: no playable position in book %s\n", path);
+        free(book);
+        return NULL;
+    }
+    *count = n;
+    return book;
+}
+
 static int cmd_gen(int argc, char **argv) {
+    const char *book_path = NULL;
+    if (argc >= 8 && strcmp(argv[argc - 2], "--book") == 0) {
+        book_path = argv[argc - 1];
+        argc -= 2;
+    }
     if (argc < 6) return 2;
     int size = atoi(argv[2]), games = atoi(argv[3]);
     uint64_t nodes = strtoull(argv[4], NULL, 10), rng = strtoull(argv[5], NULL, 10) * 2654435761u + 1;
@@ -63,6 +111,9 @@ static int cmd_gen(int argc, char **argv) {
     TakError err;
     if (!tak_rules_standard(&rules, size, &err)) return 2;
     rules.half_komi = argc > 6 ? atoi(argv[6]) : 0;
+    size_t book_count = 0;
+    TakPosition *book = NULL;
+    if (book_path && !(book = read_book(book_path, &rules, &book_count))) return 1;
     TakEngine *e = tak_engine_new(16, 1);
     static TakMoveList list;
     static TakPosition line[1024];
@@ -70,13 +121,18 @@ static int cmd_gen(int argc, char **argv) {
         tak_engine_new_game(e);
         TakPosition pos;
         tak_position_init(&pos, &rules, &err);
+        int random_plies = 2 + (int)(rng_next(&rng) % 5);
+        if (book) {
+            pos = book[rng_next(&rng) % book_count];
+            random_plies = 0;
+        }
         uint64_t hashes[1024];
-        int n = 0, random_plies = 2 + (int)(rng_next(&rng) % 5);
+        int n = 0;
         while (!tak_position_is_over(&pos) && n < 1000) {
             line[n] = pos;
             hashes[n++] = pos.hash;
             TakMove m;
-            if ((int)pos.ply < random_plies) {
+            if (n < random_plies) {
                 int c = tak_moves_generate(&pos, &list);
                 m = list.moves[rng_next(&rng) % (uint64_t)c];
             } else {
@@ -103,6 +159,7 @@ static int cmd_gen(int argc, char **argv) {
         fflush(stdout);
     }
     tak_engine_free(e);
+    free(book);
     return 0;
 }
 
@@ -563,7 +620,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "fit") == 0) rc = cmd_fit(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "carry") == 0) rc = cmd_carry(argc, argv);
     if (rc == 2)
-        fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI]\n"
+        fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE]\n"
                         "       tune ptn FILE...\n"
                         "       tune score NODES [--sizes 56] DATA...\n"
                         "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]\n"

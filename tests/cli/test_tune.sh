@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_tune.sh: the evaluation tuner's self-play (tools/tune/tune gen), from
+# random openings and from a book of start positions (--book), and its
+# errors for a book it cannot use.
+. "$(dirname "$0")/lib/common.sh"
+TUNE=${TUNE:-build/tools/tune/tune}
+
+# tune ARGS...: runs the tuner; sets $out, $err and $rc.
+tune() {
+    "$TUNE" "$@" >"$scratch/out" 2>"$scratch/err"
+    rc=$?
+    out=$(cat "$scratch/out")
+    err=$(cat "$scratch/err")
+}
+
+# Without a book: lines "5 4 RESULT TPS", White's result 1, 0.5 or 0.
+tune gen 5 2 300 1 4
+if [ "$rc" -eq 0 ] && [ -n "$out" ] &&
+    ! printf '%s\n' "$out" | grep -vqE '^5 4 (1\.0|0\.5|0\.0) [^ ]+ [12] [0-9]+$'; then
+    pass
+else
+    fail "gen without a book" "rc=$rc" "$(printf '%s\n' "$out" | head -n 3)" "$err"
+fi
+
+# With a book: every game starts from one of its positions (both of move 9,
+# White to move), so no position written is earlier than move 9.
+cat >"$scratch/book.tps" <<'TPS'
+x2,2,x2/x,2,1,1,x/x,1,21C,2,x/x,12C,1,2,x/x5 1 9
+2,x4/x,2,1,x2/x,1,1C,2C,x/1,2,2,1,x/x3,1,x 1 9
+TPS
+tune gen 5 3 300 2 4 --book "$scratch/book.tps"
+moves=$(printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ]; then
+    pass
+else
+    fail "gen from a book starts there" "rc=$rc earliest move '$moves'" "$err"
+fi
+# A book it cannot use: an error that names the file and line, no output.
+tune gen 5 1 300 1 4 --book "$scratch/missing.tps"
+if [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"cannot open book"*missing.tps* ]]; then
+    pass
+else
+    fail "gen with a missing book" "rc=$rc" "$err"
+fi
+printf '%s\n' 'x5/x5/x5/x5/x5 1 1' 'x5/x5/nonsense/x5/x5 1 1' >"$scratch/bad.tps"
+tune gen 5 1 300 1 4 --book "$scratch/bad.tps"
+if [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"bad.tps line 2"* ]]; then
+    pass
+else
+    fail "gen with a malformed book line" "rc=$rc" "$err"
+fi
+printf '%s\n' 'x6/x6/x6/x6/x6/x6 1 1' >"$scratch/six.tps"
+tune gen 5 1 300 1 4 --book "$scratch/six.tps"
+if [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"six.tps line 1"* ]]; then
+    pass
+else
+    fail "gen with a book of another size" "rc=$rc" "$err"
+fi
+# A position already won (a full row of White flats) cannot start a game.
+printf '%s\n' 'x5/x5/1,1,1,1,1/2,2,2,2,x/x5 2 5' >"$scratch/over.tps"
+tune gen 5 1 300 1 4 --book "$scratch/over.tps"
+if [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"no playable position"* ]]; then
+    pass
+else
+    fail "gen with a book of finished games" "rc=$rc" "$err"
+fi
+
+finish
