@@ -2,25 +2,64 @@
 """node-cost.py: the CPU time a TEI engine spends on `go nodes N`.
 
     bench/node-cost.py SIZE NODES POSITIONS.tps ENGINE [ARGS...]
+    bench/node-cost.py SIZE NODES GAMES.ptn ENGINE [ARGS...]
 
-Each position of the file (one TPS a line, '#' lines skipped) is searched
-from a fresh game (teinewgame, komi 2) for NODES nodes; the engine's CPU
-seconds (user + system, from the kernel, so other load on the machine does
-not count) are printed in all and per move. Run it at a few NODES for each
-engine to find the counts that cost both engines the same time, the counts
-bench/vs-tiltak-nodes.sh takes (bench/ELO.md).
+With a .tps file, each position (one TPS a line, '#' lines skipped) is
+searched from a fresh game (teinewgame, komi 2) for NODES nodes. With a
+.ptn file, each game is played through as a match plays it: one teinewgame,
+then every ply's position (the game's start and the moves so far) searched
+for NODES nodes, so an engine that keeps its tree between moves (Tiltak
+does) gets the same help it gets in a match; a fresh game a position can
+cost such an engine several times more. The engine's CPU seconds (user +
+system, from the kernel, so other load on the machine does not count) are
+printed in all and per move. Run it at a few NODES for each engine to find
+the counts that cost both engines the same time, the counts
+bench/vs-tiltak-nodes.sh takes (bench/ELO.md): with the .ptn form, on the
+games of a match.
 """
+import re
 import resource
 import subprocess
 import sys
+
+RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "*"}
+
+
+def read_games(path, size):
+    """The games of a PTN file of SIZE: (start, moves), start being the TPS
+    tag's position or None for the empty board."""
+    games = []
+    with open(path) as f:
+        text = f.read()
+    for chunk in re.split(r"\n\s*\n(?=\[)", text):
+        tags = dict(re.findall(r'^\[(\w+)\s+"([^"]*)"\]', chunk, re.M))
+        if tags.get("Size") != str(size):
+            continue
+        body = re.sub(r"^\[.*\]\s*$", "", chunk, flags=re.M)
+        body = re.sub(r"\{[^}]*\}", " ", body)
+        moves = [t for t in body.split()
+                 if not re.fullmatch(r"\d+\.", t) and t not in RESULTS and t != "--"]
+        games.append((tags.get("TPS"), [m.rstrip("'!?\"") for m in moves]))
+    return games
 
 
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__.strip().splitlines()[2].strip())
     size, nodes, path, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
-    with open(path) as f:
-        positions = [l.strip() for l in f if l.strip() and not l.startswith('#')]
+    searches = []  # (teinewgame first?, position command)
+    if path.endswith(".ptn"):
+        for start, moves in read_games(path, size):
+            setup = f"position tps {start}" if start else "position startpos"
+            for i in range(len(moves)):
+                searches.append((i == 0, setup + (" moves " + " ".join(moves[:i]) if i else "")))
+    else:
+        with open(path) as f:
+            for l in f:
+                if l.strip() and not l.startswith('#'):
+                    searches.append((True, f"position tps {l.strip()}"))
+    if not searches:
+        sys.exit(f"{path}: no position of size {size}")
     engine = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def send(line):
@@ -38,17 +77,18 @@ def main():
     send("setoption name HalfKomi value 4")
     send("isready")
     wait_for("readyok")
-    for tps in positions:
-        send(f"teinewgame {size}")
-        send(f"position tps {tps}")
+    for new_game, position in searches:
+        if new_game:
+            send(f"teinewgame {size}")
+        send(position)
         send(f"go nodes {nodes}")
         wait_for("bestmove")
     send("quit")
     engine.wait()
     use = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = use.ru_utime + use.ru_stime
-    print(f"{cmd[0]}: {len(positions)} positions, {nodes} nodes each: {cpu:.2f} CPU s, "
-          f"{cpu / len(positions) * 1000:.1f} ms a move")
+    print(f"{cmd[0]}: {len(searches)} positions, {nodes} nodes each: {cpu:.2f} CPU s, "
+          f"{cpu / len(searches) * 1000:.1f} ms a move")
 
 
 if __name__ == "__main__":
