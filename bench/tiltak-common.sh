@@ -8,17 +8,25 @@
 #
 # NAME is the calling script's (for messages). Needs OPENINGS set; sets
 # book, root, stamp (the match's start, for file names) and ours (the copy).
+# OURS_BIN, when set, is the binary to copy instead of build/tak (a
+# candidate built elsewhere); the copy is then named after it.
 tiltak_setup() {
-    local name=$1 size=$2 out=$3
+    local name=$1 size=$2 out=$3 src label
     : "${OPENINGS:?set OPENINGS to the folder with the balanced openings of racetrack}"
     book="$OPENINGS/${size}s_4ply_balanced_openings.txt"
     [ -r "$book" ] || { echo "$name: no openings for size $size at $book" >&2; exit 2; }
     root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-    make -C "$root" --no-print-directory build/tak >/dev/null
+    if [ -n "${OURS_BIN:-}" ]; then
+        [ -x "$OURS_BIN" ] || { echo "$name: OURS_BIN $OURS_BIN is not an executable" >&2; exit 2; }
+        src=$OURS_BIN label=$(basename "$OURS_BIN")
+    else
+        make -C "$root" --no-print-directory build/tak >/dev/null
+        src=$root/build/tak label=$(git -C "$root" rev-parse --short HEAD)
+    fi
     mkdir -p "$out"
     stamp=$(date +%Y%m%d-%H%M%S)
-    ours="$out/tak-$(git -C "$root" rev-parse --short HEAD)-$stamp"
-    cp "$root/build/tak" "$ours"
+    ours="$out/tak-$label-$stamp"
+    cp "$src" "$ours"
 }
 
 # tiltak_tally PTN OURS: how many games ended each way (R road, F flat

@@ -13,8 +13,10 @@
 # openings (the ones bench/vs-tiltak.sh plays), the first GAMES/2 of them in
 # the order of a fixed shuffle, made into positions by `tak replay`, so two
 # runs with the same SIZE and GAMES meet the same openings with the same
-# colours. Our nodes and Tiltak's MCTS visits are not alike: bench/ELO.md
-# gives the counts that take each about the same CPU time.
+# colours. Our nodes and Tiltak's MCTS visits are not alike: in a game on
+# 5x5, 200,000 of ours take about the CPU time of 40,000 of Tiltak's
+# (bench/node-cost.py on a match's games; bench/ELO.md). OURS_BIN, when set,
+# plays that binary instead of build/tak (a candidate built elsewhere).
 #
 # Tiltak and racetrack are another project's programs (GPL): this script
 # neither fetches nor builds them. Point it at what you built yourself:

@@ -14,7 +14,8 @@
 # BOOK_START and GAMES play the same openings with the same colours, so a
 # candidate and the engine in use can be compared opening by opening.
 # Our side is a copy of build/tak taken when the match starts, so a rebuild
-# during the match changes nothing.
+# during the match changes nothing; OURS_BIN, when set, is copied instead
+# (a candidate built elsewhere).
 #
 # Tiltak and racetrack are another project's programs (GPL): this script
 # neither fetches nor builds them. Point it at binaries you built yourself:
