@@ -35,6 +35,30 @@ if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ]; then
 else
     fail "gen from a book starts there" "rc=$rc earliest move '$moves'" "$err"
 fi
+# --book before the half komi, or without one (komi 0): the book is read.
+tune gen 5 1 300 2 --book "$scratch/book.tps" 4
+moves=$(printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ] &&
+    ! printf '%s\n' "$out" | grep -vq '^5 4 '; then
+    pass
+else
+    fail "gen --book before the half komi" "rc=$rc earliest move '$moves'" "$err"
+fi
+tune gen 5 1 300 2 --book "$scratch/book.tps"
+moves=$(printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ] &&
+    ! printf '%s\n' "$out" | grep -vq '^5 0 '; then
+    pass
+else
+    fail "gen --book with no half komi" "rc=$rc earliest move '$moves'" "$err"
+fi
+tune gen 5 1 300 2 4 --book
+if [ "$rc" -eq 2 ] && [ -z "$out" ] && [[ $err == *"--book needs a file"* ]]; then
+    pass
+else
+    fail "gen --book with no file" "rc=$rc" "$err"
+fi
+
 # A book it cannot use: an error that names the file and line, no output.
 tune gen 5 1 300 1 4 --book "$scratch/missing.tps"
 if [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"cannot open book"*missing.tps* ]]; then

@@ -99,18 +99,30 @@ static TakPosition *read_book(const char *path, const TakRules *rules, size_t *c
 }
 
 static int cmd_gen(int argc, char **argv) {
-    const char *book_path = NULL;
-    if (argc >= 8 && strcmp(argv[argc - 2], "--book") == 0) {
-        book_path = argv[argc - 1];
-        argc -= 2;
+    /* SIZE GAMES NODES SEED [HALF_KOMI], with --book FILE anywhere after gen. */
+    const char *book_path = NULL, *arg[5] = {0};
+    int positional = 0;
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--book") == 0) {
+            if (a + 1 >= argc) {
+                fprintf(stderr, "tune gen: --book needs a file\n");
+                return 2;
+            }
+            book_path = argv[++a];
+        } else if (positional < 5) {
+            arg[positional++] = argv[a];
+        } else {
+            fprintf(stderr, "tune gen: unexpected '%s'\n", argv[a]);
+            return 2;
+        }
     }
-    if (argc < 6) return 2;
-    int size = atoi(argv[2]), games = atoi(argv[3]);
-    uint64_t nodes = strtoull(argv[4], NULL, 10), rng = strtoull(argv[5], NULL, 10) * 2654435761u + 1;
+    if (positional < 4) return 2;
+    int size = atoi(arg[0]), games = atoi(arg[1]);
+    uint64_t nodes = strtoull(arg[2], NULL, 10), rng = strtoull(arg[3], NULL, 10) * 2654435761u + 1;
     TakRules rules;
     TakError err;
     if (!tak_rules_standard(&rules, size, &err)) return 2;
-    rules.half_komi = argc > 6 ? atoi(argv[6]) : 0;
+    rules.half_komi = arg[4] ? atoi(arg[4]) : 0;
     size_t book_count = 0;
     TakPosition *book = NULL;
     if (book_path && !(book = read_book(book_path, &rules, &book_count))) return 1;
