@@ -76,7 +76,12 @@ static TakPosition *read_book(const char *path, const TakRules *rules, size_t *c
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
             TakPosition *grown = realloc(book, cap * sizeof *book);
-            if (!grown) break;
+            if (!grown) {
+                fprintf(stderr, "tune gen: out of memory reading book %s\n", path);
+                free(book);
+                fclose(f);
+                return NULL;
+            }
             book = grown;
         }
         TakError err;
@@ -138,13 +143,14 @@ static int cmd_gen(int argc, char **argv) {
             pos = book[rng_next(&rng) % book_count];
             random_plies = 0;
         }
+        int first_ply = (int)pos.ply;
         uint64_t hashes[1024];
         int n = 0;
         while (!tak_position_is_over(&pos) && n < 1000) {
             line[n] = pos;
             hashes[n++] = pos.hash;
             TakMove m;
-            if (n < random_plies) {
+            if ((int)pos.ply - first_ply < random_plies) {
                 int c = tak_moves_generate(&pos, &list);
                 m = list.moves[rng_next(&rng) % (uint64_t)c];
             } else {
