@@ -21,20 +21,20 @@ else
     fail "setup copies OURS_BIN" "$res"
 fi
 
-# A candidate that is not there, and a size with no openings: exit 2, a reason.
-res=$( (OPENINGS=$scratch/openings OURS_BIN=$scratch/none tiltak_setup test 5 "$scratch/out") 2>&1)
-rc=$?
-if [ "$rc" -eq 2 ] && [[ $res == *"OURS_BIN $scratch/none is not an executable"* ]]; then
-    pass
-else
-    fail "setup with a missing OURS_BIN" "rc=$rc" "$res"
-fi
-res=$( (OPENINGS=$scratch/openings OURS_BIN=$scratch/cand tiltak_setup test 6 "$scratch/out") 2>&1)
-rc=$?
-if [ "$rc" -eq 2 ] && [[ $res == *"no openings for size 6"* ]]; then
-    pass
-else
-    fail "setup with no openings of the size" "rc=$rc" "$res"
-fi
+# setup_fails NAME BIN SIZE REASON: the setup exits 2 and says REASON.
+setup_fails() {
+    local res rc
+    res=$( (OPENINGS=$scratch/openings OURS_BIN=$2 tiltak_setup test "$3" "$scratch/out") 2>&1)
+    rc=$?
+    if [ "$rc" -eq 2 ] && [[ $res == *"$4"* ]]; then
+        pass
+    else
+        fail "$1" "rc=$rc" "$res"
+    fi
+}
+
+# A candidate that is not there, and a size with no openings.
+setup_fails "setup with a missing OURS_BIN" "$scratch/none" 5 "OURS_BIN $scratch/none is not an executable"
+setup_fails "setup with no openings of the size" "$scratch/cand" 6 "no openings for size 6"
 
 finish

@@ -13,6 +13,22 @@ tune() {
     err=$(cat "$scratch/err")
 }
 
+# earliest: the lowest move number among the positions written.
+earliest() { printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1; }
+
+# book_check NAME PREFIX: the last run read the book (no position before
+# its move 9) and wrote every line with PREFIX (size and half komi).
+book_check() {
+    local moves
+    moves=$(earliest)
+    if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ] &&
+        ! printf '%s\n' "$out" | grep -vq "^$2"; then
+        pass
+    else
+        fail "$1" "rc=$rc earliest move '$moves'" "$err"
+    fi
+}
+
 # Without a book: lines "5 4 RESULT TPS", White's result 1, 0.5 or 0.
 tune gen 5 2 300 1 4
 if [ "$rc" -eq 0 ] && [ -n "$out" ] &&
@@ -29,29 +45,12 @@ x2,2,x2/x,2,1,1,x/x,1,21C,2,x/x,12C,1,2,x/x5 1 9
 2,x4/x,2,1,x2/x,1,1C,2C,x/1,2,2,1,x/x3,1,x 1 9
 TPS
 tune gen 5 3 300 2 4 --book "$scratch/book.tps"
-moves=$(printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1)
-if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ]; then
-    pass
-else
-    fail "gen from a book starts there" "rc=$rc earliest move '$moves'" "$err"
-fi
+book_check "gen from a book starts there" "5 4 "
 # --book before the half komi, or without one (komi 0): the book is read.
 tune gen 5 1 300 2 --book "$scratch/book.tps" 4
-moves=$(printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1)
-if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ] &&
-    ! printf '%s\n' "$out" | grep -vq '^5 4 '; then
-    pass
-else
-    fail "gen --book before the half komi" "rc=$rc earliest move '$moves'" "$err"
-fi
+book_check "gen --book before the half komi" "5 4 "
 tune gen 5 1 300 2 --book "$scratch/book.tps"
-moves=$(printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1)
-if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ] &&
-    ! printf '%s\n' "$out" | grep -vq '^5 0 '; then
-    pass
-else
-    fail "gen --book with no half komi" "rc=$rc earliest move '$moves'" "$err"
-fi
+book_check "gen --book with no half komi" "5 0 "
 tune gen 5 1 300 2 4 --book
 if [ "$rc" -eq 2 ] && [ -z "$out" ] && [[ $err == *"--book needs a file"* ]]; then
     pass
