@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -448,27 +449,114 @@ static TakPosition transformed(const TakPosition *pos, int sym, bool swap) {
     return out;
 }
 
+static int linear_of(const TakPosition *pos) {
+    BbMasks m = bb_masks(pos->rules.size);
+    return engine_evaluate_linear(pos, &m, &engine_weights[pos->rules.size]);
+}
+
 static void test_evaluation_symmetries(void **state) {
     (void)state;
-    /* The board's eight symmetries and the colour swap (no komi) change
-     * nothing: the square tables are folded, every feature is counted alike
-     * for both colours. */
+    /* The linear terms: the board's eight symmetries and the colour swap
+     * (no komi) change nothing, since the square tables are folded and
+     * every feature is counted alike for both colours. The whole
+     * evaluation (the network too, where a size has one): the colour swap
+     * changes nothing; the network is symmetric only as far as its
+     * training made it (test_net_inputs_follow_symmetries). */
     uint64_t rng = 99;
     for (int size = 3; size <= 8; size++) {
         for (int i = 0; i < 40; i++) {
             TakPosition pos = random_position(size, 4 + (int)(rng_next(&rng) % 60), &rng);
             if (tak_position_is_over(&pos)) continue;
-            int score = tak_engine_evaluate(&pos);
+            int linear = linear_of(&pos), score = tak_engine_evaluate(&pos);
+            if (!engine_nets[size]) assert_int_equal(score, linear);
             for (int sym = 0; sym < 8; sym++) {
                 TakPosition t = transformed(&pos, sym, false);
                 if (tak_position_is_over(&t)) continue;
-                assert_int_equal(tak_engine_evaluate(&t), score);
+                assert_int_equal(linear_of(&t), linear);
                 TakPosition s = transformed(&pos, sym, true);
                 if (tak_position_is_over(&s)) continue;
-                assert_int_equal(tak_engine_evaluate(&s), score);
+                assert_int_equal(linear_of(&s), linear);
             }
+            TakPosition swapped = transformed(&pos, 0, true);
+            if (!tak_position_is_over(&swapped)) assert_int_equal(tak_engine_evaluate(&swapped), score);
         }
     }
+}
+
+static int compare_u16(const void *a, const void *b) {
+    return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* The network's inputs of `pos`, each moved by symmetry `sym`, sorted. */
+static int net_inputs_sorted(const TakPosition *pos, int sym, uint16_t idx[NET_MAX_ACTIVE]) {
+    int n = engine_net_inputs(pos, idx);
+    for (int i = 0; i < n; i++) idx[i] = (uint16_t)engine_net_input_under(pos->rules.size, sym, idx[i]);
+    qsort(idx, (size_t)n, sizeof *idx, compare_u16);
+    return n;
+}
+
+static void test_net_inputs_follow_symmetries(void **state) {
+    (void)state;
+    /* What the trainer relies on to show each position under all eight
+     * symmetries: the inputs of a turned or mirrored board are those of
+     * the board moved by one of engine_net_input_under's symmetries; and
+     * from the side to move's view, swapping the colours (no komi) gives
+     * the same inputs. Every input stays in range. */
+    uint64_t rng = 7;
+    static uint16_t a[NET_MAX_ACTIVE], b[NET_MAX_ACTIVE];
+    for (int size = 3; size <= 8; size++) {
+        int count = engine_net_input_count(size);
+        for (int i = 0; i < 30; i++) {
+            TakPosition pos = random_position(size, 4 + (int)(rng_next(&rng) % 80), &rng);
+            if (tak_position_is_over(&pos)) continue;
+            int n = net_inputs_sorted(&pos, 0, a);
+            for (int j = 0; j < n; j++) assert_true(a[j] < count);
+            for (int t = 0; t < 8; t++) {
+                TakPosition turned = transformed(&pos, t, false);
+                int m = net_inputs_sorted(&turned, 0, b);
+                assert_int_equal(m, n);
+                bool found = false;
+                for (int sym = 0; sym < 8 && !found; sym++) {
+                    net_inputs_sorted(&pos, sym, a);
+                    found = memcmp(a, b, (size_t)n * sizeof *a) == 0;
+                }
+                assert_true(found);
+            }
+            TakPosition swapped = transformed(&pos, 0, true);
+            net_inputs_sorted(&pos, 0, a);
+            assert_int_equal(net_inputs_sorted(&swapped, 0, b), n);
+            assert_memory_equal(a, b, (size_t)n * sizeof *a);
+        }
+    }
+}
+
+static void test_net_forward(void **state) {
+    (void)state;
+    /* A network by hand: hidden unit 0 fires (clipped at 1) for the mover's
+     * flat on a1 and for each piece under the mover's top there, unit 1 for
+     * the other side's flat on a1, with output weights 0.5 and -0.25. */
+    static float w1[(5 * 5 * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18) * NET_HIDDEN];
+    float b1[NET_HIDDEN] = {0}, w2[NET_HIDDEN] = {0};
+    memset(w1, 0, sizeof w1);
+    w1[0 * NET_HIDDEN + 0] = 0.75f; /* a1 (square 0), slot 0: own flat */
+    w1[6 * NET_HIDDEN + 0] = 0.5f;  /* a1, one below the top, own */
+    w1[3 * NET_HIDDEN + 1] = 1.0f;  /* a1, slot 3: the other's flat */
+    w2[0] = 0.5f;
+    w2[1] = -0.25f;
+    EvalNet net = {engine_net_input_count(5), w1, b1, w2, 0.002f, "by hand"};
+    assert_int_equal(net.inputs, 5 * 5 * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18);
+    /* White to move, White's flat on a1: (0.75 * 0.5 + 0.002) * 100 -> 38. */
+    TakPosition pos = support_position("x5/x5/x5/x5/1,x3,2 1 2", NULL);
+    assert_int_equal(engine_net_eval(&pos, &net), 38);
+    /* Black to move: that flat is the other side's: -0.25 + 0.002 -> -25. */
+    pos = support_position("x5/x5/x5/x5/1,x3,2 2 2", NULL);
+    assert_int_equal(engine_net_eval(&pos, &net), -25);
+    /* White's flat on White's flat: 0.75 + 0.5 clipped to 1 -> 0.502 -> 50. */
+    pos = support_position("x5/x5/x5/x4,2/11,x4 1 3", NULL);
+    assert_int_equal(engine_net_eval(&pos, &net), 50);
+    /* The same stack mirrored onto e5: no weight there, the bias alone. */
+    pos = support_position("x4,11/x5/x5/x4,2/x5 1 3", NULL);
+    assert_int_equal(engine_net_eval(&pos, &net), 0);
 }
 
 static void features_of(const char *tps, int f[F_COUNT]) {
@@ -606,6 +694,8 @@ int main(void) {
         cmocka_unit_test(test_repetition_history_is_read),
         cmocka_unit_test(test_evaluate_is_from_side_to_move),
         cmocka_unit_test(test_evaluation_symmetries),
+        cmocka_unit_test(test_net_inputs_follow_symmetries),
+        cmocka_unit_test(test_net_forward),
         cmocka_unit_test(test_road_features),
         cmocka_unit_test(test_flat_race_features),
         cmocka_unit_test(test_flat_win_in_one_matches_core),

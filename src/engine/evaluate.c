@@ -252,7 +252,7 @@ const char *engine_feature_name(int i, char buf[32]) {
     return "?";
 }
 
-int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
+int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
     int f[F_COUNT];
     int phase = engine_features(pos, m, f);
     /* 32-bit sums (a loop the compiler vectorises) cannot overflow: no
@@ -268,6 +268,16 @@ int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights 
     if (score > TAK_SCORE_WIN_MIN - 100) score = TAK_SCORE_WIN_MIN - 100;
     if (score < -(TAK_SCORE_WIN_MIN - 100)) score = -(TAK_SCORE_WIN_MIN - 100);
     return pos->side == TAK_WHITE ? score : -score;
+}
+
+int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
+    int score = engine_evaluate_linear(pos, m, w);
+    const EvalNet *net = engine_nets[pos->rules.size];
+    if (!net) return score;
+    score += engine_net_eval(pos, net);
+    if (score > TAK_SCORE_WIN_MIN - 100) score = TAK_SCORE_WIN_MIN - 100;
+    if (score < -(TAK_SCORE_WIN_MIN - 100)) score = -(TAK_SCORE_WIN_MIN - 100);
+    return score;
 }
 
 int tak_engine_evaluate(const TakPosition *pos) {

@@ -100,6 +100,51 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]);
 /* The evaluation from the side to move's view, in hundredths of a flat. */
 int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w);
 
+/* The linear terms alone (engine_evaluate less the network). */
+int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalWeights *w);
+
+/* ---- the network's correction (net.c, net_weights.c) ------------------- */
+
+/* Inputs, all 0 or 1, from the side to move's view: for every square
+ * NET_SQ_INPUTS slots (the top: own flat, wall, capstone, then the other
+ * side's; then the pieces under it by depth 1..NET_BURIED, deeper ones in the
+ * last, own and other's); each side's stones in reserve (one of NET_RESERVE),
+ * capstones in reserve (one of 3 each), and the half komi by the mover's
+ * colour (one of 18; komi 0 is one input for both colours). */
+#ifndef NET_HIDDEN
+#define NET_HIDDEN 64
+#endif
+#define NET_BURIED 6
+#define NET_SQ_INPUTS (6 + 2 * NET_BURIED)
+#define NET_RESERVE 32
+#define NET_MAX_ACTIVE (TAK_MAX_SQUARES * (1 + TAK_MAX_SIZE) + 8)
+#define NET_OUTPUT_SCALE 100.0f /* the output layer's unit, in hundredths of a flat */
+
+typedef struct EvalNet {
+    int inputs;      /* engine_net_input_count(size) */
+    const float *w1; /* [inputs][NET_HIDDEN] */
+    const float *b1; /* [NET_HIDDEN] */
+    const float *w2; /* [NET_HIDDEN] */
+    float b2;
+    const char *made_by; /* the tune net command that fitted it */
+} EvalNet;
+
+/* The network of each size (index 3..8), NULL where there is none. */
+extern const EvalNet *const engine_nets[TAK_MAX_SIZE + 1];
+
+int engine_net_input_count(int size);
+/* The inputs on in `pos` (not over), as indices; returns how many. A buried
+ * piece deeper than NET_BURIED repeats its slot's index (an input of 2, 3 ...). */
+int engine_net_inputs(const TakPosition *pos, uint16_t idx[NET_MAX_ACTIVE]);
+/* Where `input` of a board of `size` goes under board symmetry `sym` (0..7:
+ * bit 0 mirrors the files, bit 1 the ranks, bit 2 swaps ranks and files). */
+int engine_net_input_under(int size, int sym, int input);
+/* The network's output for those inputs, in hundredths of a flat; the
+ * hidden units before clipping go to `hidden` unless it is NULL. */
+float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float hidden[NET_HIDDEN]);
+/* The correction for `pos`, from the side to move's view. */
+int engine_net_eval(const TakPosition *pos, const EvalNet *net);
+
 /* ---- tactics (tactics.c) ---------------------------------------------- */
 
 /* A move by which `color` would complete its road at once if it were to

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_tune.sh: the evaluation tuner's self-play (tools/tune/tune gen), from
-# random openings and from a book of start positions (--book), and its
-# errors for a book it cannot use.
+# random openings and from a book of start positions (--book), with the
+# search's scores (--scores), and its errors for a book it cannot use; the
+# network's fit (tune net) and its errors.
 . "$(dirname "$0")/lib/common.sh"
 TUNE=${TUNE:-build/tools/tune/tune}
 
@@ -86,6 +87,61 @@ if [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"no playable position"* ]]; t
     pass
 else
     fail "gen with a book of finished games" "rc=$rc" "$err"
+fi
+
+# --scores: the same games (same seed), each line with the score of the
+# search that chose its move after the result.
+tune gen 5 2 300 1 4
+plain=$out
+tune gen 5 2 300 1 4 --scores
+if [ "$rc" -eq 0 ] && [ -n "$out" ] &&
+    ! printf '%s\n' "$out" | grep -vqE '^5 4 (1\.0|0\.5|0\.0) @-?[0-9]+ [^ ]+ [12] [0-9]+$' &&
+    [ "$(printf '%s\n' "$out" | sed -E 's/ @-?[0-9]+//')" = "$plain" ]; then
+    pass
+else
+    fail "gen --scores" "rc=$rc" "$(printf '%s\n' "$out" | head -n 3)" "$err"
+fi
+
+# tune net: a network for 5x5 fitted to scored self-play, written as a whole
+# net_weights.c that keeps the other sizes' networks and compiles.
+tune gen 5 80 300 3 4 --scores
+printf '%s\n' "$out" >"$scratch/scored.txt"
+tune gen 5 4 300 4 4 --scores
+printf '%s\n' "$out" >"$scratch/valid.txt"
+tune net "$scratch/net.c" 5 --epochs 2 --valid "$scratch/valid.txt" "$scratch/scored.txt"
+if [ "$rc" -eq 0 ] && [[ $err == *"epoch 2: loss"*"held out"* ]] &&
+    grep -q '\[5\] = &net_5' "$scratch/net.c" && grep -q 'tune net .* 5 --epochs 2' "$scratch/net.c" &&
+    diff <(grep -o '\[[0-9]\] = &net_[0-9]' "$scratch/net.c" | grep -v '\[5\]') \
+        <(grep -o '\[[0-9]\] = &net_[0-9]' src/engine/net_weights.c | grep -v '\[5\]') >/dev/null; then
+    pass
+else
+    fail "net writes every size's network" "rc=$rc" "$err"
+fi
+if ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Iinclude -Isrc/engine "$scratch/net.c" 2>"$scratch/cc"; then
+    pass
+else
+    fail "net's output compiles" "$(head -n 5 "$scratch/cc")"
+fi
+
+# Its errors: no output file, a message naming what was wrong.
+rm -f "$scratch/bad.c"
+tune net "$scratch/bad.c" 2 "$scratch/scored.txt"
+if [ "$rc" -eq 2 ] && [[ $err == *"usage"* ]] && [ ! -e "$scratch/bad.c" ]; then
+    pass
+else
+    fail "net with no such size" "rc=$rc" "$err"
+fi
+tune net "$scratch/bad.c" 5 "$scratch/missing.txt"
+if [ "$rc" -eq 1 ] && [[ $err == *"cannot read"*missing.txt* ]] && [ ! -e "$scratch/bad.c" ]; then
+    pass
+else
+    fail "net with missing data" "rc=$rc" "$err"
+fi
+tune net "$scratch/bad.c" 6 "$scratch/scored.txt"
+if [ "$rc" -eq 1 ] && [[ $err == *"positions of size 6, too few"* ]] && [ ! -e "$scratch/bad.c" ]; then
+    pass
+else
+    fail "net with no data of its size" "rc=$rc" "$err"
 fi
 
 finish

@@ -1,13 +1,16 @@
 /*
  * tune.c: the tuner of the evaluation weights (src/engine/weights.c).
  *
- *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] > data.txt
+ *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] [--scores] > data.txt
  *       self-play with the engine (a few random plies first, then NODES per
  *       move) and one line per sampled position: size, half komi, result
  *       for White (1, 0.5, 0) and the position as TPS; with --book, each
  *       game starts from a random line of FILE (one TPS a line, of SIZE)
  *       instead, with no random plies: positions from other games (ours
  *       against other engines, say) played on by the engine against itself;
+ *       with --scores, each searched position's line carries the score of
+ *       the search that chose its move ("@-35", as tune score writes), so
+ *       one pass makes labelled data;
  *   tune ptn FILE... > data.txt
  *       the same lines from recorded games in PTN;
  *   tune score NODES [--sizes 56] DATA... > scored.txt
@@ -44,14 +47,15 @@ static uint64_t rng_next(uint64_t *s) {
 /* One sampled position: "size half_komi result TPS". The features are
  * computed when fitting, so the same games serve every version of the
  * evaluation. */
-static void emit(const TakPosition *pos, double result) {
+static void emit(const TakPosition *pos, double result, const int *score) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 6) return;
     BbMasks m = bb_masks(pos->rules.size);
     /* Positions with a win in one are the search's business, not the evaluation's. */
     if (engine_win_in_one(pos, pos->side, &m) != TAK_MOVE_NONE) return;
     char tps[TAK_TPS_MAX];
     if (tak_tps_write(pos, tps, sizeof tps) < 0) return;
-    printf("%d %d %.1f %s\n", pos->rules.size, pos->rules.half_komi, result, tps);
+    if (score) printf("%d %d %.1f @%d %s\n", pos->rules.size, pos->rules.half_komi, result, *score, tps);
+    else printf("%d %d %.1f %s\n", pos->rules.size, pos->rules.half_komi, result, tps);
 }
 
 static double white_result(TakResult r) {
@@ -103,12 +107,18 @@ static TakPosition *read_book(const char *path, const TakRules *rules, size_t *c
     return book;
 }
 
+static void keep_score(const TakSearchInfo *info, void *user) { *(int *)user = info->score; }
+
 static int cmd_gen(int argc, char **argv) {
-    /* SIZE GAMES NODES SEED [HALF_KOMI], with --book FILE anywhere after gen. */
+    /* SIZE GAMES NODES SEED [HALF_KOMI], with --book FILE and --scores
+     * anywhere after gen. */
     const char *book_path = NULL, *arg[5] = {0};
     int positional = 0;
+    bool with_scores = false;
     for (int a = 2; a < argc; a++) {
-        if (strcmp(argv[a], "--book") == 0) {
+        if (strcmp(argv[a], "--scores") == 0) {
+            with_scores = true;
+        } else if (strcmp(argv[a], "--book") == 0) {
             if (a + 1 >= argc) {
                 fprintf(stderr, "tune gen: --book needs a file\n");
                 return 2;
@@ -134,6 +144,8 @@ static int cmd_gen(int argc, char **argv) {
     TakEngine *e = tak_engine_new(16, 1);
     static TakMoveList list;
     static TakPosition line[1024];
+    static int scores[1024];
+    static bool scored[1024];
     for (int g = 0; g < games; g++) {
         tak_engine_new_game(e);
         TakPosition pos;
@@ -148,6 +160,7 @@ static int cmd_gen(int argc, char **argv) {
         int n = 0;
         while (!tak_position_is_over(&pos) && n < 1000) {
             line[n] = pos;
+            scored[n] = false;
             hashes[n++] = pos.hash;
             TakMove m;
             if ((int)pos.ply - first_ply < random_plies) {
@@ -156,7 +169,11 @@ static int cmd_gen(int argc, char **argv) {
             } else {
                 TakSearchLimits lim = {0};
                 lim.nodes = nodes;
-                m = tak_engine_search(e, &pos, hashes, (size_t)n - 1, &lim, NULL, NULL, NULL);
+                int score = 0;
+                m = tak_engine_search(e, &pos, hashes, (size_t)n - 1, &lim, keep_score, &score, NULL);
+                /* The search's own score, for White: the label tune score would give. */
+                scores[n - 1] = pos.side == TAK_BLACK ? -score : score;
+                scored[n - 1] = true;
             }
             if (m == TAK_MOVE_NONE) break;
             TakUndo u;
@@ -173,7 +190,7 @@ static int cmd_gen(int argc, char **argv) {
         double r = white_result(pos.result);
         /* Sample about one position in two, to keep them less correlated. */
         for (int i = 0; i < n; i++)
-            if (rng_next(&rng) % 2 == 0) emit(&line[i], r);
+            if (rng_next(&rng) % 2 == 0) emit(&line[i], r, with_scores && scored[i] ? &scores[i] : NULL);
         fflush(stdout);
     }
     tak_engine_free(e);
@@ -203,7 +220,7 @@ static int cmd_ptn(int argc, char **argv) {
         if (r.end != TAK_END_NONE) {
             TakPosition pos = ptn.game.start;
             for (size_t i = 0; i < ptn.game.count; i++) {
-                emit(&pos, white_result(r));
+                emit(&pos, white_result(r), NULL);
                 TakUndo u;
                 tak_position_make(&pos, ptn.game.moves[i], &u);
             }
@@ -247,8 +264,6 @@ static bool parse_line(const char *line, DataLine *d) {
 /* tune score NODES [--sizes LIST] DATA...: every line again, with the score
  * of a NODES-node search for White ("@score") after the result; lines of
  * other sizes, and lines that are not samples, are left out. */
-static void keep_score(const TakSearchInfo *info, void *user) { *(int *)user = info->score; }
-
 static int cmd_score(int argc, char **argv) {
     if (argc < 4) return 2;
     uint64_t nodes = strtoull(argv[2], NULL, 10);
@@ -630,6 +645,274 @@ static int cmd_carry(int argc, char **argv) {
     return save_weights(argv[2], w) ? 0 : 1;
 }
 
+/* ---- the network's correction (src/engine/net.c) ------------------------ */
+
+/* One position for the network: its inputs (board as it is), the linear
+ * evaluation and the target, both from the side to move's view. */
+typedef struct NetData {
+    uint16_t *idx;    /* every sample's inputs, one after another */
+    size_t *start;    /* sample i's are idx[start[i] .. start[i + 1]) */
+    float *lin, *tgt; /* linear evaluation (hundredths), target probability */
+    size_t n, cap, idx_n, idx_cap;
+} NetData;
+
+static bool net_add(NetData *d, const uint16_t *idx, int n, float lin, float tgt) {
+    if (d->n + 2 > d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 1 << 16;
+        size_t *st = realloc(d->start, cap * sizeof *st);
+        if (st) d->start = st;
+        float *l = realloc(d->lin, cap * sizeof *l);
+        if (l) d->lin = l;
+        float *t = realloc(d->tgt, cap * sizeof *t);
+        if (t) d->tgt = t;
+        if (!st || !l || !t) return false;
+        d->cap = cap;
+        if (!d->n) d->start[0] = 0;
+    }
+    if (d->idx_n + (size_t)n > d->idx_cap) {
+        size_t cap = d->idx_cap ? 2 * d->idx_cap : 1 << 20;
+        while (cap < d->idx_n + (size_t)n) cap *= 2;
+        uint16_t *x = realloc(d->idx, cap * sizeof *x);
+        if (!x) return false;
+        d->idx = x;
+        d->idx_cap = cap;
+    }
+    memcpy(d->idx + d->idx_n, idx, (size_t)n * sizeof *idx);
+    d->idx_n += (size_t)n;
+    d->lin[d->n] = lin;
+    d->tgt[d->n] = tgt;
+    d->start[++d->n] = d->idx_n;
+    return true;
+}
+
+/* Reads the positions of `size` in DATA lines for the network; the target
+ * is as tune fit's (L * result + (1 - L) * sigmoid(score / k)). */
+static bool net_read(const char *path, int size, double k, double lambda, NetData *d) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return false;
+    }
+    char line[TAK_TPS_MAX + 64];
+    long lineno = 0, bad = 0;
+    BbMasks m = bb_masks(size);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        DataLine dl;
+        if (!parse_line(line, &dl)) {
+            bad++;
+            continue;
+        }
+        if (dl.size != size || tak_position_is_over(&dl.pos) ||
+            engine_win_in_one(&dl.pos, dl.pos.side, &m) != TAK_MOVE_NONE)
+            continue;
+        Sample s = {.result = dl.result, .score = dl.score};
+        double t = target(&s, k, lambda);
+        if (dl.pos.side == TAK_BLACK) t = 1 - t;
+        uint16_t idx[NET_MAX_ACTIVE];
+        int n = engine_net_inputs(&dl.pos, idx);
+        float lin = (float)engine_evaluate_linear(&dl.pos, &m, &engine_weights[size]);
+        if (!net_add(d, idx, n, lin, (float)t)) {
+            fclose(f);
+            fprintf(stderr, "tune net: out of memory reading %s\n", path);
+            return false;
+        }
+    }
+    fclose(f);
+    if (bad) fprintf(stderr, "%s: %ld of %ld lines skipped (not a sample)\n", path, bad, lineno);
+    return true;
+}
+
+typedef struct NetParams {
+    float *w1, b1[NET_HIDDEN], w2[NET_HIDDEN], b2;
+} NetParams;
+
+/* The loss of sample i under symmetry sym; adds its gradient to g unless g is NULL. */
+static double net_sample(const NetParams *p, const NetData *d, size_t i, const uint16_t *map, int inputs,
+                         int sym, double k, NetParams *g) {
+    uint16_t idx[NET_MAX_ACTIVE];
+    int n = (int)(d->start[i + 1] - d->start[i]);
+    for (int j = 0; j < n; j++) idx[j] = map[(size_t)sym * inputs + d->idx[d->start[i] + j]];
+    EvalNet net = {inputs, p->w1, p->b1, p->w2, p->b2, NULL};
+    float h[NET_HIDDEN];
+    double out = engine_net_forward(&net, idx, n, h);
+    double pr = sigmoid((d->lin[i] + out) / k), t = d->tgt[i];
+    double e = pr < 1e-9 ? 1e-9 : pr > 1 - 1e-9 ? 1 - 1e-9 : pr;
+    double l = -(t * log(e) + (1 - t) * log(1 - e));
+    if (!g) return l;
+    double dout = (pr - t) / k * NET_OUTPUT_SCALE;
+    g->b2 += (float)dout;
+    float dh[NET_HIDDEN];
+    for (int j = 0; j < NET_HIDDEN; j++) {
+        float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
+        g->w2[j] += (float)(dout * a);
+        dh[j] = h[j] > 0 && h[j] < 1 ? (float)(dout * p->w2[j]) : 0;
+        g->b1[j] += dh[j];
+    }
+    for (int q = 0; q < n; q++) {
+        float *row = g->w1 + (size_t)idx[q] * NET_HIDDEN;
+        for (int j = 0; j < NET_HIDDEN; j++) row[j] += dh[j];
+    }
+    return l;
+}
+
+static double net_loss(const NetParams *p, const NetData *d, const uint16_t *map, int inputs, double k) {
+    double sum = 0;
+    for (size_t i = 0; i < d->n; i++) sum += net_sample(p, d, i, map, inputs, 0, k, NULL);
+    return d->n ? sum / (double)d->n : 0;
+}
+
+static void adam_step(float *w, const float *g, float *m, float *v, size_t n, double lr, double scale,
+                      double decay, int t) {
+    const double b1 = 0.9, b2 = 0.999;
+    double c1 = 1 - pow(b1, t), c2 = 1 - pow(b2, t);
+    for (size_t i = 0; i < n; i++) {
+        double gi = g[i] * scale;
+        m[i] = (float)(b1 * m[i] + (1 - b1) * gi);
+        v[i] = (float)(b2 * v[i] + (1 - b2) * gi * gi);
+        w[i] -= (float)(lr * ((m[i] / c1) / (sqrt(v[i] / c2) + 1e-8) + decay * w[i]));
+    }
+}
+
+/* Writes net_weights.c with `p` as the network of `size` and every other
+ * size's network as it is now. */
+static bool save_net(const char *path, int size, const NetParams *p, int argc, char **argv) {
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "tune: cannot write %s\n", tmp);
+        return false;
+    }
+    char made_by[1024] = "tune";
+    for (int a = 1; a < argc; a++) {
+        size_t used = strlen(made_by);
+        if (snprintf(made_by + used, sizeof made_by - used, " %s", argv[a]) >= (int)(sizeof made_by - used)) break;
+        for (char *c = made_by + used; *c; c++)
+            if (*c == '"' || *c == '\\' || *c == '*') *c = '_'; /* kept out of the C string and comment */
+    }
+    fprintf(out, "/*\n * net_weights.c: the evaluation network of each board size (net.c), written\n"
+                 " * by `tune net` (each network's made_by says how); a size without one is\n"
+                 " * evaluated by the linear terms alone.\n */\n#include \"internal.h\"\n\n"
+                 "_Static_assert(NET_HIDDEN == %d, \"weights for %d hidden units\");\n",
+            NET_HIDDEN, NET_HIDDEN);
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++) {
+        const EvalNet *old = engine_nets[s];
+        if (s != size && !old) continue;
+        int inputs = engine_net_input_count(s);
+        const float *w1 = s == size ? p->w1 : old->w1, *b1 = s == size ? p->b1 : old->b1;
+        const float *w2 = s == size ? p->w2 : old->w2;
+        float b2 = s == size ? p->b2 : old->b2;
+        const char *by = s == size ? made_by : old->made_by ? old->made_by : "";
+        fprintf(out, "\nstatic const float w1_%d[%d * NET_HIDDEN] = {\n", s, inputs);
+        for (int i = 0; i < inputs; i++) {
+            fprintf(out, "   ");
+            for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, " %.6gf,", w1[(size_t)i * NET_HIDDEN + j]);
+            fprintf(out, "\n");
+        }
+        fprintf(out, "};\nstatic const float b1_%d[NET_HIDDEN] = {", s);
+        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%.6gf", j ? ", " : "", b1[j]);
+        fprintf(out, "};\nstatic const float w2_%d[NET_HIDDEN] = {", s);
+        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%.6gf", j ? ", " : "", w2[j]);
+        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, w1_%d, b1_%d, w2_%d, %.6gf,\n    \"%s\"};\n", s, inputs,
+                s, s, s, b2, by);
+    }
+    fprintf(out, "\nconst EvalNet *const engine_nets[TAK_MAX_SIZE + 1] = {\n");
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
+        if (s == size || engine_nets[s]) fprintf(out, "    [%d] = &net_%d,\n", s, s);
+    fprintf(out, "};\n");
+    if (fclose(out) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "tune: writing %s failed\n", path);
+        return false;
+    }
+    return true;
+}
+
+/* tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R] [--valid FILE] DATA...:
+ * fits the network of SIZE (from scratch) so that the linear evaluation plus
+ * its output predicts the target as tune fit's does; each sample is seen
+ * under a random one of the board's eight symmetries each epoch. */
+static int cmd_net(int argc, char **argv) {
+    if (argc < 5) return 2;
+    int size = atoi(argv[3]), epochs = 20;
+    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0;
+    const char *valid = NULL;
+    int a = 4;
+    for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
+        if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--lambda") == 0) lambda = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--epochs") == 0) epochs = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--lr") == 0) lr = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--decay") == 0) decay = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
+        else return 2;
+    }
+    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || !(lambda >= 0 && lambda <= 1) || !(k > 0) || epochs < 0)
+        return 2;
+    NetData train = {0}, test = {0};
+    for (; a < argc; a++)
+        if (!net_read(argv[a], size, k, lambda, &train)) return 1;
+    if (valid && !net_read(valid, size, k, lambda, &test)) return 1;
+    if (train.n < 1000) {
+        fprintf(stderr, "tune net: %zu positions of size %d, too few\n", train.n, size);
+        return 1;
+    }
+    int inputs = engine_net_input_count(size);
+    /* map[sym][input]: each input under each symmetry. */
+    uint16_t *map = malloc(8 * (size_t)inputs * sizeof *map);
+    size_t nw = (size_t)inputs * NET_HIDDEN;
+    NetParams p = {0}, g = {0}, m = {0}, v = {0};
+    p.w1 = calloc(nw, sizeof(float));
+    g.w1 = calloc(nw, sizeof(float));
+    m.w1 = calloc(nw, sizeof(float));
+    v.w1 = calloc(nw, sizeof(float));
+    size_t *order = malloc(train.n * sizeof *order);
+    if (!map || !p.w1 || !g.w1 || !m.w1 || !v.w1 || !order) {
+        fprintf(stderr, "tune net: out of memory\n");
+        return 1;
+    }
+    for (int sym = 0; sym < 8; sym++)
+        for (int i = 0; i < inputs; i++) map[(size_t)sym * inputs + i] = (uint16_t)engine_net_input_under(size, sym, i);
+    uint64_t rng = 12345;
+    for (size_t i = 0; i < nw; i++) p.w1[i] = (float)(((double)(rng_next(&rng) % 20001) / 10000.0 - 1) * 0.05);
+    for (int j = 0; j < NET_HIDDEN; j++) p.b1[j] = 0.5f;
+    fprintf(stderr, "size %d: %zu positions (%zu held out), %d inputs; loss of the linear terms %.5f (held out %.5f)\n",
+            size, train.n, test.n, inputs, net_loss(&p, &train, map, inputs, k), net_loss(&p, &test, map, inputs, k));
+    for (size_t i = 0; i < train.n; i++) order[i] = i;
+    const size_t batch = 256;
+    int t = 0;
+    for (int ep = 1; ep <= epochs; ep++) {
+        for (size_t i = train.n - 1; i > 0; i--) {
+            size_t j = rng_next(&rng) % (i + 1), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        double sum = 0, rate = ep > epochs * 3 / 4 ? lr / 4 : lr;
+        for (size_t s = 0; s < train.n; s += batch) {
+            size_t end = s + batch < train.n ? s + batch : train.n;
+            memset(g.w1, 0, nw * sizeof(float));
+            memset(g.b1, 0, sizeof g.b1);
+            memset(g.w2, 0, sizeof g.w2);
+            g.b2 = 0;
+            for (size_t i = s; i < end; i++)
+                sum += net_sample(&p, &train, order[i], map, inputs, (int)(rng_next(&rng) % 8), k, &g);
+            t++;
+            double scale = 1.0 / (double)(end - s);
+            adam_step(p.w1, g.w1, m.w1, v.w1, nw, rate, scale, decay, t);
+            adam_step(p.b1, g.b1, m.b1, v.b1, NET_HIDDEN, rate, scale, 0, t);
+            adam_step(p.w2, g.w2, m.w2, v.w2, NET_HIDDEN, rate, scale, 0, t);
+            adam_step(&p.b2, &g.b2, &m.b2, &v.b2, 1, rate, scale, 0, t);
+        }
+        fprintf(stderr, "  epoch %d: loss %.5f (held out %.5f)\n", ep, sum / (double)train.n,
+                net_loss(&p, &test, map, inputs, k));
+    }
+    bool ok = save_net(argv[2], size, &p, argc, argv);
+    free(map), free(order), free(p.w1), free(g.w1), free(m.w1), free(v.w1);
+    free(train.idx), free(train.start), free(train.lin), free(train.tgt);
+    free(test.idx), free(test.start), free(test.lin), free(test.tgt);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     int rc = 2;
     if (argc >= 2 && strcmp(argv[1], "gen") == 0) rc = cmd_gen(argc, argv);
@@ -637,12 +920,15 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "score") == 0) rc = cmd_score(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "fit") == 0) rc = cmd_fit(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "carry") == 0) rc = cmd_carry(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "net") == 0) rc = cmd_net(argc, argv);
     if (rc == 2)
-        fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE]\n"
+        fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] [--scores]\n"
                         "       tune ptn FILE...\n"
                         "       tune score NODES [--sizes 56] DATA...\n"
                         "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]\n"
                         "                [--games OTHER] DATA...\n"
-                        "       tune carry OUT.c FROM TO...\n");
+                        "       tune carry OUT.c FROM TO...\n"
+                        "       tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R]\n"
+                        "                [--valid FILE] DATA...\n");
     return rc;
 }

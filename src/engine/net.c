@@ -1,0 +1,83 @@
+/*
+ * net.c: a small learned correction to the linear evaluation. The linear
+ * terms (evaluate.c) see roads, races and square classes; the network sees
+ * the board itself: every square's top piece and the pieces buried under it,
+ * each as the side to move's or the other's, the reserves and the komi, and
+ * adds what the linear sum misses (how pieces stand together), in hundredths
+ * of a flat from the side to move's view.
+ *
+ * One hidden layer of NET_HIDDEN clipped-ReLU units over sparse binary
+ * inputs, worked out from scratch at each evaluation (a 5x5 middle game has
+ * some forty inputs on, so the sum is a few hundred vector additions); the
+ * weights of each size are in net_weights.c, written by `tune net`, and a
+ * size without a network is evaluated by the linear terms alone.
+ */
+#include "internal.h"
+
+int engine_net_input_count(int size) { return size * size * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18; }
+
+int engine_net_input_under(int size, int sym, int input) {
+    if (input >= size * size * NET_SQ_INPUTS) return input; /* reserves, komi */
+    int sq = input / NET_SQ_INPUTS, r = sq / size, f = sq % size;
+    if (sym & 1) f = size - 1 - f;
+    if (sym & 2) r = size - 1 - r;
+    if (sym & 4) {
+        int t = r;
+        r = f;
+        f = t;
+    }
+    return (r * size + f) * NET_SQ_INPUTS + input % NET_SQ_INPUTS;
+}
+
+int engine_net_inputs(const TakPosition *pos, uint16_t idx[NET_MAX_ACTIVE]) {
+    int size = pos->rules.size, mover = pos->side, n = 0;
+    TakBitboard occupied = pos->owner[0] | pos->owner[1];
+    for (TakBitboard b = occupied; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), h = pos->height[sq];
+        TakBitboard bit = bb_bit(sq);
+        int kind = (pos->caps & bit) ? 2 : (pos->walls & bit) ? 1 : 0;
+        int theirs = (pos->owner[mover] & bit) ? 0 : 3;
+        idx[n++] = (uint16_t)(sq * NET_SQ_INPUTS + theirs + kind);
+        TakStackBits bits = pos->stack[sq];
+        for (int d = 1; d < h; d++) {
+            int slot = d <= NET_BURIED ? d : NET_BURIED;
+            int colour = (int)((bits >> d) & 1);
+            idx[n++] = (uint16_t)(sq * NET_SQ_INPUTS + 6 + 2 * (slot - 1) + (colour != mover));
+        }
+    }
+    int base = size * size * NET_SQ_INPUTS;
+    int own = pos->stones[mover], opp = pos->stones[mover ^ 1];
+    idx[n++] = (uint16_t)(base + (own < NET_RESERVE ? own : NET_RESERVE - 1));
+    idx[n++] = (uint16_t)(base + NET_RESERVE + (opp < NET_RESERVE ? opp : NET_RESERVE - 1));
+    base += 2 * NET_RESERVE;
+    idx[n++] = (uint16_t)(base + (pos->capstones[mover] < 2 ? pos->capstones[mover] : 2));
+    idx[n++] = (uint16_t)(base + 3 + (pos->capstones[mover ^ 1] < 2 ? pos->capstones[mover ^ 1] : 2));
+    base += 6;
+    /* Without komi the colours are alike: one input for both. */
+    int hk = pos->rules.half_komi < 0 ? 0 : pos->rules.half_komi > 8 ? 8 : pos->rules.half_komi;
+    idx[n++] = (uint16_t)(base + (hk ? 9 * mover + hk : 0));
+    return n;
+}
+
+float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float hidden[NET_HIDDEN]) {
+    float h[NET_HIDDEN];
+    for (int j = 0; j < NET_HIDDEN; j++) h[j] = net->b1[j];
+    for (int i = 0; i < n; i++) {
+        const float *row = net->w1 + (size_t)idx[i] * NET_HIDDEN;
+        for (int j = 0; j < NET_HIDDEN; j++) h[j] += row[j];
+    }
+    float out = net->b2;
+    for (int j = 0; j < NET_HIDDEN; j++) {
+        float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
+        if (hidden) hidden[j] = h[j];
+        out += a * net->w2[j];
+    }
+    return out * NET_OUTPUT_SCALE;
+}
+
+int engine_net_eval(const TakPosition *pos, const EvalNet *net) {
+    uint16_t idx[NET_MAX_ACTIVE];
+    int n = engine_net_inputs(pos, idx);
+    float v = engine_net_forward(net, idx, n, NULL);
+    return (int)(v < 0 ? v - 0.5f : v + 0.5f);
+}
