@@ -252,6 +252,12 @@ const char *engine_feature_name(int i, char buf[32]) {
     return "?";
 }
 
+/* A static score stays clear of the scores of won and lost games. */
+static inline int short_of_a_win(int score) {
+    const int most = TAK_SCORE_WIN_MIN - 100;
+    return score > most ? most : score < -most ? -most : score;
+}
+
 int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
     int f[F_COUNT];
     int phase = engine_features(pos, m, f);
@@ -264,9 +270,7 @@ int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalW
         end += f[i] * w->w[i][1];
     }
     int64_t sum = (int64_t)open * (EVAL_PHASE_MAX - phase) + (int64_t)end * phase;
-    int score = (int)(sum / (EVAL_PHASE_MAX * EVAL_SCALE));
-    if (score > TAK_SCORE_WIN_MIN - 100) score = TAK_SCORE_WIN_MIN - 100;
-    if (score < -(TAK_SCORE_WIN_MIN - 100)) score = -(TAK_SCORE_WIN_MIN - 100);
+    int score = short_of_a_win((int)(sum / (EVAL_PHASE_MAX * EVAL_SCALE)));
     return pos->side == TAK_WHITE ? score : -score;
 }
 
@@ -274,10 +278,7 @@ int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights 
     int score = engine_evaluate_linear(pos, m, w);
     const EvalNet *net = engine_nets[pos->rules.size];
     if (!net) return score;
-    score += engine_net_eval(pos, net);
-    if (score > TAK_SCORE_WIN_MIN - 100) score = TAK_SCORE_WIN_MIN - 100;
-    if (score < -(TAK_SCORE_WIN_MIN - 100)) score = -(TAK_SCORE_WIN_MIN - 100);
-    return score;
+    return short_of_a_win(score + engine_net_eval(pos, net));
 }
 
 int tak_engine_evaluate(const TakPosition *pos) {

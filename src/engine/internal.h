@@ -117,7 +117,7 @@ int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalW
 #define NET_BURIED 6
 #define NET_SQ_INPUTS (6 + 2 * NET_BURIED)
 #define NET_RESERVE 32
-#define NET_MAX_ACTIVE (TAK_MAX_SQUARES * (1 + TAK_MAX_SIZE) + 8)
+#define NET_MAX_ACTIVE (2 * TAK_MAX_RESERVE + 5) /* one a piece on the board, 5 beside */
 #define NET_OUTPUT_SCALE 100.0f /* the output layer's unit, in hundredths of a flat */
 
 typedef struct EvalNet {

@@ -469,8 +469,13 @@ static bool add_sample(Data *d, const Sample *s) {
     return true;
 }
 
-/* Reads "size half_komi result TPS" lines and computes their features. */
-static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
+/* Calls take() for every sample line of the DATA file `path` (of size
+ * only_size, or of any size when it is 0) whose position is the
+ * evaluation's business: not over, and no win in one for the side to move
+ * (the search's; older data has them). False when the file cannot be read
+ * or take() returns false (it says why). */
+typedef bool SampleTaker(const DataLine *d, const BbMasks *m, void *user);
+static bool read_samples(const char *path, int only_size, SampleTaker *take, void *user) {
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot read %s\n", path);
@@ -485,16 +490,11 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
             bad++;
             continue;
         }
+        if (only_size && d.size != only_size) continue;
         BbMasks m = bb_masks(d.size);
         if (tak_position_is_over(&d.pos) || engine_win_in_one(&d.pos, d.pos.side, &m) != TAK_MOVE_NONE)
-            continue; /* the search's business (older data has them) */
-        int feats[F_COUNT];
-        Sample s;
-        s.result = d.result;
-        s.score = d.score;
-        s.phase = (uint8_t)engine_features(&d.pos, &m, feats);
-        for (int i = 0; i < F_COUNT; i++) s.f[i] = (int16_t)feats[i];
-        if (!add_sample(&data[d.size], &s)) {
+            continue;
+        if (!take(&d, &m, user)) {
             fclose(f);
             return false;
         }
@@ -502,6 +502,23 @@ static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
     fclose(f);
     if (bad) fprintf(stderr, "%s: %ld of %ld lines skipped (not a sample)\n", path, bad, lineno);
     return true;
+}
+
+/* A sample's features, added to the data of its size. */
+static bool take_features(const DataLine *d, const BbMasks *m, void *user) {
+    Data *data = user;
+    int feats[F_COUNT];
+    Sample s;
+    s.result = d->result;
+    s.score = d->score;
+    s.phase = (uint8_t)engine_features(&d->pos, m, feats);
+    for (int i = 0; i < F_COUNT; i++) s.f[i] = (int16_t)feats[i];
+    return add_sample(&data[d->size], &s);
+}
+
+/* Reads "size half_komi result [@score] TPS" lines and computes their features. */
+static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
+    return read_samples(path, 0, take_features, data);
 }
 
 static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
@@ -685,42 +702,32 @@ static bool net_add(NetData *d, const uint16_t *idx, int n, float lin, float tgt
     return true;
 }
 
+/* What net_read keeps of a sample: its inputs, linear evaluation and target. */
+typedef struct NetReader {
+    NetData *d;
+    double k, lambda;
+    const char *path;
+} NetReader;
+
+static bool take_net_sample(const DataLine *dl, const BbMasks *m, void *user) {
+    NetReader *r = user;
+    Sample s = {.result = dl->result, .score = dl->score};
+    double t = target(&s, r->k, r->lambda);
+    if (dl->pos.side == TAK_BLACK) t = 1 - t;
+    uint16_t idx[NET_MAX_ACTIVE];
+    int n = engine_net_inputs(&dl->pos, idx);
+    float lin = (float)engine_evaluate_linear(&dl->pos, m, &engine_weights[dl->size]);
+    if (net_add(r->d, idx, n, lin, (float)t)) return true;
+    fprintf(stderr, "tune net: out of memory reading %s\n", r->path);
+    return false;
+}
+
 /* Reads the positions of `size` in DATA lines for the network; the target
- * is as tune fit's (L * result + (1 - L) * sigmoid(score / k)). */
+ * is as tune fit's (L * result + (1 - L) * sigmoid(score / k)), from the
+ * side to move's view. */
 static bool net_read(const char *path, int size, double k, double lambda, NetData *d) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "cannot read %s\n", path);
-        return false;
-    }
-    char line[TAK_TPS_MAX + 64];
-    long lineno = 0, bad = 0;
-    BbMasks m = bb_masks(size);
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        DataLine dl;
-        if (!parse_line(line, &dl)) {
-            bad++;
-            continue;
-        }
-        if (dl.size != size || tak_position_is_over(&dl.pos) ||
-            engine_win_in_one(&dl.pos, dl.pos.side, &m) != TAK_MOVE_NONE)
-            continue;
-        Sample s = {.result = dl.result, .score = dl.score};
-        double t = target(&s, k, lambda);
-        if (dl.pos.side == TAK_BLACK) t = 1 - t;
-        uint16_t idx[NET_MAX_ACTIVE];
-        int n = engine_net_inputs(&dl.pos, idx);
-        float lin = (float)engine_evaluate_linear(&dl.pos, &m, &engine_weights[size]);
-        if (!net_add(d, idx, n, lin, (float)t)) {
-            fclose(f);
-            fprintf(stderr, "tune net: out of memory reading %s\n", path);
-            return false;
-        }
-    }
-    fclose(f);
-    if (bad) fprintf(stderr, "%s: %ld of %ld lines skipped (not a sample)\n", path, bad, lineno);
-    return true;
+    NetReader r = {d, k, lambda, path};
+    return read_samples(path, size, take_net_sample, &r);
 }
 
 typedef struct NetParams {
