@@ -126,6 +126,31 @@ else
     fail "net's output compiles" "$(head -n 5 "$scratch/cc")"
 fi
 
+# --init starts from the network the tuner was built with: with no epochs it
+# writes that network back unchanged.
+tune net "$scratch/same.c" 5 --init --epochs 0 "$scratch/scored.txt"
+if [ "$rc" -eq 0 ] && [[ $err == *"loss of the built-in network"* ]] &&
+    diff <(sed -n '/^static const float w1_5/,/^};/p' "$scratch/same.c") \
+        <(sed -n '/^static const float w1_5/,/^};/p' src/engine/net_weights.c) >/dev/null &&
+    [ -n "$(sed -n '/^static const float w1_5/,/^};/p' "$scratch/same.c")" ]; then
+    pass
+else
+    fail "net --init keeps the built-in network" "rc=$rc" "$err"
+fi
+# --valid-lambda: the held-out targets mixed by their own L, whatever the fit's.
+held_out() { printf '%s\n' "$err" | sed -n 's/.*(held out \([0-9.]*\)).*/\1/p' | head -n 1; }
+tune net "$scratch/same.c" 5 --init --epochs 0 --lambda 0 --valid-lambda 1 --valid "$scratch/valid.txt" "$scratch/scored.txt"
+mixed=$(held_out)
+tune net "$scratch/same.c" 5 --init --epochs 0 --lambda 1 --valid "$scratch/valid.txt" "$scratch/scored.txt"
+results=$(held_out)
+tune net "$scratch/same.c" 5 --init --epochs 0 --lambda 0 --valid "$scratch/valid.txt" "$scratch/scored.txt"
+scores=$(held_out)
+if [ -n "$mixed" ] && [ "$mixed" = "$results" ] && [ "$mixed" != "$scores" ]; then
+    pass
+else
+    fail "net --valid-lambda" "by L 1: '$mixed' and '$results'; by L 0: '$scores'"
+fi
+
 # Its errors: no output file, a message naming what was wrong.
 rm -f "$scratch/bad.c"
 tune net "$scratch/bad.c" 2 "$scratch/scored.txt"
@@ -145,6 +170,12 @@ if [ "$rc" -eq 1 ] && [[ $err == *"positions of size 6, too few"* ]] && [ ! -e "
     pass
 else
     fail "net with no data of its size" "rc=$rc" "$err"
+fi
+tune net "$scratch/bad.c" 4 --init "$scratch/scored.txt"
+if [ "$rc" -eq 1 ] && [[ $err == *"no network for size 4"* ]] && [ ! -e "$scratch/bad.c" ]; then
+    pass
+else
+    fail "net --init for a size without a network" "rc=$rc" "$err"
 fi
 
 finish

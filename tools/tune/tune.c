@@ -835,31 +835,47 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
     return true;
 }
 
-/* tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R] [--valid FILE] DATA...:
- * fits the network of SIZE (from scratch) so that the linear evaluation plus
- * its output predicts the target as tune fit's does; each sample is seen
- * under a random one of the board's eight symmetries each epoch. */
+/* tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R] [--decay D] [--valid FILE]
+ *          [--valid-lambda L] [--init] DATA...:
+ * fits the network of SIZE (from scratch, or with --init from the one this
+ * tuner was built with) so that the linear evaluation plus its output
+ * predicts the target as tune fit's does; each sample is seen under a random
+ * one of the board's eight symmetries each epoch. --init --epochs 0 prints
+ * how well the built-in network predicts DATA and --valid; the held-out
+ * targets mix results and scores by --valid-lambda (by default L), so fits
+ * of different L can be judged on one scale. */
 static int cmd_net(int argc, char **argv) {
     if (argc < 5) return 2;
     int size = atoi(argv[3]), epochs = 20;
-    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0;
+    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = -1;
     const char *valid = NULL;
+    bool init = false;
     int a = 4;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
-        if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
+        if (strcmp(argv[a], "--init") == 0) {
+            init = true;
+            a--; /* a flag without a value */
+        } else if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--lambda") == 0) lambda = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--epochs") == 0) epochs = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--lr") == 0) lr = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--decay") == 0) decay = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
+        else if (strcmp(argv[a], "--valid-lambda") == 0) valid_lambda = atof(argv[a + 1]);
         else return 2;
     }
-    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || !(lambda >= 0 && lambda <= 1) || !(k > 0) || epochs < 0)
+    if (valid_lambda == -1) valid_lambda = lambda;
+    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || !(lambda >= 0 && lambda <= 1) ||
+        !(valid_lambda >= 0 && valid_lambda <= 1) || !(k > 0) || epochs < 0)
         return 2;
+    if (init && !engine_nets[size]) {
+        fprintf(stderr, "tune net: --init: this tuner has no network for size %d\n", size);
+        return 1;
+    }
     NetData train = {0}, test = {0};
     for (; a < argc; a++)
         if (!net_read(argv[a], size, k, lambda, &train)) return 1;
-    if (valid && !net_read(valid, size, k, lambda, &test)) return 1;
+    if (valid && !net_read(valid, size, k, valid_lambda, &test)) return 1;
     if (train.n < 1000) {
         fprintf(stderr, "tune net: %zu positions of size %d, too few\n", train.n, size);
         return 1;
@@ -881,10 +897,19 @@ static int cmd_net(int argc, char **argv) {
     for (int sym = 0; sym < 8; sym++)
         for (int i = 0; i < inputs; i++) map[(size_t)sym * inputs + i] = (uint16_t)engine_net_input_under(size, sym, i);
     uint64_t rng = 12345;
-    for (size_t i = 0; i < nw; i++) p.w1[i] = (float)(((double)(rng_next(&rng) % 20001) / 10000.0 - 1) * 0.05);
-    for (int j = 0; j < NET_HIDDEN; j++) p.b1[j] = 0.5f;
-    fprintf(stderr, "size %d: %zu positions (%zu held out), %d inputs; loss of the linear terms %.5f (held out %.5f)\n",
-            size, train.n, test.n, inputs, net_loss(&p, &train, map, inputs, k), net_loss(&p, &test, map, inputs, k));
+    if (init) {
+        const EvalNet *old = engine_nets[size];
+        memcpy(p.w1, old->w1, nw * sizeof(float));
+        memcpy(p.b1, old->b1, sizeof p.b1);
+        memcpy(p.w2, old->w2, sizeof p.w2);
+        p.b2 = old->b2;
+    } else {
+        for (size_t i = 0; i < nw; i++) p.w1[i] = (float)(((double)(rng_next(&rng) % 20001) / 10000.0 - 1) * 0.05);
+        for (int j = 0; j < NET_HIDDEN; j++) p.b1[j] = 0.5f;
+    }
+    fprintf(stderr, "size %d: %zu positions (%zu held out), %d inputs; loss of %s %.5f (held out %.5f)\n", size,
+            train.n, test.n, inputs, init ? "the built-in network" : "the linear terms",
+            net_loss(&p, &train, map, inputs, k), net_loss(&p, &test, map, inputs, k));
     for (size_t i = 0; i < train.n; i++) order[i] = i;
     const size_t batch = 256;
     int t = 0;
@@ -936,6 +961,6 @@ int main(int argc, char **argv) {
                         "                [--games OTHER] DATA...\n"
                         "       tune carry OUT.c FROM TO...\n"
                         "       tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R]\n"
-                        "                [--valid FILE] DATA...\n");
+                        "                [--decay D] [--valid FILE] [--valid-lambda L] [--init] DATA...\n");
     return rc;
 }
