@@ -90,11 +90,14 @@ typedef struct NodeState {
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bool threat,
                    NodeState ns);
 
-/* Plays `m` for the child at ply + 1 and returns the child's state. */
+/* The state of the child at ply + 1, `m` just played. `probe`: the child
+ * will look in the table (it has depth left), so its entry is fetched now;
+ * a fetch for a child that never looks (a leaf, most of them) costs more
+ * than it saves (bench/ENGINE.md). */
 static inline NodeState child_state(SearchThread *t, TakMove m, int ply, NodeState ns, int used,
-                                    bool threat) {
+                                    bool threat, bool probe) {
     NodeState c = {ns.stack_base + used, ns.rep_floor, !threat && !tak_move_is_spread(m)};
-    tt_prefetch(&t->engine->tt, t->pos.hash ^ t->key_salt);
+    if (probe) tt_prefetch(&t->engine->tt, t->pos.hash ^ t->key_salt);
     t->path[t->path_base + (size_t)ply + 1] = t->pos.hash;
     if (!tak_move_is_spread(m)) c.rep_floor = t->path_base + (size_t)ply + 1;
     return c;
@@ -120,7 +123,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bo
         TakUndo undo;
         t->played[ply] = m;
         tak_position_make(pos, m, &undo);
-        NodeState cs = child_state(t, m, ply, ns, n, true);
+        NodeState cs = child_state(t, m, ply, ns, n, true, false);
         int score;
         t->pv_length[ply + 1] = 0;
         if (pos->result.end != TAK_END_NONE) {
@@ -298,7 +301,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
         TakUndo undo;
         t->played[ply] = m;
         tak_position_make(pos, m, &undo);
-        NodeState cs = child_state(t, m, ply, ns, n, threat);
+        NodeState cs = child_state(t, m, ply, ns, n, threat, depth >= 2);
         int new_depth = depth - 1, score;
         if (tried == 0) {
             score = -search(t, -beta, -alpha, new_depth, ply + 1, true, cs);
@@ -385,7 +388,7 @@ static int root_search(SearchThread *t, int alpha, int beta, int depth) {
         TakUndo undo;
         t->played[0] = m;
         tak_position_make(pos, m, &undo);
-        NodeState cs = child_state(t, m, 0, ns, 0, true); /* the root's threat is not known */
+        NodeState cs = child_state(t, m, 0, ns, 0, true, depth >= 2); /* the root's threat is not known */
         /* Levels want the score of every move near the best, not just the best. */
         int a = margin && best > -SCORE_INF ? best - margin : alpha;
         int score;
