@@ -11,7 +11,15 @@
  * some forty inputs on, so the sum is a few hundred vector additions); the
  * weights of each size are in net_weights.c, written by `tune net`, and a
  * size without a network is evaluated by the linear terms alone.
+ *
+ * Not kept up move by move as NNUE engines do: our search evaluates about
+ * one node in five that it makes (the rest end on the table, a road in one
+ * or a threat), so sums moved with every move, from both colours' views,
+ * cost more than counting afresh where needed (tried: 8% fewer nodes a
+ * second on the 5x5 middle-game bench).
  */
+#include <string.h>
+
 #include "internal.h"
 
 int engine_net_input_count(int size) { return size * size * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18; }
@@ -59,13 +67,25 @@ int engine_net_inputs(const TakPosition *pos, uint16_t idx[NET_MAX_ACTIVE]) {
     return n;
 }
 
+/* Eight hidden units at a time, so that each input's row is added with a
+ * few vector additions (left to itself, GCC gathers across rows instead). */
+typedef float NetLane __attribute__((vector_size(8 * sizeof(float))));
+#define NET_LANES (NET_HIDDEN / 8)
+_Static_assert(NET_HIDDEN % 8 == 0, "hidden units in lanes of 8");
+
 float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float hidden[NET_HIDDEN]) {
-    float h[NET_HIDDEN];
-    for (int j = 0; j < NET_HIDDEN; j++) h[j] = net->b1[j];
+    NetLane acc[NET_LANES];
+    memcpy(acc, net->b1, sizeof acc);
     for (int i = 0; i < n; i++) {
         const float *row = net->w1 + (size_t)idx[i] * NET_HIDDEN;
-        for (int j = 0; j < NET_HIDDEN; j++) h[j] += row[j];
+        for (int l = 0; l < NET_LANES; l++) {
+            NetLane r;
+            memcpy(&r, row + 8 * l, sizeof r);
+            acc[l] += r;
+        }
     }
+    float h[NET_HIDDEN];
+    memcpy(h, acc, sizeof h);
     float out = net->b2;
     for (int j = 0; j < NET_HIDDEN; j++) {
         float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
