@@ -151,6 +151,40 @@ else
     fail "net --valid-lambda" "by L 1: '$mixed' and '$results'; by L 0: '$scores'"
 fi
 
+# tools/tune/net.sh, the whole loop for one size in seconds: self-play
+# chunks from two workers, every twentieth held out, a network written.
+loop=$scratch/loop
+TRAIN_WORKERS=2 NET_NODES5=200 NET_EPOCHS5=1 NET_OUT=$scratch/loop.c \
+    tools/tune/net.sh "$loop" t 0.15 5 >"$scratch/out" 2>"$scratch/err"
+rc=$?
+chunks=$(ls "$loop/t" 2>/dev/null | grep -c '^c[0-9]*_5\.txt$')
+if [ "$rc" -eq 0 ] && [ "$chunks" -ge 20 ] && ! ls "$loop/t" | grep -q part &&
+    grep -q 'fitting the 5x5 network to [0-9]* lines, [1-9][0-9]* held out' "$scratch/out" &&
+    grep -q '\[5\] = &net_5' "$scratch/loop.c" && grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 ' "$scratch/loop.c"; then
+    pass
+else
+    fail "net.sh plays, holds out and fits" "rc=$rc chunks=$chunks" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+fi
+# Run again with no time: nothing played, the same chunks fitted.
+before=$(ls "$loop/t" | wc -l)
+TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wrote' "$scratch/out"; then
+    pass
+else
+    fail "net.sh with no time fits what there is" "rc=$rc" "$(cat "$scratch/out")"
+fi
+for bad in "$loop t" "$loop t ten" "$loop t 1 59"; do
+    # shellcheck disable=SC2086
+    tools/tune/net.sh $bad >"$scratch/out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -qE 'usage|SIZES' "$scratch/out"; then
+        pass
+    else
+        fail "net.sh $bad" "rc=$rc" "$(cat "$scratch/out")"
+    fi
+done
+
 # Its errors: no output file, a message naming what was wrong.
 rm -f "$scratch/bad.c"
 tune net "$scratch/bad.c" 2 "$scratch/scored.txt"
