@@ -938,6 +938,9 @@ static int cmd_net(int argc, char **argv) {
         fprintf(stderr, "  epoch %d: loss %.5f (held out %.5f)\n", ep, sum / (double)train.n,
                 net_loss(&p, &test, map, inputs, k));
     }
+    if (epochs > 0)
+        fprintf(stderr, "fitted: loss %.5f (held out %.5f)\n", net_loss(&p, &train, map, inputs, k),
+                net_loss(&p, &test, map, inputs, k));
     bool ok = save_net(argv[2], size, &p, argc, argv);
     free(map), free(order), free(p.w1), free(g.w1), free(m.w1), free(v.w1);
     free(train.idx), free(train.start), free(train.lin), free(train.tgt);
