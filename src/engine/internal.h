@@ -112,7 +112,7 @@ int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalW
  * capstones in reserve (one of 3 each), and the half komi by the mover's
  * colour (one of 18; komi 0 is one input for both colours). */
 #ifndef NET_HIDDEN
-#define NET_HIDDEN 64
+#define NET_HIDDEN 128
 #endif
 #define NET_BURIED 6
 #define NET_SQ_INPUTS (6 + 2 * NET_BURIED)
