@@ -212,5 +212,11 @@ if [ "$rc" -eq 1 ] && [[ $err == *"no network for size 4"* ]] && [ ! -e "$scratc
 else
     fail "net --init for a size without a network" "rc=$rc" "$err"
 fi
+tune net "$scratch/bad.c" 5 --valid-lambda -1 "$scratch/scored.txt"
+if [ "$rc" -eq 2 ] && [[ $err == *"usage"* ]] && [ ! -e "$scratch/bad.c" ]; then
+    pass
+else
+    fail "net with --valid-lambda out of 0..1" "rc=$rc" "$err"
+fi
 
 finish

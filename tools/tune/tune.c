@@ -847,9 +847,9 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
 static int cmd_net(int argc, char **argv) {
     if (argc < 5) return 2;
     int size = atoi(argv[3]), epochs = 20;
-    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = -1;
+    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = 0;
     const char *valid = NULL;
-    bool init = false;
+    bool init = false, own_valid_lambda = false;
     int a = 4;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (strcmp(argv[a], "--init") == 0) {
@@ -861,10 +861,12 @@ static int cmd_net(int argc, char **argv) {
         else if (strcmp(argv[a], "--lr") == 0) lr = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--decay") == 0) decay = atof(argv[a + 1]);
         else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
-        else if (strcmp(argv[a], "--valid-lambda") == 0) valid_lambda = atof(argv[a + 1]);
-        else return 2;
+        else if (strcmp(argv[a], "--valid-lambda") == 0) {
+            valid_lambda = atof(argv[a + 1]);
+            own_valid_lambda = true;
+        } else return 2;
     }
-    if (valid_lambda == -1) valid_lambda = lambda;
+    if (!own_valid_lambda) valid_lambda = lambda;
     if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || !(lambda >= 0 && lambda <= 1) ||
         !(valid_lambda >= 0 && valid_lambda <= 1) || !(k > 0) || epochs < 0)
         return 2;
