@@ -102,6 +102,77 @@ static void test_road_in_one_matches_core(void **state) {
     assert_true(taks > 100);
 }
 
+/* engine_parry_zone: wherever the opponent has a road in one, every move of
+ * the side to move that changes none of the zone's squares (and does not end
+ * the game itself) leaves the opponent's winning move legal and winning. */
+static TakMoveList replies;
+
+static void test_parry_zone_is_safe(void **state) {
+    (void)state;
+    uint64_t rng = 11;
+    int threats = 0, dropped = 0, kept = 0;
+    for (int g = 0; g < 160; g++) {
+        int size = 3 + g % 6;
+        TakRules rules = support_rules(size);
+        TakError err;
+        TakPosition pos;
+        assert_true(tak_position_init(&pos, &rules, &err));
+        BbMasks m = bb_masks(size);
+        for (int ply = 0; ply < 160 && !tak_position_is_over(&pos); ply++) {
+            int opp = pos.side ^ 1;
+            TakMove w = engine_road_in_one(&pos, opp, &m);
+            /* (The search asks only where the side to move cannot win at once.) */
+            if (w != TAK_MOVE_NONE && engine_win_in_one(&pos, pos.side, &m) == TAK_MOVE_NONE) {
+                threats++;
+                TakBitboard zone = engine_parry_zone(&pos, opp, w, &m);
+                TakBitboard empty = m.all & ~(pos.owner[0] | pos.owner[1]);
+                int n = tak_moves_generate(&pos, &replies);
+                for (int i = 0; i < n; i++) {
+                    TakMove r = replies.moves[i];
+                    TakBitboard changed = engine_move_squares(r, size);
+                    if (changed & zone) {
+                        kept++;
+                        continue;
+                    }
+                    TakUndo u1, u2;
+                    tak_position_make(&pos, r, &u1);
+                    bool spread_fills = tak_move_is_spread(r) && (empty & ~changed) == 0;
+                    if (pos.result.end == TAK_END_NONE) {
+                        dropped++;
+                        if (!tak_move_is_legal(&pos, w)) {
+                            char tps[TAK_TPS_MAX];
+                            fail_msg("%s: a move outside the zone made the win illegal",
+                                     support_tps(&pos, tps));
+                        }
+                        tak_position_make(&pos, w, &u2);
+                        assert_int_equal(pos.result.end, TAK_END_ROAD);
+                        assert_int_equal(pos.result.winner, opp);
+                        tak_position_unmake(&pos, w, &u2);
+                    } else if (pos.result.winner != opp) {
+                        /* Only a move the search keeps anyway may end the game
+                         * other than by the opponent's road. */
+                        int left = pos.stones[opp ^ 1] + pos.capstones[opp ^ 1];
+                        assert_true(spread_fills || left == 0 || !(empty & (empty - 1)));
+                    }
+                    tak_position_unmake(&pos, r, &u1);
+                }
+            }
+            int n = tak_moves_generate(&pos, &list);
+            TakMove mv = list.moves[rng_next(&rng) % (uint64_t)n];
+            for (int k = 0; k < 6 && g % 2; k++) {
+                TakMove c = list.moves[rng_next(&rng) % (uint64_t)n];
+                if (tak_move_is_spread(c)) mv = c;
+            }
+            TakUndo undo;
+            tak_position_make(&pos, mv, &undo);
+        }
+    }
+    /* Not vacuous: many threats, and both kinds of reply. */
+    assert_true(threats > 100);
+    assert_true(dropped > 1000);
+    assert_true(kept > 100);
+}
+
 static TakSearchLimits limits_nodes(uint64_t nodes) {
     TakSearchLimits l;
     memset(&l, 0, sizeof l);
@@ -680,6 +751,7 @@ static void test_flat_win_in_one_matches_core(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_road_in_one_matches_core),
+        cmocka_unit_test(test_parry_zone_is_safe),
         cmocka_unit_test(test_legal_moves_everywhere),
         cmocka_unit_test(test_finished_game_has_no_move),
         cmocka_unit_test(test_depth_limit),

@@ -151,6 +151,28 @@ int engine_net_eval(const TakPosition *pos, const EvalNet *net);
  * move, or TAK_MOVE_NONE. */
 TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m);
 
+/* For `win`, a road in one of `color` (engine_road_in_one's), the squares a
+ * move of the other side must change to stop it: the squares `win` lifts
+ * from and covers, and every group of road squares that would join two
+ * edges after it. A move that changes none of them (and does not end the
+ * game itself) leaves `win` legal and winning. */
+TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BbMasks *m);
+
+/* The squares a move changes: a placement's square; a spread's stack and
+ * the squares it covers. */
+static inline TakBitboard engine_move_squares(TakMove mv, int size) {
+    int sq = tak_move_square(mv);
+    TakBitboard b = bb_bit(sq);
+    if (!tak_move_is_spread(mv)) return b;
+    int dir = tak_move_direction(mv);
+    int step = dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
+    for (int i = tak_move_distance(mv); i > 0; i--) {
+        sq += step;
+        b |= bb_bit(sq);
+    }
+    return b;
+}
+
 /* A placement by which `color` would end the game at once (its last piece,
  * or the last empty square) and win the flat count, or TAK_MOVE_NONE. */
 TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks *m);

@@ -87,7 +87,47 @@ typedef struct NodeState {
     bool no_win;
 } NodeState;
 
-static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bool threat,
+/* The opponent's win in one at a node, which the side to move must stop. */
+typedef struct Threat {
+    bool on;
+    TakMove road; /* its road in one, when it has one (else TAK_MOVE_NONE) */
+} Threat;
+
+static inline Threat opponent_threat(const SearchThread *t) {
+    const TakPosition *pos = &t->pos;
+    Threat th = {false, engine_road_in_one(pos, pos->side ^ 1, &t->masks)};
+    th.on = th.road != TAK_MOVE_NONE ||
+            engine_flat_win_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
+    return th;
+}
+
+/* Under a road threat most moves change nothing the road needs: the
+ * opponent's winning move stays legal and winning after them, so they lose
+ * in two plies and need not be played out (the search used to make each
+ * one and look for the road again). Drops from moves[0..n) those
+ * engine_parry_zone shows cannot stop it, keeping any move that could end
+ * the game itself (a placement of the last piece or on the last empty
+ * square, a spread over every empty one); returns how many are left.
+ * Nothing is dropped for a threat on flats, or when a repetition could draw
+ * (the move would then not lose). */
+static int parry_candidates(const SearchThread *t, Threat th, TakMove *moves, int n) {
+    const TakPosition *pos = &t->pos;
+    if (th.road == TAK_MOVE_NONE || pos->rules.repetition_draw) return n;
+    TakBitboard zone = engine_parry_zone(pos, pos->side ^ 1, th.road, &t->masks);
+    TakBitboard empty = t->masks.all & ~(pos->owner[0] | pos->owner[1]);
+    bool last_piece = pos->stones[pos->side] + pos->capstones[pos->side] <= 1;
+    bool last_square = (empty & (empty - 1)) == 0;
+    int size = pos->rules.size, kept = 0;
+    for (int i = 0; i < n; i++) {
+        TakBitboard changed = engine_move_squares(moves[i], size);
+        bool ends = tak_move_is_spread(moves[i]) ? (empty & ~changed) == 0
+                                                 : last_piece || last_square;
+        if ((changed & zone) || ends) moves[kept++] = moves[i];
+    }
+    return kept;
+}
+
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, Threat threat,
                    NodeState ns);
 
 /* The state of the child at ply + 1, `m` just played. `probe`: the child
@@ -103,21 +143,24 @@ static inline NodeState child_state(SearchThread *t, TakMove m, int ply, NodeSta
     return c;
 }
 
-static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bool threat,
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, Threat threat,
                    NodeState ns) {
     TakPosition *pos = &t->pos;
     t->pv_length[ply] = 0;
-    if (!threat || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH)
+    if (!threat.on || ply >= MAX_PLY - 1 || qdepth >= QS_MAX_DEPTH)
         return engine_evaluate(pos, &t->masks, t->weights);
-    /* The opponent completes a road next move unless this move stops it:
-     * no standing pat, every move is tried. */
+    /* The opponent wins next move unless this move stops it: no standing
+     * pat, every move that might stop it is tried. */
     int n = generate(t, ns.stack_base);
     if (n <= 0) return engine_evaluate(pos, &t->masks, t->weights);
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
+    /* What a move that cannot stop the threat scores (a loss in two plies). */
+    int best = -(TAK_SCORE_WIN - ply - 2);
+    n = parry_candidates(t, threat, moves, n);
+    if (n == 0) return best;
     order_score(t, moves, scores, n, TAK_MOVE_NONE, ply);
     order_sort(moves, scores, t->sort_keys, 0, n);
-    int best = -(TAK_SCORE_WIN - ply - 2);
     for (int i = 0; i < n; i++) {
         TakMove m = moves[i];
         TakUndo undo;
@@ -133,8 +176,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, bo
         } else if (engine_win_in_one(pos, pos->side, &t->masks) != TAK_MOVE_NONE) {
             score = -(TAK_SCORE_WIN - ply - 2);
         } else {
-            bool child_threat = engine_win_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
-            score = -qsearch(t, -beta, -alpha, ply + 1, qdepth + 1, child_threat, cs);
+            score = -qsearch(t, -beta, -alpha, ply + 1, qdepth + 1, opponent_threat(t), cs);
         }
         tak_position_unmake(pos, m, &undo);
         if (t->stopped) return 0;
@@ -226,9 +268,10 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (beta > TAK_SCORE_WIN - ply - 1) beta = TAK_SCORE_WIN - ply - 1;
     if (alpha >= beta) return alpha;
 
-    bool threat = engine_win_in_one(pos, pos->side ^ 1, &t->masks) != TAK_MOVE_NONE;
+    Threat th = opponent_threat(t);
+    bool threat = th.on;
     if (threat && ply < 2 * t->root_depth + 8) depth++;
-    if (depth <= 0) return qsearch(t, alpha, beta, ply, 0, threat, ns);
+    if (depth <= 0) return qsearch(t, alpha, beta, ply, 0, th, ns);
 
     uint64_t key = pos->hash ^ t->key_salt;
     TTHit hit;
@@ -279,6 +322,10 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (n <= 0) return n < 0 ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
+    if (threat) {
+        n = parry_candidates(t, th, moves, n);
+        if (n == 0) return -(TAK_SCORE_WIN - ply - 2); /* each loses to the threat */
+    }
     order_first(t, moves, scores, n, tt_move, ply);
 
     bool lmp_node = !pv_node && !threat && depth <= 3;

@@ -35,17 +35,42 @@ static TakBitboard spread_reach(const TakPosition *pos, int sq, int dir, int car
     return reach;
 }
 
-/* Tries every spread of (sq, dir) for `color` on bitboards alone (a spread
- * changes only the tops of its own line) and returns one after which `color`
- * has a road, or TAK_MOVE_NONE; spreads over fewer than `shortest` squares
- * are known to give none. A road for the mover wins even when the move also
- * completes the opponent's. */
+/* The road squares of `color` after its spread of (sq, code) by `step`,
+ * `road` being its road squares now: a spread changes only the tops of its
+ * own line (a wall that moves stays a wall; a capstone flattens one). */
+static inline TakBitboard road_after_spread(const TakPosition *pos, int color, int sq, int step,
+                                            unsigned code, TakBitboard road) {
+    int h = pos->height[sq], k = 32 - __builtin_clz(code);
+    bool moving_wall = (pos->walls & bb_bit(sq)) != 0;
+    TakStackBits carried = pos->stack[sq];
+    TakBitboard r = road & ~bb_bit(sq);
+    if (h > k && (int)((carried >> k) & 1) == color) r |= bb_bit(sq);
+    int s = sq;
+    for (unsigned c = code; c; c &= c - 1) {
+        int i = __builtin_ctz(c);
+        s += step;
+        bool top_is_mover = (int)((carried >> (k - 1 - i)) & 1) == color;
+        bool last = (c & (c - 1)) == 0;
+        if (top_is_mover && !(last && moving_wall))
+            r |= bb_bit(s);
+        else
+            r &= ~bb_bit(s);
+    }
+    return r;
+}
+
+static inline int direction_step(int dir, int size) {
+    return dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
+}
+
+/* Tries every spread of (sq, dir) for `color` on bitboards alone and
+ * returns one after which `color` has a road, or TAK_MOVE_NONE; spreads over
+ * fewer than `shortest` squares are known to give none. A road for the mover
+ * wins even when the move also completes the opponent's. */
 static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int dir, int carry,
                                int run, bool flatten, int shortest, const BbMasks *m) {
-    int size = pos->rules.size, h = pos->height[sq];
-    int step = dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
+    int size = pos->rules.size, step = direction_step(dir, size);
     TakBitboard road = pos->owner[color] & ~pos->walls;
-    bool moving_wall = (pos->walls & bb_bit(sq)) != 0;
     /* Many spreads leave the same tops: each is looked at once. */
     TakBitboard seen[32];
     int seen_count = 0;
@@ -59,21 +84,7 @@ static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int di
             ok = count == 1 || (code & (1u << (count - 2)));
         }
         if (!ok) continue;
-        int k = 32 - __builtin_clz(code);
-        TakStackBits carried = pos->stack[sq];
-        TakBitboard r = road & ~bb_bit(sq);
-        if (h > k && (int)((carried >> k) & 1) == color) r |= bb_bit(sq);
-        int s = sq;
-        for (unsigned c = code; c; c &= c - 1) {
-            int i = __builtin_ctz(c);
-            s += step;
-            bool top_is_mover = (int)((carried >> (k - 1 - i)) & 1) == color;
-            bool last = (c & (c - 1)) == 0;
-            if (top_is_mover && !(last && moving_wall))
-                r |= bb_bit(s);
-            else
-                r &= ~bb_bit(s);
-        }
+        TakBitboard r = road_after_spread(pos, color, sq, step, code, road);
         bool again = false;
         for (int j = 0; j < seen_count && !again; j++) again = seen[j] == r;
         if (again) continue;
@@ -322,4 +333,25 @@ TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks 
     int black = 2 * (color == TAK_WHITE ? opp : own) + pos->rules.half_komi;
     if (color == TAK_WHITE ? white <= black : black <= white) return TAK_MOVE_NONE;
     return tak_move_place(__builtin_ctzll(empty), stones ? TAK_PLACE_FLAT : TAK_PLACE_CAP);
+}
+
+TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BbMasks *m) {
+    int size = pos->rules.size, sq = tak_move_square(win);
+    TakBitboard road = pos->owner[color] & ~pos->walls, zone = bb_bit(sq), after;
+    if (tak_move_is_spread(win)) {
+        int step = direction_step(tak_move_direction(win), size);
+        after = road_after_spread(pos, color, sq, step, tak_move_drops(win), road);
+        for (int s = sq, i = tak_move_distance(win); i > 0; i--) {
+            s += step;
+            zone |= bb_bit(s);
+        }
+    } else {
+        after = road | zone;
+    }
+    /* Every group of road squares that joins two opposite edges after it. */
+    TakBitboard ns = bb_flood(after & m->north, after, m, size) &
+                     bb_flood(after & m->south, after, m, size);
+    TakBitboard we = bb_flood(after & m->west, after, m, size) &
+                     bb_flood(after & m->east, after, m, size);
+    return zone | ns | we;
 }
