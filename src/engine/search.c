@@ -107,11 +107,15 @@ static inline Threat opponent_threat(const SearchThread *t) {
  * one and look for the road again). Drops from moves[0..n) those
  * engine_parry_zone shows cannot stop it, keeping any move that could end
  * the game itself (a placement of the last piece or on the last empty
- * square, a spread over every empty one); returns how many are left.
- * Nothing is dropped for a threat on flats, or when a repetition could draw
- * (the move would then not lose). */
-static int parry_candidates(const SearchThread *t, Threat th, TakMove *moves, int n) {
+ * square, a spread over every empty one); returns how many are left, and
+ * the first one dropped in *dropped (TAK_MOVE_NONE when none was).
+ * Nothing is dropped for a threat on flats, or when the rules make a
+ * repetition a draw (a dropped move might then draw rather than lose; under
+ * the standard rules it loses, though the search scores a repetition as 0). */
+static int parry_candidates(const SearchThread *t, Threat th, TakMove *moves, int n,
+                            TakMove *dropped) {
     const TakPosition *pos = &t->pos;
+    *dropped = TAK_MOVE_NONE;
     if (th.road == TAK_MOVE_NONE || pos->rules.repetition_draw) return n;
     TakBitboard zone = engine_parry_zone(pos, pos->side ^ 1, th.road, &t->masks);
     TakBitboard empty = t->masks.all & ~(pos->owner[0] | pos->owner[1]);
@@ -122,7 +126,10 @@ static int parry_candidates(const SearchThread *t, Threat th, TakMove *moves, in
         TakBitboard changed = engine_move_squares(moves[i], size);
         bool ends = tak_move_is_spread(moves[i]) ? (empty & ~changed) == 0
                                                  : last_piece || last_square;
-        if ((changed & zone) || ends) moves[kept++] = moves[i];
+        if ((changed & zone) || ends)
+            moves[kept++] = moves[i];
+        else if (*dropped == TAK_MOVE_NONE)
+            *dropped = moves[i];
     }
     return kept;
 }
@@ -157,7 +164,8 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, Th
     int *scores = &t->scores[ns.stack_base];
     /* What a move that cannot stop the threat scores (a loss in two plies). */
     int best = -(TAK_SCORE_WIN - ply - 2);
-    n = parry_candidates(t, threat, moves, n);
+    TakMove dropped;
+    n = parry_candidates(t, threat, moves, n, &dropped);
     if (n == 0) return best;
     order_score(t, moves, scores, n, TAK_MOVE_NONE, ply);
     order_sort(moves, scores, t->sort_keys, 0, n);
@@ -322,8 +330,9 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     if (n <= 0) return n < 0 ? engine_evaluate(pos, &t->masks, t->weights) : 0;
     TakMove *moves = &t->moves[ns.stack_base];
     int *scores = &t->scores[ns.stack_base];
+    TakMove dropped = TAK_MOVE_NONE;
     if (threat) {
-        n = parry_candidates(t, th, moves, n);
+        n = parry_candidates(t, th, moves, n, &dropped);
         if (n == 0) return -(TAK_SCORE_WIN - ply - 2); /* each loses to the threat */
     }
     order_first(t, moves, scores, n, tt_move, ply);
@@ -331,6 +340,10 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     bool lmp_node = !pv_node && !threat && depth <= 3;
     int alpha_orig = alpha, best = -SCORE_INF, tried = 0;
     TakMove best_move = TAK_MOVE_NONE;
+    if (dropped != TAK_MOVE_NONE) { /* what it would have scored played out */
+        best = -(TAK_SCORE_WIN - ply - 2);
+        best_move = dropped;
+    }
     for (int i = 0; i < n; i++) {
         /* The first few are picked one at a time (most nodes stop after one
          * or two moves), the rest sorted once; where late-move pruning will
