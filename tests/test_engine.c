@@ -76,6 +76,19 @@ static void check_road_in_one(TakPosition *pos, int *taks) {
     }
 }
 
+/* Plays a random move; `spreads`: one of up to six more draws that is a
+ * spread instead, for tall stacks. */
+static void random_step(TakPosition *pos, uint64_t *rng, bool spreads) {
+    int n = tak_moves_generate(pos, &list);
+    TakMove mv = list.moves[rng_next(rng) % (uint64_t)n];
+    for (int k = 0; k < 6 && spreads; k++) {
+        TakMove c = list.moves[rng_next(rng) % (uint64_t)n];
+        if (tak_move_is_spread(c)) mv = c;
+    }
+    TakUndo undo;
+    tak_position_make(pos, mv, &undo);
+}
+
 /* Every position of random games (half of them spread-heavy, for tall stacks). */
 static void test_road_in_one_matches_core(void **state) {
     (void)state;
@@ -89,14 +102,7 @@ static void test_road_in_one_matches_core(void **state) {
         assert_true(tak_position_init(&pos, &rules, &err));
         for (int ply = 0; ply < 160 && !tak_position_is_over(&pos); ply++) {
             check_road_in_one(&pos, &taks);
-            int n = tak_moves_generate(&pos, &list);
-            TakMove mv = list.moves[rng_next(&rng) % (uint64_t)n];
-            for (int k = 0; k < 6 && g % 2; k++) {
-                TakMove c = list.moves[rng_next(&rng) % (uint64_t)n];
-                if (tak_move_is_spread(c)) mv = c;
-            }
-            TakUndo undo;
-            tak_position_make(&pos, mv, &undo);
+            random_step(&pos, &rng, g % 2);
         }
     }
     assert_true(taks > 100);
@@ -157,14 +163,7 @@ static void test_parry_zone_is_safe(void **state) {
                     tak_position_unmake(&pos, r, &u1);
                 }
             }
-            int n = tak_moves_generate(&pos, &list);
-            TakMove mv = list.moves[rng_next(&rng) % (uint64_t)n];
-            for (int k = 0; k < 6 && g % 2; k++) {
-                TakMove c = list.moves[rng_next(&rng) % (uint64_t)n];
-                if (tak_move_is_spread(c)) mv = c;
-            }
-            TakUndo undo;
-            tak_position_make(&pos, mv, &undo);
+            random_step(&pos, &rng, g % 2);
         }
     }
     /* Not vacuous: many threats, and both kinds of reply. */

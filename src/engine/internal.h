@@ -158,14 +158,18 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m);
  * game itself) leaves `win` legal and winning. */
 TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BbMasks *m);
 
+/* How a square's number changes a step toward `dir`. */
+static inline int engine_step(int dir, int size) {
+    return dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
+}
+
 /* The squares a move changes: a placement's square; a spread's stack and
  * the squares it covers. */
 static inline TakBitboard engine_move_squares(TakMove mv, int size) {
     int sq = tak_move_square(mv);
     TakBitboard b = bb_bit(sq);
     if (!tak_move_is_spread(mv)) return b;
-    int dir = tak_move_direction(mv);
-    int step = dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
+    int step = engine_step(tak_move_direction(mv), size);
     for (int i = tak_move_distance(mv); i > 0; i--) {
         sq += step;
         b |= bb_bit(sq);

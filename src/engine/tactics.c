@@ -59,17 +59,13 @@ static inline TakBitboard road_after_spread(const TakPosition *pos, int color, i
     return r;
 }
 
-static inline int direction_step(int dir, int size) {
-    return dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
-}
-
 /* Tries every spread of (sq, dir) for `color` on bitboards alone and
  * returns one after which `color` has a road, or TAK_MOVE_NONE; spreads over
  * fewer than `shortest` squares are known to give none. A road for the mover
  * wins even when the move also completes the opponent's. */
 static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int dir, int carry,
                                int run, bool flatten, int shortest, const BbMasks *m) {
-    int size = pos->rules.size, step = direction_step(dir, size);
+    int size = pos->rules.size, step = engine_step(dir, size);
     TakBitboard road = pos->owner[color] & ~pos->walls;
     /* Many spreads leave the same tops: each is looked at once. */
     TakBitboard seen[32];
@@ -337,17 +333,11 @@ TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks 
 
 TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BbMasks *m) {
     int size = pos->rules.size, sq = tak_move_square(win);
-    TakBitboard road = pos->owner[color] & ~pos->walls, zone = bb_bit(sq), after;
-    if (tak_move_is_spread(win)) {
-        int step = direction_step(tak_move_direction(win), size);
-        after = road_after_spread(pos, color, sq, step, tak_move_drops(win), road);
-        for (int s = sq, i = tak_move_distance(win); i > 0; i--) {
-            s += step;
-            zone |= bb_bit(s);
-        }
-    } else {
-        after = road | zone;
-    }
+    TakBitboard road = pos->owner[color] & ~pos->walls, zone = engine_move_squares(win, size);
+    TakBitboard after = road | zone; /* a placement's */
+    if (tak_move_is_spread(win))
+        after = road_after_spread(pos, color, sq, engine_step(tak_move_direction(win), size),
+                                  tak_move_drops(win), road);
     /* Every group of road squares that joins two opposite edges after it. */
     TakBitboard ns = bb_flood(after & m->north, after, m, size) &
                      bb_flood(after & m->south, after, m, size);
