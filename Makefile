@@ -9,6 +9,7 @@
 #   make          build/libtak.a and build/tak
 #   make test     every tests/test_*.c (cmocka) and tests/cli/*.sh; summary line
 #   make asan     the same suite built with ASan/UBSan into build/asan/
+#   make tsan     a two-thread search built with ThreadSanitizer (build/tsan/)
 #   make fuzz     every fuzz/fuzz_*.c with clang and libFuzzer into build/fuzz/
 #   make bench    build/tak bench, then the engine's (bench/engine.c)
 #   make tune     the evaluation tuner and the tactics generator (tools/)
@@ -49,7 +50,7 @@ FUZZ_NAMES := $(basename $(notdir $(FUZZ_SRCS)))
 TAK_SHARED ?= $(abspath $(CURDIR)/../shared)
 export TAK_SHARED
 
-.PHONY: all test asan fuzz bench tune clean
+.PHONY: all test asan tsan fuzz bench tune clean
 # Keep the objects of chained rules (tests, fuzz targets) between runs.
 .SECONDARY:
 all: $(BUILD)/libtak.a $(BUILD)/tak
@@ -144,6 +145,30 @@ asan:
 	@$(MAKE) --no-print-directory -k $(ASAN_TEST_BINS) $(BUILD)/asan/tak $(BUILD)/tools/tune/tune || true
 	@MAKE="$(MAKE)" ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    scripts/run-tests.sh $(BUILD)/asan/tests $(BUILD)/asan/tak
+
+# ---- ThreadSanitizer: the search on two threads ---------------------------
+# The engine's benchmark at --quick with two search threads (Lazy SMP: one
+# table, written by both), built with -fsanitize=thread; any data race it
+# reports fails the run.
+
+TSAN_FLAGS := -O1 -g -pthread -fsanitize=thread
+TSAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/tsan/obj/%.o)
+
+$(BUILD)/tsan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -c $< -o $@
+
+$(BUILD)/tsan/libtak.a: $(TSAN_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/tsan/bench/engine: $(BUILD)/tsan/obj/bench/engine.o $(BUILD)/tsan/libtak.a
+	@mkdir -p $(@D)
+	$(CC) $(TSAN_FLAGS) $^ $(LDLIBS) -o $@
+
+tsan: $(BUILD)/tsan/bench/engine
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 $(BUILD)/tsan/bench/engine --threads 2 --quick --search-only
 
 # ---- fuzz targets -------------------------------------------------------
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh: everything CI checks, from a fresh Debian machine: installs what
 # is missing, builds, runs the test suite, runs it again under ASan/UBSan,
-# replays the fuzz regressions and fuzzes for a short while. Every stage runs
+# runs a two-thread search under ThreadSanitizer, replays the fuzz
+# regressions and fuzzes for a short while. Every stage runs
 # even when an earlier one failed (except after a failed setup), so one run
 # shows all that is wrong; the last lines summarise, and the exit status is 1
 # when anything failed.
@@ -37,6 +38,7 @@ fi
 stage build make -j"$jobs"
 stage test make -j"$jobs" test
 stage asan make -j"$jobs" asan
+stage tsan make -j"$jobs" tsan
 stage server make -j"$jobs" test-server
 stage e2e make e2e
 if [ -f scripts/fuzz.sh ]; then

@@ -7,15 +7,14 @@
  * pat or null-move). Quiescence searches only answers to such threats.
  */
 #include <limits.h>
-#include <math.h>
 #include <string.h>
 
 #include "internal.h"
+#include "params.h"
 
 #define NULL_KEY 0x6A09E667F3BCC909ull
-#define QS_MAX_DEPTH 6
 
-static const int lmp_limit[4] = {0, 10, 18, 30};
+static const int lmp_limit[LMP_DEPTH + 1] = LMP_LIMITS;
 
 int search_terminal_score(const TakPosition *pos, int ply) {
     int winner = pos->result.winner;
@@ -207,25 +206,39 @@ static bool null_move_safe(const TakPosition *pos) {
     int own = pos->stones[side] + pos->capstones[side];
     int opp = pos->stones[side ^ 1] + pos->capstones[side ^ 1];
     int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
-    return own > 4 && opp > 4 && empty > 4;
+    return own > NULL_MIN_PIECES && opp > NULL_MIN_PIECES && empty > NULL_MIN_EMPTY;
 }
 
 /* Late-move reductions grow with the log of the depth and of the move's
- * place in the order (reduction[depth][index], filled once). */
-static uint8_t reduction[64][64];
-
-static void lmr_init(void) {
-    if (reduction[63][63]) return;
-    for (int d = 1; d < 64; d++)
-        for (int i = 1; i < 64; i++) {
-            double r = 0.25 + log(d) * log(i) / 2.6;
-            reduction[d][i] = (uint8_t)(r < 0 ? 0 : r);
-        }
-}
+ * place in the order. The logarithms are constants, log(n) to the last bit
+ * (printed by Python's repr(math.log(n)); lmr_log[0] is never read), so
+ * nothing is filled in at run time: the searches of many threads and many
+ * engines share nothing that one of them writes. */
+#define LMR_TOP 63
+static const double lmr_log[LMR_TOP + 1] = {
+    0, 0, 0.69314718055994529, 1.0986122886681098,
+    1.3862943611198906, 1.6094379124341003, 1.791759469228055, 1.9459101490553132,
+    2.0794415416798357, 2.1972245773362196, 2.3025850929940459, 2.3978952727983707,
+    2.4849066497880004, 2.5649493574615367, 2.6390573296152584, 2.7080502011022101,
+    2.7725887222397811, 2.8332133440562162, 2.8903717578961645, 2.9444389791664403,
+    2.9957322735539909, 3.044522437723423, 3.0910424533583161, 3.1354942159291497,
+    3.1780538303479458, 3.2188758248682006, 3.2580965380214821, 3.2958368660043291,
+    3.3322045101752038, 3.3672958299864741, 3.4011973816621555, 3.4339872044851463,
+    3.4657359027997265, 3.4965075614664802, 3.5263605246161616, 3.5553480614894135,
+    3.5835189384561099, 3.6109179126442243, 3.6375861597263857, 3.6635616461296463,
+    3.6888794541139363, 3.713572066704308, 3.7376696182833684, 3.7612001156935624,
+    3.784189633918261, 3.8066624897703196, 3.8286413964890951, 3.8501476017100584,
+    3.8712010109078911, 3.8918202981106265, 3.912023005428146, 3.9318256327243257,
+    3.9512437185814275, 3.970291913552122, 3.9889840465642745, 4.0073331852324712,
+    4.0253516907351496, 4.0430512678345503, 4.0604430105464191, 4.0775374439057197,
+    4.0943445622221004, 4.1108738641733114, 4.1271343850450917, 4.1431347263915326,
+};
 
 static int lmr_reduction(int depth, int index) {
-    if (depth < 3 || index < 3) return 0;
-    return reduction[depth < 63 ? depth : 63][index < 63 ? index : 63];
+    if (depth < LMR_MIN || index < LMR_MIN) return 0;
+    double r = LMR_BASE + lmr_log[depth < LMR_TOP ? depth : LMR_TOP] * lmr_log[index < LMR_TOP ? index : LMR_TOP] /
+                              LMR_DIVISOR;
+    return (int)r;
 }
 
 /* Correction history: how far the static evaluation was off, on average,
@@ -246,8 +259,8 @@ static inline int corrected(const SearchThread *t, int eval) {
 static void corr_update(SearchThread *t, int eval, int score, int depth) {
     int16_t *c = &t->corr[t->pos.side][corr_index(&t->pos)];
     int diff = (score - eval) * CORR_GRAIN;
-    int w = depth + 1 < 16 ? depth + 1 : 16;
-    int v = (*c * (256 - w) + diff * w) / 256;
+    int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
+    int v = (*c * (CORR_WEIGHT_TOTAL - w) + diff * w) / CORR_WEIGHT_TOTAL;
     if (v > CORR_MAX * CORR_GRAIN) v = CORR_MAX * CORR_GRAIN;
     if (v < -CORR_MAX * CORR_GRAIN) v = -CORR_MAX * CORR_GRAIN;
     *c = (int16_t)v;
@@ -278,7 +291,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
 
     Threat th = opponent_threat(t);
     bool threat = th.on;
-    if (threat && ply < 2 * t->root_depth + 8) depth++;
+    if (threat && ply < 2 * t->root_depth + THREAT_EXTENSION_PLIES) depth++;
     if (depth <= 0) return qsearch(t, alpha, beta, ply, 0, th, ns);
 
     uint64_t key = pos->hash ^ t->key_salt;
@@ -296,7 +309,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     /* No move from the table: a node this search has not been to, whose
      * first move is a guess. Searched a ply shallower, it costs less, and
      * the next iteration finds a move stored to start with. */
-    if (depth >= 4 && tt_move == TAK_MOVE_NONE && !threat) depth--;
+    if (depth >= UNKNOWN_NODE_DEPTH && tt_move == TAK_MOVE_NONE && !threat) depth--;
     /* The static evaluation, moved by the correction history, serves the
      * pruning below, the improving test of the reductions and the
      * correction's own update; not worked out under a threat (no pruning,
@@ -308,9 +321,10 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     bool improving =
         ply >= 2 && !threat && t->evals[ply - 2] != -SCORE_INF && eval > t->evals[ply - 2];
     if (prunable) {
-        if (depth <= 3 && eval - 90 * depth + 30 * improving >= beta) return eval;
-        if (null_ok && depth >= 3 && eval >= beta && null_move_safe(pos)) {
-            int r = 2 + depth / 4;
+        if (depth <= FUTILITY_DEPTH && eval - FUTILITY_MARGIN * depth + FUTILITY_IMPROVING * improving >= beta)
+            return eval;
+        if (null_ok && depth >= NULL_MIN_DEPTH && eval >= beta && null_move_safe(pos)) {
+            int r = NULL_REDUCTION + depth / NULL_REDUCTION_DIVISOR;
             t->played[ply] = TAK_MOVE_NONE;
             pos->side ^= 1;
             pos->ply++;
@@ -337,7 +351,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
     }
     order_first(t, moves, scores, n, tt_move, ply);
 
-    bool lmp_node = !pv_node && !threat && depth <= 3;
+    bool lmp_node = !pv_node && !threat && depth <= LMP_DEPTH;
     int alpha_orig = alpha, best = -SCORE_INF, tried = 0;
     TakMove best_move = TAK_MOVE_NONE;
     if (dropped != TAK_MOVE_NONE) { /* what it would have scored played out */
@@ -517,7 +531,6 @@ static void report_lines(SearchThread *t, int depth, int lines) {
 
 void search_iterate(SearchThread *t) {
     struct TakEngine *e = t->engine;
-    lmr_init();
     t->evals[0] = -SCORE_INF;
     root_setup(t);
     int lines = e->multipv < t->root_count ? e->multipv : t->root_count;
@@ -532,8 +545,8 @@ void search_iterate(SearchThread *t) {
         t->seldepth = 0;
         for (int k = 0; k < lines; k++) {
             t->multipv_index = k;
-            int alpha = -SCORE_INF, beta = SCORE_INF, window = 35;
-            bool aspire = depth >= 4 && lines == 1 && !e->level_params.margin &&
+            int alpha = -SCORE_INF, beta = SCORE_INF, window = ASPIRATION_WINDOW;
+            bool aspire = depth >= ASPIRATION_DEPTH && lines == 1 && !e->level_params.margin &&
                           prev > -TAK_SCORE_WIN_MIN && prev < TAK_SCORE_WIN_MIN;
             if (aspire) {
                 alpha = prev - window;
@@ -543,10 +556,10 @@ void search_iterate(SearchThread *t) {
                 int score = root_search(t, alpha, beta, depth);
                 if (t->stopped) break;
                 if (score <= alpha && alpha > -SCORE_INF) {
-                    window *= 3;
+                    window *= ASPIRATION_GROWTH;
                     alpha = score - window < -SCORE_INF / 2 ? -SCORE_INF : score - window;
                 } else if (score >= beta && beta < SCORE_INF) {
-                    window *= 3;
+                    window *= ASPIRATION_GROWTH;
                     beta = score + window > SCORE_INF / 2 ? SCORE_INF : score + window;
                 } else {
                     if (k == 0) prev = score;

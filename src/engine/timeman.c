@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "params.h"
 
 int64_t engine_now_ms(void) {
     struct timespec ts;
@@ -18,9 +19,9 @@ int64_t engine_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Never use more than the time left minus 50 ms and 5 %. */
+/* Never use more than the time left minus a reserve. */
 static int64_t clock_cap(int64_t left) {
-    int64_t cap = left - 50 - left / 20;
+    int64_t cap = left - CLOCK_RESERVE_MS - left / CLOCK_RESERVE_DIVISOR;
     if (cap < left / 4) cap = left / 4; /* a nearly empty clock: still answer quickly */
     return cap < 1 ? 1 : cap;
 }
@@ -30,7 +31,7 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
     if (limits->infinite) return b;
     if (limits->movetime_ms > 0) {
         int64_t mt = limits->movetime_ms;
-        int64_t margin = mt / 10 < 50 ? mt / 10 : 50;
+        int64_t margin = mt / 10 < MOVETIME_MARGIN_MS ? mt / 10 : MOVETIME_MARGIN_MS;
         b.hard_ms = b.soft_ms = mt - margin < 1 ? 1 : mt - margin;
         return b;
     }
@@ -44,13 +45,13 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
         int reserve = pos->stones[side] + pos->capstones[side];
         int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
         int rest = reserve < empty ? reserve : empty;
-        mtg = rest < 12 ? 12 : rest > 30 ? 30 : rest;
+        mtg = rest < MOVES_LEFT_MIN ? MOVES_LEFT_MIN : rest > MOVES_LEFT_MAX ? MOVES_LEFT_MAX : rest;
     }
-    int64_t base = left / mtg + inc * 4 / 5;
+    int64_t base = left / mtg + inc * INC_SHARE_PER_MILLE / 1000;
     int64_t cap = clock_cap(left);
     b.soft_ms = base < cap ? base : cap;
-    int64_t hard = base * 4;
-    if (hard > left / 3 + inc) hard = left / 3 + inc;
+    int64_t hard = base * HARD_SHARES;
+    if (hard > left / HARD_CLOCK_DIVISOR + inc) hard = left / HARD_CLOCK_DIVISOR + inc;
     if (hard > cap) hard = cap;
     if (hard < b.soft_ms) hard = b.soft_ms;
     b.hard_ms = hard < 1 ? 1 : hard;
@@ -62,9 +63,10 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
 bool engine_time_up(const TimeBudget *b, int64_t elapsed, int stable, int drop) {
     if (!b->clock) return elapsed >= b->soft_ms;
     /* Per mille of the soft budget, by how long the best move has stood. */
-    static const int by_stability[5] = {1500, 1200, 1000, 850, 700};
-    int64_t target = b->soft_ms * by_stability[stable < 4 ? stable : 4] / 1000;
-    if (drop > 0) target += target * (drop < 100 ? drop : 100) / 200;
+    static const int by_stability[] = STABILITY_PER_MILLE;
+    enum { STABLE_MAX = sizeof by_stability / sizeof by_stability[0] - 1 };
+    int64_t target = b->soft_ms * by_stability[stable < STABLE_MAX ? stable : STABLE_MAX] / 1000;
+    if (drop > 0) target += target * (drop < SCORE_DROP_MAX ? drop : SCORE_DROP_MAX) / SCORE_DROP_DIVISOR;
     if (target > b->hard_ms) target = b->hard_ms;
     /* An iteration takes about twice the last: one started past half the
      * target would most likely end far past it. */
