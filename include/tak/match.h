@@ -84,17 +84,27 @@ typedef struct TakBookConfig {
     int min_plies, max_plies; /* random legal plies from the empty board (2..4) */
     int depth;          /* of the search that judges an opening (0: 3) */
     int max_score;      /* |score| in hundredths of a flat an opening may have (0: 60) */
+    bool flats_only;    /* random plies place flats only, as players' openings do */
+    bool as_moves;      /* emit each opening as its plies ("a1 e5 c3 b2"), not as TPS */
 } TakBookConfig;
 
-/* Generates up to `count` distinct openings, each written (as TPS) through
- * `emit`; returns how many, or -1 (with err) on a bad configuration or when
- * out of memory. Gives up after many rejected tries, so may return fewer. */
-int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *tps, void *user),
+/* Generates up to `count` distinct openings, each written (as TPS, or as its
+ * plies with as_moves) through `emit`; returns how many, or -1 (with err) on
+ * a bad configuration or when out of memory. Gives up after many rejected
+ * tries, so may return fewer. */
+int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *line, void *user),
                       void *user, TakError *err);
 
-/* Reads a book: one TPS a line; blank lines and lines starting with '#' are
- * skipped. Every TPS must be a legal position of `size` with the game not
- * over. On success *lines (malloc'd, free with tak_book_free) holds copies. */
+/* Reads one opening of a book under `rules` into *pos: a TPS, or the plies
+ * from the empty board separated by spaces, as racetrack's books write them
+ * ("a1 e5 c3 b2"). False, with err's column, when it is neither or a ply is
+ * illegal. */
+bool tak_book_opening(const char *line, const TakRules *rules, TakPosition *pos, TakError *err);
+
+/* Reads a book: one opening a line (tak_book_opening: a TPS or plies);
+ * blank lines and lines starting with '#' are skipped. Every opening must be
+ * a legal position of `size` with the game not over. On success *lines
+ * (malloc'd, free with tak_book_free) holds each opening as TPS. */
 bool tak_book_read(const char *text, size_t len, int size, char ***lines, size_t *count,
                    TakError *err);
 void tak_book_free(char **lines, size_t count);

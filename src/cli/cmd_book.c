@@ -11,11 +11,13 @@
 
 static const CliCommand book_command = {
     "book",
-    "--size N --count M [--komi K] [--seed S] [--plies MIN-MAX] [--depth D] [--max-score CP]",
+    "--size N --count M [--komi K] [--seed S] [--plies MIN-MAX] [--depth D] [--max-score CP]\n"
+    "       [--flats] [--moves]",
     "Writes M distinct openings for N x N matches to stdout, one TPS a line:\n"
     "MIN..MAX random legal plies from the empty board (2-4), kept when a search\n"
     "of depth D (3) scores them within CP hundredths of a flat (60) of equal.\n"
     "Fewer than M may come out when few openings qualify (a message says so).\n"
+    "`tak match --book` reads either form of line.\n"
     "\n"
     "Options:\n"
     "  --size N        board size, 3..8\n"
@@ -25,6 +27,9 @@ static const CliCommand book_command = {
     "  --plies MIN-MAX plies of each opening (2-4)\n"
     "  --depth D       depth of the judging search (3)\n"
     "  --max-score CP  largest |score| kept (60)\n"
+    "  --flats         random plies place flats only, as players' openings do\n"
+    "  --moves         write each opening as its plies (\"a1 e5 c3 b2\"), as\n"
+    "                  racetrack's books do, rather than as TPS\n"
     "  --help          show this help\n",
 };
 
@@ -60,6 +65,10 @@ int cmd_book(int argc, char **argv) {
         } else if (cli_option(argc, argv, &i, "--depth", &v)) {
             if (!cli_parse_int(v, 1, 64, &n)) return cli_usage_error(cmd, "--depth needs 1..64");
             c.depth = (int)n;
+        } else if (strcmp(argv[i], "--flats") == 0) {
+            c.flats_only = true;
+        } else if (strcmp(argv[i], "--moves") == 0) {
+            c.as_moves = true;
         } else if (cli_option(argc, argv, &i, "--max-score", &v)) {
             if (!cli_parse_int(v, 1, 100000, &n)) return cli_usage_error(cmd, "--max-score needs a positive number");
             c.max_score = (int)n;
@@ -72,9 +81,9 @@ int cmd_book(int argc, char **argv) {
     c.size = (int)n;
     if (!cli_parse_int(count, 1, 1000000, &n)) return cli_usage_error(cmd, "--count needs 1..1000000");
     c.count = (int)n;
-    printf("# tak book --size %d --count %d --komi %g --seed %llu --plies %d-%d --depth %d --max-score %d\n",
+    printf("# tak book --size %d --count %d --komi %g --seed %llu --plies %d-%d --depth %d --max-score %d%s%s\n",
            c.size, c.count, c.half_komi / 2.0, (unsigned long long)c.seed, c.min_plies, c.max_plies,
-           c.depth, c.max_score);
+           c.depth, c.max_score, c.flats_only ? " --flats" : "", c.as_moves ? " --moves" : "");
     TakError err;
     int made = tak_book_generate(&c, print_tps, NULL, &err);
     if (made < 0) return cli_fail(cmd, "%s", err.message);

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,47 @@
 #include "tak/notation.h"
 #include "tak/random.h"
 
-int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *tps, void *user),
+bool tak_book_opening(const char *line, const TakRules *rules, TakPosition *pos, TakError *err) {
+    if (strchr(line, '/')) return tak_tps_read(line, rules, pos, err);
+    if (!tak_position_init(pos, rules, err)) return false;
+    const char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '\0') return true;
+        size_t len = strcspn(p, " \t");
+        char ply[TAK_MOVE_TEXT_MAX + 8];
+        TakMove move;
+        TakError e;
+        int column = (int)(p - line) + 1;
+        if (len >= sizeof ply) {
+            tak_error_set_at(err, 1, column, "'%.*s...' is neither a ply nor a TPS", 12, p);
+            return false;
+        }
+        memcpy(ply, p, len);
+        ply[len] = '\0';
+        if (!tak_move_parse(pos, ply, &move, &e)) {
+            tak_error_set_at(err, 1, column, "ply '%s': %s", ply, e.message);
+            return false;
+        }
+        TakUndo undo;
+        tak_position_make(pos, move, &undo);
+        p += len;
+    }
+}
+
+/* A random ply of `list` (a flat's placement when `flats_only`), or
+ * TAK_MOVE_NONE when there is none. */
+static TakMove random_ply(const TakMoveList *list, bool flats_only, uint64_t *state) {
+    int n = 0;
+    for (int i = 0; i < list->count; i++) n += !flats_only || tak_move_kind(list->moves[i]) == TAK_PLACE_FLAT;
+    if (n == 0) return TAK_MOVE_NONE;
+    int pick = (int)(tak_random_next(state) % (uint64_t)n);
+    for (int i = 0; i < list->count; i++)
+        if ((!flats_only || tak_move_kind(list->moves[i]) == TAK_PLACE_FLAT) && pick-- == 0) return list->moves[i];
+    return TAK_MOVE_NONE;
+}
+
+int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *line, void *user),
                       void *user, TakError *err) {
     TakRules rules;
     if (!tak_rules_standard(&rules, config->size, err)) return -1;
@@ -48,11 +89,17 @@ int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *tps,
         TakPosition pos;
         tak_position_init(&pos, &rules, NULL);
         int plies = lo + (int)(tak_random_next(&state) % (uint64_t)(hi - lo + 1));
+        char moves[16 * (TAK_MOVE_TEXT_MAX + 1)] = "";
+        size_t used = 0;
         for (int i = 0; i < plies && !tak_position_is_over(&pos); i++) {
-            int n = tak_moves_generate(&pos, list);
-            if (n == 0) break;
+            tak_moves_generate(&pos, list);
+            TakMove move = random_ply(list, config->flats_only, &state);
+            if (move == TAK_MOVE_NONE) break;
+            char ply[TAK_MOVE_TEXT_MAX];
+            tak_move_write(move, pos.rules.size, &pos, ply);
+            used += (size_t)snprintf(moves + used, sizeof moves - used, "%s%s", used ? " " : "", ply);
             TakUndo undo;
-            tak_position_make(&pos, list->moves[tak_random_next(&state) % (uint64_t)n], &undo);
+            tak_position_make(&pos, move, &undo);
         }
         if (tak_position_is_over(&pos)) continue;
         bool duplicate = false;
@@ -67,7 +114,7 @@ int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *tps,
         char tps[TAK_TPS_MAX];
         if (tak_tps_write(&pos, tps, sizeof tps) < 0) continue;
         seen[made++] = pos.hash;
-        emit(tps, user);
+        emit(config->as_moves ? moves : tps, user);
     }
     tak_engine_free(engine);
     free(seen);
@@ -100,15 +147,20 @@ bool tak_book_read(const char *text, size_t len, int size, char ***lines_out, si
         if (a == b || text[a] == '#') continue;
         char tps[TAK_TPS_MAX];
         if (b - a >= sizeof tps) {
-            tak_error_set_at(err, line_no, 1, "line too long for a TPS");
+            tak_error_set_at(err, line_no, 1, "line too long for an opening");
             goto fail;
         }
         memcpy(tps, text + a, b - a);
         tps[b - a] = '\0';
         TakPosition pos;
         TakError e;
-        if (!tak_tps_read(tps, &rules, &pos, &e)) {
+        if (!tak_book_opening(tps, &rules, &pos, &e)) {
             tak_error_set_at(err, line_no, e.column > 0 ? e.column : 1, "%s", e.message);
+            goto fail;
+        }
+        /* A line of plies is kept as the TPS it reaches; a TPS as written. */
+        if (!strchr(tps, '/') && tak_tps_write(&pos, tps, sizeof tps) < 0) {
+            tak_error_set_at(err, line_no, 1, "the opening cannot be written as a TPS");
             goto fail;
         }
         if (tak_position_is_over(&pos)) {

@@ -72,6 +72,31 @@ for broken in silent hangs nonsense dies; do
 done
 expect_match "illegal move recorded" "$(cat "$scratch"/nonsense/*.ptn)" "Termination \".*illegal move 'z9'"
 
+# tak book --flats --moves: openings of flats only, each written as its
+# plies (racetrack's form), the same openings as without --moves; a match
+# reads either form of book and starts each game where the plies lead.
+tak book --size 5 --count 3 --seed 3 --plies 4-4 --flats --moves
+expect_rc "book of plies: exit 0" 0
+printf '%s\n' "$out" >"$scratch/plies.txt"
+expect_eq "book of plies: three openings of four flats" \
+    "$(grep -cE '^[a-e][1-5]( [a-e][1-5]){3}$' "$scratch/plies.txt")" "3"
+expect_match "book of plies: says how it was made" "$(head -n 1 "$scratch/plies.txt")" \
+    '^# tak book --size 5 --count 3 .* --flats --moves$'
+tak book --size 5 --count 3 --seed 3 --plies 4-4 --flats
+printf '%s\n' "$out" | grep -v '^#' >"$scratch/same.tps"
+expect_eq "book as TPS: no wall or capstone" "$(grep -c '[SC]' "$scratch/same.tps")" "0"
+plays "book of plies" --self "Hash=8" --self "Hash=8" --nodes 200 --size 5 --games 2 \
+    --book "$scratch/plies.txt" --pgn-out "$scratch/plies"
+expect_eq "book of plies: the game starts where the plies lead" \
+    "$(sed -n 's/^\[TPS "\(.*\)"\]$/\1/p' "$scratch"/plies/*.ptn | sort -u)" "$(head -n 1 "$scratch/same.tps")"
+printf '%s\n' 'a1 e5' 'b3 e1 z9 d3' >"$scratch/badplies.txt"
+tak match --self --self --nodes 10 --size 5 --book "$scratch/badplies.txt"
+expect_rc "book with a bad ply" 1
+expect_match "book with a bad ply: says where" "$err" "badplies.txt: line 2, column 7: ply 'z9'"
+printf '%s\n' 'a1 a1' >"$scratch/illegal.txt"
+tak match --self --self --nodes 10 --size 5 --book "$scratch/illegal.txt"
+expect_match "book with an illegal ply: says why" "$err" "line 1, column 4: ply 'a1': a1 is not empty"
+
 # Usage errors.
 tak match --self --nodes 10
 expect_rc "one side only" 2
