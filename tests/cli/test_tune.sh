@@ -12,10 +12,11 @@ tune() {
     rc=$?
     out=$(cat "$scratch/out")
     err=$(cat "$scratch/err")
+    lines=$(grep -v '^#' "$scratch/out") # the samples, without the games' opening records
 }
 
 # earliest: the lowest move number among the positions written.
-earliest() { printf '%s\n' "$out" | awk '{print $NF}' | sort -n | head -n 1; }
+earliest() { printf '%s\n' "$lines" | awk '{print $NF}' | sort -n | head -n 1; }
 
 # book_check NAME PREFIX: the last run read the book (no position before
 # its move 9) and wrote every line with PREFIX (size and half komi).
@@ -23,7 +24,7 @@ book_check() {
     local moves
     moves=$(earliest)
     if [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$moves" -ge 9 ] &&
-        ! printf '%s\n' "$out" | grep -vq "^$2"; then
+        ! printf '%s\n' "$lines" | grep -vq "^$2"; then
         pass
     else
         fail "$1" "rc=$rc earliest move '$moves'" "$err"
@@ -32,8 +33,8 @@ book_check() {
 
 # Without a book: lines "5 4 RESULT TPS", White's result 1, 0.5 or 0.
 tune gen 5 2 300 1 4
-if [ "$rc" -eq 0 ] && [ -n "$out" ] &&
-    ! printf '%s\n' "$out" | grep -vqE '^5 4 (1\.0|0\.5|0\.0) [^ ]+ [12] [0-9]+$'; then
+if [ "$rc" -eq 0 ] && [ -n "$lines" ] &&
+    ! printf '%s\n' "$lines" | grep -vqE '^5 4 (1\.0|0\.5|0\.0) [^ ]+ [12] [0-9]+$'; then
     pass
 else
     fail "gen without a book" "rc=$rc" "$(printf '%s\n' "$out" | head -n 3)" "$err"
@@ -89,13 +90,81 @@ else
     fail "gen with a book of finished games" "rc=$rc" "$err"
 fi
 
+# Every game's lines follow a record of its opening: the keys of its
+# positions up to ply 8, the empty board's first, one line a game.
+tune gen 5 3 300 1 4
+records=$(printf '%s\n' "$out" | grep -c '^# opening')
+if [ "$rc" -eq 0 ] && [ "$records" -ge 1 ] && [ "$records" -le 3 ] &&
+    ! printf '%s\n' "$out" | grep '^# opening' | grep -vqE '^# opening( [0-9a-f]{16}){9}$' &&
+    [ "$(printf '%s\n' "$out" | grep '^# opening' | cut -d' ' -f3 | sort -u | wc -l)" -eq 1 ]; then
+    pass
+else
+    fail "gen records each game's opening" "rc=$rc records=$records" "$(printf '%s\n' "$out" | grep '^#')"
+fi
+
+# The held-out openings: a game that passes through one, or through any of
+# its images under the board's symmetries, is dropped whole. Every game
+# below starts from the book's opening, and the held-out set holds only its
+# mirror image (files reversed), at another komi.
+printf '%s\n' 'x5/x5/x2,1,x2/x4,2/2,x3,1 1 3' >"$scratch/opening.tps"
+printf '%s\n' '# a held-out set' 'x5/x5/x2,1,x2/2,x4/1,x3,2 1 3' >"$scratch/heldout.tps"
+tune gen 5 4 300 5 4 --book "$scratch/opening.tps" --heldout "$scratch/heldout.tps"
+if [ "$rc" -eq 0 ] && [ -z "$out" ] && [[ $err == *"4 of 4 games passed through a held-out opening"* ]]; then
+    pass
+else
+    fail "gen drops games through a held-out opening's image" "rc=$rc" "$out" "$err"
+fi
+# Its rotation by a quarter turn is held out as well.
+printf '%s\n' '2,x4/x5/x2,1,x2/x5/1,2,x3 1 3' >"$scratch/turned.tps"
+tune gen 5 2 300 5 0 --book "$scratch/opening.tps" --heldout "$scratch/turned.tps"
+turned=$err
+# Games from random openings never pass through it either; the data made
+# with --heldout passes the check, and the same games made without it fail.
+tune gen 5 6 300 5 4 --book "$scratch/opening.tps"
+printf '%s\n' "$out" >"$scratch/through.txt"
+tune gen 5 6 300 6 4 --heldout "$scratch/heldout.tps"
+printf '%s\n' "$out" >"$scratch/clean.txt"
+tune heldout 5 "$scratch/heldout.tps" -- "$scratch/clean.txt"
+clean_rc=$rc clean_out=$out
+tune heldout 5 "$scratch/heldout.tps" -- "$scratch/clean.txt" "$scratch/through.txt"
+if [[ $turned == *"2 of 2 games"* ]] && [ "$clean_rc" -eq 0 ] &&
+    [[ $clean_out == *"1 held-out openings;"*"through a held-out opening"* ]] && [[ $clean_out == *"; 0 through"* ]] &&
+    [ "$rc" -eq 1 ] && [[ $err == *"through.txt line 1: a game through a held-out opening"* ]]; then
+    pass
+else
+    fail "heldout tells data through a held-out opening from data clear of it" \
+        "turned: $turned" "clean: rc=$clean_rc $clean_out" "rc=$rc $out" "$err"
+fi
+# Data with no opening records cannot be vouched for; a held-out set that is
+# not a list of openings is refused, naming the line.
+grep -v '^#' "$scratch/clean.txt" >"$scratch/bare.txt"
+tune heldout 5 "$scratch/heldout.tps" -- "$scratch/bare.txt"
+if [ "$rc" -eq 1 ] && [[ $err == *"bare.txt"*"no opening records"* ]]; then
+    pass
+else
+    fail "heldout refuses data without opening records" "rc=$rc" "$err"
+fi
+printf '%s\n' 'x5/x5/x5/x5/x5 1 1' 'x5/x5/x5/x5/x5 1 6' >"$scratch/deep.tps"
+printf '%s\n' 'x5/x5/nonsense/x5/x5 1 1' >"$scratch/junk.tps"
+tune heldout 5 "$scratch/deep.tps" -- "$scratch/clean.txt"
+deep=$err deep_rc=$rc
+tune gen 5 1 300 1 4 --heldout "$scratch/junk.tps"
+if [ "$deep_rc" -eq 1 ] && [[ $deep == *"deep.tps line 2"*"at most 8"* ]] &&
+    [ "$rc" -eq 1 ] && [ -z "$out" ] && [[ $err == *"junk.tps line 1: not an opening of 5x5"* ]]; then
+    pass
+else
+    fail "held-out sets that are not openings" "deep: rc=$deep_rc $deep" "rc=$rc $err"
+fi
+tune heldout 5 "$scratch/heldout.tps" "$scratch/clean.txt"
+if [ "$rc" -eq 2 ] && [[ $err == *"usage"* ]]; then pass; else fail "heldout without --" "rc=$rc" "$err"; fi
+
 # --scores: the same games (same seed), each line with the score of the
 # search that chose its move after the result.
 tune gen 5 2 300 1 4
 plain=$out
 tune gen 5 2 300 1 4 --scores
-if [ "$rc" -eq 0 ] && [ -n "$out" ] &&
-    ! printf '%s\n' "$out" | grep -vqE '^5 4 (1\.0|0\.5|0\.0) @-?[0-9]+ [^ ]+ [12] [0-9]+$' &&
+if [ "$rc" -eq 0 ] && [ -n "$lines" ] &&
+    ! printf '%s\n' "$lines" | grep -vqE '^5 4 (1\.0|0\.5|0\.0) @-?[0-9]+ [^ ]+ [12] [0-9]+$' &&
     [ "$(printf '%s\n' "$out" | sed -E 's/ @-?[0-9]+//')" = "$plain" ]; then
     pass
 else
@@ -152,19 +221,28 @@ else
     fail "net --valid-lambda" "by L 1: '$mixed' and '$results'; by L 0: '$scores'"
 fi
 
-# tools/tune/net.sh, the whole loop for one size in seconds: self-play
-# chunks from two workers, every twentieth held out, a network written.
+# tools/tune/net.sh, the whole loop for one size in seconds (the pipeline's
+# smoke test): self-play chunks from two workers, none through a held-out
+# opening, every twentieth held out of the fit, a network and its recipe
+# written.
 loop=$scratch/loop
+export NET_DIRTY_OK=1 NET_RECIPES=$scratch/nets
 TRAIN_WORKERS=2 NET_NODES5=200 NET_EPOCHS5=1 NET_OUT=$scratch/loop.c \
     tools/tune/net.sh "$loop" t 0.15 5 >"$scratch/out" 2>"$scratch/err"
 rc=$?
 chunks=$(ls "$loop/t" 2>/dev/null | grep -c '^c[0-9]*_5\.txt$')
+recorded=$(grep -c '^chunk t [0-9a-f]*\(-dirty\)\? c[0-9]*_5\.txt 5 4 200 [0-9]* [04] [0-9]* [0-9a-f]\{64\}$' \
+    "$scratch/nets/5.recipe" 2>/dev/null)
 if [ "$rc" -eq 0 ] && [ "$chunks" -ge 20 ] && ! ls "$loop/t" | grep -q part &&
-    grep -q 'fitting the 5x5 network to [0-9]* lines, [1-9][0-9]* held out' "$scratch/out" &&
-    grep -q '\[5\] = &net_5' "$scratch/loop.c" && grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 ' "$scratch/loop.c"; then
+    grep -q 'fitting the 5x5 network to [0-9]* lines, [1-9][0-9]* held out; .* 0 through a held-out opening' \
+        "$scratch/out" &&
+    grep -q '\[5\] = &net_5' "$scratch/loop.c" && grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 ' "$scratch/loop.c" &&
+    [ "$recorded" -eq "$chunks" ] && grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05$' "$scratch/nets/5.recipe" &&
+    grep -q "^heldout data/heldout/5.txt $(sha256sum data/heldout/5.txt | cut -d' ' -f1)$" "$scratch/nets/5.recipe"; then
     pass
 else
-    fail "net.sh plays, holds out and fits" "rc=$rc chunks=$chunks" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+    fail "net.sh plays, holds out, fits and writes the recipe" "rc=$rc chunks=$chunks recorded=$recorded" \
+        "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
 # Run again with no time: nothing played, the same chunks fitted.
 before=$(ls "$loop/t" | wc -l)
@@ -175,6 +253,30 @@ if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wr
 else
     fail "net.sh with no time fits what there is" "rc=$rc" "$(cat "$scratch/out")"
 fi
+# tools/tune/rebuild.sh makes the same data and the same network again from
+# the recipe alone: every chunk played again to the same checksum.
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/loop.c \
+    tools/tune/rebuild.sh 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as recorded" "$scratch/out" &&
+    grep -q 'network is identical' "$scratch/out"; then
+    pass
+else
+    fail "rebuild.sh makes the data and the network again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+fi
+# A chunk that comes out differently is named; a network that differs fails.
+awk '/^chunk / && !done { sub(/[0-9a-f]+$/, "0000000000000000000000000000000000000000000000000000000000000000"); done = 1 } 1' \
+    "$scratch/nets/5.recipe" >"$scratch/recipe" && mv "$scratch/recipe" "$scratch/nets/5.recipe"
+printf '%s\n' 'static const float w1_5[1] = {0};' >"$scratch/other.c"
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/other.c \
+    tools/tune/rebuild.sh 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "1 of $chunks chunks differ" "$scratch/err" && grep -q 'network differs' "$scratch/err"; then
+    pass
+else
+    fail "rebuild.sh reports what differs" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
+fi
+unset NET_DIRTY_OK NET_RECIPES
 for bad in "$loop t" "$loop t ten" "$loop t 1 59"; do
     # shellcheck disable=SC2086
     tools/tune/net.sh $bad >"$scratch/out" 2>&1

@@ -1,10 +1,14 @@
 /*
  * tune.c: the tuner of the evaluation weights (src/engine/weights.c).
  *
- *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] [--scores] > data.txt
+ *   tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] [--scores]
+ *            [--heldout FILE] > data.txt
  *       self-play with the engine (a few random plies first, then NODES per
  *       move) and one line per sampled position: size, half komi, result
- *       for White (1, 0.5, 0) and the position as TPS; with --book, each
+ *       for White (1, 0.5, 0) and the position as TPS, each game's lines
+ *       after a "# opening" line with the keys of its first positions (see
+ *       the held-out openings below); a game that passes through an opening
+ *       of the --heldout FILE is dropped whole; with --book, each
  *       game starts from a random line of FILE (one TPS a line, of SIZE)
  *       instead, with no random plies: positions from other games (ours
  *       against other engines, say) played on by the engine against itself;
@@ -13,6 +17,10 @@
  *       one pass makes labelled data;
  *   tune ptn FILE... > data.txt
  *       the same lines from recorded games in PTN;
+ *   tune heldout SIZE HELDOUT... -- DATA...
+ *       checks that no game of the DATA passed through an opening of the
+ *       held-out sets of SIZE (nor any of its images under the board's symmetries),
+ *       and that every file records its games' openings; exits 1 if not;
  *   tune score NODES [--sizes 56] DATA... > scored.txt
  *       searches every position NODES nodes and writes its line again with
  *       the search's score for White after the result ("@-35");
@@ -35,6 +43,7 @@
 
 #include "../../src/engine/internal.h"
 #include "tak/engine.h"
+#include "tak/match.h"
 #include "tak/notation.h"
 #include "tak/ptn.h"
 #include "tak/tak.h"
@@ -62,6 +71,120 @@ static double white_result(TakResult r) {
     return r.winner == TAK_WHITE ? 1.0 : r.winner == TAK_BLACK ? 0.0 : 0.5;
 }
 
+/* ---- the held-out openings --------------------------------------------- */
+
+/* Every strength claim is measured from the held-out openings
+ * (data/heldout/SIZE.tps), so no training game may pass through one of
+ * them, nor through any of its images under the board's eight symmetries
+ * (the fit trains on all eight). `tune gen --heldout` drops such games, and
+ * writes before each game it keeps a line "# opening KEY..." with the keys of
+ * its positions up to HELDOUT_MAX_PLY, so that `tune heldout` can check any
+ * data file afterwards, whoever made it. A key is the same for all eight
+ * images of a position and differs between positions. */
+#define HELDOUT_MAX_PLY 8 /* the deepest opening a held-out set may hold */
+
+static uint64_t key_mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 29);
+}
+
+/* What stands on one square: height, top piece's kind and the colours. */
+static uint64_t square_code(const TakPosition *pos, int sq) {
+    int height = pos->height[sq];
+    if (height == 0) return 0;
+    TakBitboard bit = bb_bit(sq);
+    uint64_t kind = (pos->caps & bit) ? 2 : (pos->walls & bit) ? 1 : 0;
+    TakStackBits colours = pos->stack[sq];
+    if (height < 128) colours &= ((TakStackBits)1 << height) - 1;
+    uint64_t h = key_mix((uint64_t)height, kind);
+    return key_mix(key_mix(h, (uint64_t)colours), (uint64_t)(colours >> 64));
+}
+
+/* The smallest over the eight symmetries of the hash of the squares in
+ * order, with the size, the side to move and the ply. Not the komi: an
+ * opening is held out under any komi. */
+static uint64_t position_key(const TakPosition *pos) {
+    int size = pos->rules.size, n = size * size;
+    uint64_t code[TAK_MAX_SQUARES], best = UINT64_MAX;
+    for (int sym = 0; sym < 8; sym++) {
+        for (int sq = 0; sq < n; sq++)
+            code[engine_net_input_under(size, sym, sq * NET_SQ_INPUTS) / NET_SQ_INPUTS] = square_code(pos, sq);
+        uint64_t h = key_mix(key_mix((uint64_t)size, pos->side), pos->ply);
+        for (int sq = 0; sq < n; sq++) h = key_mix(h, code[sq]);
+        if (h < best) best = h;
+    }
+    return best;
+}
+
+typedef struct KeySet {
+    uint64_t *keys; /* sorted */
+    size_t n;
+} KeySet;
+
+static int key_order(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool key_set_has(const KeySet *set, uint64_t key) {
+    return set->n && bsearch(&key, set->keys, set->n, sizeof key, key_order);
+}
+
+/* Adds the keys of a held-out set's openings of `size` (one a line, a TPS
+ * or plies from the empty board, as `tak book` writes them; '#' lines are
+ * comments) to `set`; false, saying why, when the file cannot be read, a
+ * line is not an opening of that size or an opening is deeper than
+ * HELDOUT_MAX_PLY (the opening records would not show it). */
+static bool key_set_read(KeySet *set, const char *path, int size, const char *who) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: cannot read the held-out openings %s\n", who, path);
+        return false;
+    }
+    TakRules rules;
+    TakError err;
+    if (!tak_rules_standard(&rules, size, &err)) {
+        fprintf(stderr, "%s: %s\n", who, err.message);
+        fclose(f);
+        return false;
+    }
+    char buf[4096];
+    size_t lineno = 0, cap = set->n;
+    bool ok = true;
+    while (ok && fgets(buf, sizeof buf, f)) {
+        lineno++;
+        buf[strcspn(buf, "\r\n")] = 0;
+        if (buf[0] == 0 || buf[0] == '#') continue;
+        TakPosition pos;
+        if (!tak_book_opening(buf, &rules, &pos, &err)) {
+            fprintf(stderr, "%s: %s line %zu: not an opening of %dx%d: %s\n", who, path, lineno, size, size,
+                    err.message);
+            ok = false;
+        } else if (pos.ply > HELDOUT_MAX_PLY) {
+            fprintf(stderr, "%s: %s line %zu: an opening of %u plies; held-out openings have at most %d\n",
+                    who, path, lineno, pos.ply, HELDOUT_MAX_PLY);
+            ok = false;
+        } else {
+            if (set->n == cap) {
+                cap = cap ? 2 * cap : 256;
+                uint64_t *grown = realloc(set->keys, cap * sizeof *grown);
+                if (!grown) {
+                    fprintf(stderr, "%s: out of memory\n", who);
+                    ok = false;
+                    break;
+                }
+                set->keys = grown;
+            }
+            set->keys[set->n++] = position_key(&pos);
+        }
+    }
+    fclose(f);
+    qsort(set->keys, set->n, sizeof *set->keys, key_order);
+    return ok;
+}
+
 /* The start positions of `tune gen --book FILE`: every line of FILE read as
  * a TPS of the rules' size; a line that is not one is an error. */
 static TakPosition *read_book(const char *path, const TakRules *rules, size_t *count) {
@@ -76,7 +199,7 @@ static TakPosition *read_book(const char *path, const TakRules *rules, size_t *c
     while (fgets(buf, sizeof buf, f)) {
         lineno++;
         buf[strcspn(buf, "\r\n")] = 0;
-        if (buf[0] == 0) continue;
+        if (buf[0] == 0 || buf[0] == '#') continue; /* `tak book` says how it made the book */
         if (n == cap) {
             cap = cap ? cap * 2 : 1024;
             TakPosition *grown = realloc(book, cap * sizeof *book);
@@ -110,9 +233,9 @@ static TakPosition *read_book(const char *path, const TakRules *rules, size_t *c
 static void keep_score(const TakSearchInfo *info, void *user) { *(int *)user = info->score; }
 
 static int cmd_gen(int argc, char **argv) {
-    /* SIZE GAMES NODES SEED [HALF_KOMI], with --book FILE and --scores
-     * anywhere after gen. */
-    const char *book_path = NULL, *arg[5] = {0};
+    /* SIZE GAMES NODES SEED [HALF_KOMI], with --book FILE, --heldout FILE
+     * and --scores anywhere after gen. */
+    const char *book_path = NULL, *heldout_path = NULL, *arg[5] = {0};
     int positional = 0;
     bool with_scores = false;
     for (int a = 2; a < argc; a++) {
@@ -124,6 +247,12 @@ static int cmd_gen(int argc, char **argv) {
                 return 2;
             }
             book_path = argv[++a];
+        } else if (strcmp(argv[a], "--heldout") == 0) {
+            if (a + 1 >= argc) {
+                fprintf(stderr, "tune gen: --heldout needs a file\n");
+                return 2;
+            }
+            heldout_path = argv[++a];
         } else if (positional < 5) {
             arg[positional++] = argv[a];
         } else {
@@ -141,6 +270,12 @@ static int cmd_gen(int argc, char **argv) {
     size_t book_count = 0;
     TakPosition *book = NULL;
     if (book_path && !(book = read_book(book_path, &rules, &book_count))) return 1;
+    KeySet heldout = {0};
+    if (heldout_path && !key_set_read(&heldout, heldout_path, size, "tune gen")) {
+        free(book), free(heldout.keys);
+        return 1;
+    }
+    long dropped = 0;
     TakEngine *e = tak_engine_new(16, 1);
     static TakMoveList list;
     static TakPosition line[1024];
@@ -156,9 +291,17 @@ static int cmd_gen(int argc, char **argv) {
             random_plies = 0;
         }
         int first_ply = (int)pos.ply;
-        uint64_t hashes[1024];
-        int n = 0;
+        uint64_t hashes[1024], opening[HELDOUT_MAX_PLY + 1];
+        int n = 0, openings = 0;
+        bool held_out = false;
         while (!tak_position_is_over(&pos) && n < 1000) {
+            if (pos.ply <= HELDOUT_MAX_PLY) {
+                opening[openings] = position_key(&pos);
+                if (key_set_has(&heldout, opening[openings++])) {
+                    held_out = true;
+                    break;
+                }
+            }
             line[n] = pos;
             scored[n] = false;
             hashes[n++] = pos.hash;
@@ -186,15 +329,25 @@ static int cmd_gen(int argc, char **argv) {
                 pos.result.winner = -1;
             }
         }
+        if (held_out) {
+            dropped++;
+            continue;
+        }
         if (pos.result.end == TAK_END_NONE) continue; /* cut short: no result to learn */
         double r = white_result(pos.result);
+        printf("# opening");
+        for (int i = 0; i < openings; i++) printf(" %016llx", (unsigned long long)opening[i]);
+        printf("\n");
         /* Sample about one position in two, to keep them less correlated. */
         for (int i = 0; i < n; i++)
             if (rng_next(&rng) % 2 == 0) emit(&line[i], r, with_scores && scored[i] ? &scores[i] : NULL);
         fflush(stdout);
     }
+    if (dropped)
+        fprintf(stderr, "tune gen: %ld of %d games passed through a held-out opening and were dropped\n",
+                dropped, games);
     tak_engine_free(e);
-    free(book);
+    free(book), free(heldout.keys);
     return 0;
 }
 
@@ -283,6 +436,10 @@ static int cmd_score(int argc, char **argv) {
         }
         while (fgets(line, sizeof line, f)) {
             line[strcspn(line, "\n")] = 0;
+            if (line[0] == '#') { /* the games' opening records stay with their lines */
+                printf("%s\n", line);
+                continue;
+            }
             DataLine d;
             if (!parse_line(line, &d) || !isnan(d.score) || !strchr(sizes, '0' + d.size) ||
                 tak_position_is_over(&d.pos))
@@ -301,6 +458,69 @@ static int cmd_score(int argc, char **argv) {
     }
     tak_engine_free(e);
     return 0;
+}
+
+/* tune heldout SIZE HELDOUT... -- DATA...: no game of DATA passed through a
+ * held-out opening. A game's "# opening" line lists the keys of its first
+ * positions; every sample is checked too (a file edited by hand, or a
+ * sample at an opening's ply). A data file without opening records (made
+ * before the check, or by another tool) cannot be vouched for: an error. */
+static int cmd_heldout(int argc, char **argv) {
+    int a = 3, dashes = 3;
+    while (dashes < argc && strcmp(argv[dashes], "--") != 0) dashes++;
+    if (argc < 3 || dashes == 3 || dashes + 1 >= argc) return 2;
+    int size = atoi(argv[2]);
+    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE) return 2;
+    KeySet set = {0};
+    for (; a < dashes; a++)
+        if (!key_set_read(&set, argv[a], size, "tune heldout")) {
+            free(set.keys);
+            return 1;
+        }
+    long games = 0, samples = 0, shared = 0;
+    bool ok = true;
+    static char line[TAK_TPS_MAX + 64];
+    for (a++; a < argc; a++) {
+        FILE *f = fopen(argv[a], "r");
+        if (!f) {
+            fprintf(stderr, "tune heldout: cannot read %s\n", argv[a]);
+            ok = false;
+            continue;
+        }
+        long lineno = 0, records = 0, file_samples = 0;
+        while (fgets(line, sizeof line, f)) {
+            lineno++;
+            if (strncmp(line, "# opening", 9) == 0) {
+                records++;
+                char *p = line + 9, *end;
+                for (unsigned long long key; (key = strtoull(p, &end, 16)), end != p; p = end)
+                    if (key_set_has(&set, key)) {
+                        fprintf(stderr, "tune heldout: %s line %ld: a game through a held-out opening\n",
+                                argv[a], lineno);
+                        shared++;
+                    }
+                continue;
+            }
+            DataLine d;
+            if (line[0] == '#' || !parse_line(line, &d)) continue;
+            file_samples++;
+            if (key_set_has(&set, position_key(&d.pos))) {
+                fprintf(stderr, "tune heldout: %s line %ld: a held-out opening\n", argv[a], lineno);
+                shared++;
+            }
+        }
+        fclose(f);
+        if (file_samples && !records) {
+            fprintf(stderr, "tune heldout: %s: %ld positions and no opening records, so its games"
+                            " cannot be checked (made without tune gen's records)\n", argv[a], file_samples);
+            ok = false;
+        }
+        games += records, samples += file_samples;
+    }
+    printf("tune heldout: %zu held-out openings; %ld games and %ld positions checked; %ld through a held-out"
+           " opening\n", set.n, games, samples, shared);
+    free(set.keys);
+    return ok && shared == 0 ? 0 : 1;
 }
 
 /* ---- fitting ------------------------------------------------------------ */
@@ -485,6 +705,7 @@ static bool read_samples(const char *path, int only_size, SampleTaker *take, voi
     long lineno = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
+        if (line[0] == '#') continue; /* a game's opening record */
         DataLine d;
         if (!parse_line(line, &d)) {
             bad++;
@@ -958,9 +1179,12 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "fit") == 0) rc = cmd_fit(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "carry") == 0) rc = cmd_carry(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "net") == 0) rc = cmd_net(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "heldout") == 0) rc = cmd_heldout(argc, argv);
     if (rc == 2)
         fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] [--scores]\n"
+                        "                [--heldout FILE]\n"
                         "       tune ptn FILE...\n"
+                        "       tune heldout SIZE HELDOUT... -- DATA...\n"
                         "       tune score NODES [--sizes 56] DATA...\n"
                         "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]\n"
                         "                [--games OTHER] DATA...\n"

@@ -28,6 +28,26 @@ frozen_tuner() {
     echo "$2/tune-$3"
 }
 
+# tree_commit ROOT: the commit the tuner built from ROOT's tree is, for a
+# recipe: HEAD, when nothing the tuner is built from differs from it (the
+# networks' weights file and the recipes are what a fit writes, so they may);
+# HEAD-dirty when something does and NET_DIRTY_OK is set; else an error.
+tree_commit() {
+    local head changed
+    head=$(git -C "$1" rev-parse HEAD) || return 1
+    changed=$(git -C "$1" status --porcelain --untracked-files=no -- src include tools/tune Makefile |
+        grep -v -e 'src/engine/net_weights\.c$' -e 'tools/tune/nets/' || true)
+    if [ -z "$changed" ]; then
+        echo "$head"
+    elif [ -n "${NET_DIRTY_OK:-}" ]; then
+        echo "$head-dirty"
+    else
+        echo "the tuner would be built from changes not committed (commit them, or NET_DIRTY_OK=1):" >&2
+        echo "$changed" >&2
+        return 1
+    fi
+}
+
 # carry_6x6 ROOT SIZES: when SIZES fitted 6x6, rebuilds the tuner with the
 # new weights and carries them to 7x7 and 8x8, which get too few games for
 # a fit of their own.

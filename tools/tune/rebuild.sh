@@ -1,0 +1,126 @@
+#!/bin/bash
+# rebuild.sh: makes a size's network again from the repository alone.
+#
+#   tools/tune/rebuild.sh SIZE [WORK_DIR]
+#
+# Reads tools/tune/nets/SIZE.recipe (written by net.sh when it fitted the
+# network; NET_RECIPES: another folder) and
+# 1. builds the tuner of every commit the recipe names, each from that
+#    commit's tree (git archive), so each chunk is played by the engine that
+#    played it first;
+# 2. plays every chunk again on every core (`tune gen` with the recorded
+#    arguments; a chunk already in WORK_DIR with the right checksum is kept,
+#    so a stopped rebuild resumes) and checks its line count and SHA-256
+#    against the recipe's;
+# 3. checks that no game passed through a held-out opening;
+# 4. fits the network with the recorded commit's tuner and arguments into
+#    WORK_DIR/net_weights.c and compares the size's arrays with
+#    src/engine/net_weights.c (NET_COMPARE: another file): "identical" or
+#    a difference, and the exit status says which.
+# WORK_DIR defaults to /tmp/tak-rebuild-SIZE; keep it outside the work tree.
+# Self-play is deterministic for one compiler and CPU family (the build is
+# -march=native); a checksum that differs elsewhere is reported, and the fit
+# goes on with the chunks as played here. REBUILD_TUNER=PATH uses that tuner
+# for every commit instead (tests, or a recipe from a tree that was dirty).
+set -euo pipefail
+
+if [ $# -lt 1 ] || ! [[ $1 =~ ^[3-8]$ ]]; then
+    echo "usage: tools/tune/rebuild.sh SIZE [WORK_DIR]" >&2
+    exit 2
+fi
+size=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+recipe=${NET_RECIPES:-$root/tools/tune/nets}/$size.recipe
+work=${2:-/tmp/tak-rebuild-$size}
+compare=${NET_COMPARE:-$root/src/engine/net_weights.c}
+workers=${TRAIN_WORKERS:-$(nproc)}
+[ -r "$recipe" ] || { echo "rebuild.sh: no recipe $recipe" >&2; exit 2; }
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+# tuner COMMIT: the path of COMMIT's tuner, built once under WORK_DIR.
+tuner() {
+    if [ -n "${REBUILD_TUNER:-}" ]; then
+        echo "$REBUILD_TUNER"
+        return
+    fi
+    case $1 in *-dirty)
+        echo "rebuild.sh: $1 was a tree with changes not committed; give REBUILD_TUNER" >&2
+        return 1 ;;
+    esac
+    local dir=$work/src-$1
+    if [ ! -x "$dir/build/tools/tune/tune" ]; then
+        rm -rf "$dir" && mkdir -p "$dir"
+        git -C "$root" archive "$1" | tar -x -C "$dir"
+        make -C "$dir" --no-print-directory -j"$workers" build/tools/tune/tune >&2
+    fi
+    echo "$dir/build/tools/tune/tune"
+}
+
+read -r _ heldout_file heldout_sum < <(grep '^heldout ' "$recipe")
+read -r _ fit_commit fit_size fit_args < <(grep '^fit ' "$recipe")
+[ "$fit_size" = "$size" ] || { echo "rebuild.sh: $recipe fits size $fit_size" >&2; exit 2; }
+heldout=$root/$heldout_file
+if [ "$(sha256sum "$heldout" | cut -d' ' -f1)" != "$heldout_sum" ]; then
+    echo "rebuild.sh: $heldout_file is not the held-out set the recipe was checked against" >&2
+    exit 1
+fi
+
+# Every commit's tuner first (serially: each build uses every core).
+for c in $(awk '$1 == "chunk" { print $3 }' "$recipe" | sort -u) "$fit_commit"; do
+    tuner "$c" >/dev/null
+done
+
+# Then the chunks, WORKERS at a time.
+play() {
+    local gen=$1 commit=$2 f=$3 lines=$4 sum=$5
+    shift 5
+    local dest=$work/$gen/$f
+    mkdir -p "$work/$gen"
+    if [ ! -f "$dest" ] || [ "$(sha256sum "$dest" | cut -d' ' -f1)" != "$sum" ]; then
+        "$(tuner "$commit")" gen "$@" --scores --heldout "$heldout" >"$dest.part" 2>/dev/null
+        mv "$dest.part" "$dest"
+    fi
+    if [ "$(sha256sum "$dest" | cut -d' ' -f1)" != "$sum" ]; then
+        echo "rebuild.sh: $gen/$f differs from the recipe's ($(wc -l <"$dest") lines, $lines recorded)"
+    fi
+}
+export -f play tuner
+export work root heldout workers REBUILD_TUNER
+awk '$1 == "chunk" { print $2, $3, $4, $10, $11, $5, $6, $7, $8, $9 }' "$recipe" |
+    xargs -P "$workers" -L 1 bash -c 'play "$@"' _ >"$work/differs"
+chunks=$(grep -c '^chunk ' "$recipe")
+if [ -s "$work/differs" ]; then
+    cat "$work/differs" >&2
+    echo "rebuild.sh: $(wc -l <"$work/differs") of $chunks chunks differ from the recipe; fitting them as played here" >&2
+else
+    echo "rebuild.sh: $chunks chunks played again, every checksum as recorded"
+fi
+
+train=() valid=()
+while read -r _ gen _ f _; do
+    n=$(echo "$f" | sed 's/^c0*\([0-9]*\)_.*/\1/')
+    if [ $((n % 20)) -eq 0 ]; then valid+=("$work/$gen/$f"); else train+=("$work/$gen/$f"); fi
+done < <(grep '^chunk ' "$recipe")
+fit_tune=$(tuner "$fit_commit")
+"$fit_tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}"
+cat "${train[@]}" >"$work/train.txt"
+cat "${valid[@]}" /dev/null >"$work/valid.txt"
+# shellcheck disable=SC2086
+"$fit_tune" net "$work/net_weights.c" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt"
+
+# The size's arrays and network, without the line saying how it was made.
+arrays() {
+    awk -v s="$size" '$0 ~ "^static const [A-Za-z0-9_]+ [a-z0-9]+_" s "[[ ]" { on = 1 }
+        on && !/^ *"/ { print }
+        on && /};$/ { on = 0 }' "$1"
+}
+if [ -z "$(arrays "$work/net_weights.c")" ]; then
+    echo "rebuild.sh: the fit wrote no ${size}x$size network" >&2
+    exit 1
+elif diff -q <(arrays "$work/net_weights.c") <(arrays "$compare") >/dev/null; then
+    echo "rebuild.sh: the ${size}x$size network is identical to $compare's"
+else
+    echo "rebuild.sh: the ${size}x$size network differs from $compare's (rebuilt: $work/net_weights.c)" >&2
+    exit 1
+fi
