@@ -6,16 +6,23 @@
 #
 #   tiltak_setup NAME SIZE OUT_DIR
 #
-# NAME is the calling script's (for messages). Needs OPENINGS set; sets
-# book, root, stamp (the match's start, for file names) and ours (the copy).
+# NAME is the calling script's (for messages). The openings are our
+# held-out set, data/heldout/SIZE.txt, which no training game passed
+# through; with OPENINGS set, racetrack's balanced openings in that folder
+# instead (for comparison with earlier matches). Sets book (a copy in
+# OUT_DIR without comment lines, which racetrack would not read), root,
+# stamp (the match's start, for file names) and ours (the copy).
 # OURS_BIN, when set, is the binary to copy instead of build/tak (a
 # candidate built elsewhere); the copy is then named after it.
 tiltak_setup() {
-    local name=$1 size=$2 out=$3 src label
-    : "${OPENINGS:?set OPENINGS to the folder with the balanced openings of racetrack}"
-    book="$OPENINGS/${size}s_4ply_balanced_openings.txt"
-    [ -r "$book" ] || { echo "$name: no openings for size $size at $book" >&2; exit 2; }
+    local name=$1 size=$2 out=$3 src label openings
     root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    if [ -n "${OPENINGS:-}" ]; then
+        openings="$OPENINGS/${size}s_4ply_balanced_openings.txt"
+    else
+        openings="$root/data/heldout/$size.txt"
+    fi
+    [ -r "$openings" ] || { echo "$name: no openings for size $size at $openings" >&2; exit 2; }
     if [ -n "${OURS_BIN:-}" ]; then
         [ -x "$OURS_BIN" ] || { echo "$name: OURS_BIN $OURS_BIN is not an executable" >&2; exit 2; }
         src=$OURS_BIN label=$(basename "$OURS_BIN")
@@ -25,6 +32,8 @@ tiltak_setup() {
     fi
     mkdir -p "$out"
     stamp=$(date +%Y%m%d-%H%M%S)
+    book="$out/openings-$stamp-$size.txt"
+    grep -v '^#' "$openings" >"$book"
     ours="$out/tak-$label-$stamp"
     cp "$src" "$ours"
 }

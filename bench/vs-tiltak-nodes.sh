@@ -7,10 +7,10 @@
 #
 #   bench/vs-tiltak-nodes.sh SIZE GAMES OURS_NODES TILTAK_NODES [OUT_DIR]
 #
-# SIZE 5 or 6, GAMES even (each opening with both colours), komi 2, one game
-# at a time (CONCURRENCY to change it), both engines on one thread, our
-# engine with a 128 MB table. The openings are racetrack's balanced 4-ply
-# openings (the ones bench/vs-tiltak.sh plays), the first GAMES/2 of them in
+# SIZE 4, 5 or 6, GAMES even (each opening with both colours), komi 2, one
+# game at a time (CONCURRENCY to change it), both engines on one thread, our
+# engine with a 128 MB table. The openings are the ones bench/vs-tiltak.sh
+# plays (4-ply openings: ours held out, or racetrack's), the first GAMES/2 of them in
 # the order of a fixed shuffle, made into positions by `tak replay`, so two
 # runs with the same SIZE and GAMES meet the same openings with the same
 # colours. Our nodes and Tiltak's MCTS visits are not alike: in a game on
@@ -22,7 +22,8 @@
 # neither fetches nor builds them. Point it at what you built yourself:
 #   TILTAK=/path/to/tiltak/tei
 #   OPENINGS=/path/to/racetrack's repository (for its
-#   {5s,6s}_4ply_balanced_openings.txt)
+#   {5s,6s}_4ply_balanced_openings.txt), or leave it unset to play our
+#   held-out openings, data/heldout/SIZE.txt (4 to 8)
 # Our side is a copy of build/tak taken when the match starts. Do not pause
 # a run (SIGSTOP) for longer than a minute: the runner counts a move that
 # takes longer than that (tak match --timeout) as a hang, and the engine
@@ -30,7 +31,7 @@
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
-    echo "usage: TILTAK=... OPENINGS=... bench/vs-tiltak-nodes.sh SIZE GAMES OURS_NODES TILTAK_NODES [OUT_DIR]" >&2
+    echo "usage: TILTAK=... [OPENINGS=...] bench/vs-tiltak-nodes.sh SIZE GAMES OURS_NODES TILTAK_NODES [OUT_DIR]" >&2
     exit 2
 fi
 size=$1 games=$2 ours_nodes=$3 tiltak_nodes=$4

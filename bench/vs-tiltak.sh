@@ -4,8 +4,8 @@
 #
 #   bench/vs-tiltak.sh SIZE GAMES [TC] [OUT_DIR]
 #
-# SIZE 5 or 6 (Tiltak plays 4-6; racetrack's balanced openings exist for 5
-# and 6), GAMES even (each opening with both colours), TC racetrack's
+# SIZE 4, 5 or 6 (Tiltak plays 4-6; our held-out openings exist for 4-8,
+# racetrack's balanced openings for 5 and 6), GAMES even (each opening with both colours), TC racetrack's
 # SECONDS+INCREMENT (default 10+0.1), komi 2, two games at a time, both
 # engines on one thread. OURS_TC, when set, is our side's clock instead of
 # TC (time odds: what more time would be worth against the same Tiltak).
@@ -21,12 +21,13 @@
 # neither fetches nor builds them. Point it at binaries you built yourself:
 #   TILTAK=/path/to/tiltak/tei  RACETRACK=/path/to/racetrack
 #   OPENINGS=/path/to/racetrack's repository (for its
-#   {5s,6s}_4ply_balanced_openings.txt)
+#   {5s,6s}_4ply_balanced_openings.txt), or leave it unset to play our
+#   held-out openings, data/heldout/SIZE.txt (4 to 8)
 # bench/ELO.md names the commits measured.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    echo "usage: TILTAK=... RACETRACK=... OPENINGS=... bench/vs-tiltak.sh SIZE GAMES [TC] [OUT_DIR]" >&2
+    echo "usage: TILTAK=... RACETRACK=... [OPENINGS=...] bench/vs-tiltak.sh SIZE GAMES [TC] [OUT_DIR]" >&2
     exit 2
 fi
 size=$1 games=$2 tc=${3:-10+0.1}

@@ -10,15 +10,24 @@ echo "a1 e5 b1 e4" >"$scratch/openings/5s_4ply_balanced_openings.txt"
 printf '#!/bin/sh\necho candidate\n' >"$scratch/cand"
 chmod +x "$scratch/cand"
 
-# A candidate: copied into the output folder under its own name.
+# A candidate: copied into the output folder under its own name; the
+# openings racetrack's, as OPENINGS says, copied without comments.
 res=$( (OPENINGS=$scratch/openings OURS_BIN=$scratch/cand
     tiltak_setup test 5 "$scratch/out" && echo "$ours|$book") 2>&1)
 ours_copy=${res%%|*}
 if [[ $ours_copy == "$scratch/out/tak-cand-"* ]] && cmp -s "$ours_copy" "$scratch/cand" &&
-    [ "${res#*|}" = "$scratch/openings/5s_4ply_balanced_openings.txt" ]; then
+    cmp -s "${res#*|}" "$scratch/openings/5s_4ply_balanced_openings.txt"; then
     pass
 else
     fail "setup copies OURS_BIN" "$res"
+fi
+# Without OPENINGS: the held-out openings of the size, without the line
+# saying how they were made.
+res=$( (unset OPENINGS; OURS_BIN=$scratch/cand tiltak_setup test 4 "$scratch/out" && echo "$book") 2>&1)
+if [ -f "$res" ] && diff -q "$res" <(grep -v '^#' data/heldout/4.txt) >/dev/null && [ "$(wc -l <"$res")" -eq 100 ]; then
+    pass
+else
+    fail "setup takes the held-out openings" "$res"
 fi
 
 # setup_fails NAME BIN SIZE REASON: the setup exits 2 and says REASON.
