@@ -25,6 +25,7 @@ PACKAGES=(
     nodejs            # server tests, e2e tests, load benchmark
     libreadline-dev   # tak play: line editing and history
     python3           # tak play's terminal tests (tests/cli/lib/pty_drive.py)
+    doxygen           # make docs: the library's API reference
 )
 
 export DEBIAN_FRONTEND=noninteractive

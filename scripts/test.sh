@@ -39,6 +39,8 @@ stage test make -j"$jobs" test
 stage asan make -j"$jobs" asan
 stage server make -j"$jobs" test-server
 stage e2e make e2e
+stage install make -j"$jobs" test-install
+stage docs make docs
 if [ -f scripts/fuzz.sh ]; then
     stage fuzz-regressions bash scripts/fuzz.sh --regressions
     stage fuzz-short bash scripts/fuzz.sh 20
