@@ -198,6 +198,12 @@ uninstall:
 test-install:
 	MAKE="$(MAKE)" tests/lib/install.sh
 
+# The Python package (python/): pip install into a new virtual environment
+# with no package index, its pytest suite, the README's script.
+.PHONY: test-python
+test-python:
+	MAKE="$(MAKE)" tests/lib/python.sh
+
 # The API reference, from the headers' comments; any Doxygen warning fails.
 docs: docs/Doxyfile $(wildcard include/tak/*.h)
 	@mkdir -p $(BUILD)/docs
