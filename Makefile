@@ -16,6 +16,8 @@
 #   make install  the libraries, headers, tak.pc, the command and its man page
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make docs     the API reference from the headers (Doxygen) in build/docs/
+#   make npm      the JavaScript package, build/npm/tak-engine-VERSION.tgz
+#   make test-install, test-python, test-npm   each package as a user gets it
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -203,6 +205,16 @@ test-install:
 .PHONY: test-python
 test-python:
 	MAKE="$(MAKE)" tests/lib/python.sh
+
+# The JavaScript package (npm/): build/npm/tak-engine-VERSION.tgz; its test
+# installs the tarball into an empty folder and uses it from Node, a bundler,
+# chromium and TypeScript.
+.PHONY: npm test-npm
+npm: $(BUILD)/wasm/tak.wasm
+	bash npm/pack.sh
+
+test-npm:
+	MAKE="$(MAKE)" tests/lib/npm.sh
 
 # The API reference, from the headers' comments; any Doxygen warning fails.
 docs: docs/Doxyfile $(wildcard include/tak/*.h)

@@ -30,6 +30,8 @@ PACKAGES=(
     python3-setuptools # ... pip install ./python with no index (setuptools, wheel
     python3-wheel     # ... from Debian, seen through --system-site-packages)
     python3-pytest    # ... and its tests
+    node-typescript   # the npm package's tests: its TypeScript declarations (tsc)
+    esbuild           # ... and its browser entry through a bundler
 )
 
 export DEBIAN_FRONTEND=noninteractive

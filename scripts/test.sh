@@ -42,6 +42,7 @@ stage e2e make e2e
 stage install make -j"$jobs" test-install
 stage docs make docs
 stage python make test-python
+stage npm make test-npm
 if [ -f scripts/fuzz.sh ]; then
     stage fuzz-regressions bash scripts/fuzz.sh --regressions
     stage fuzz-short bash scripts/fuzz.sh 20
