@@ -2,7 +2,7 @@
  * best_move.c: asks the engine for the best move of a position given in TPS.
  *
  *   cc examples/best_move.c $(pkg-config --cflags --libs tak) -o best_move
- *   ./best_move "x5/x5/x2,1,x2/x5/x5 2 1" [NODES]
+ *   ./best_move "x5/x5/x2,2,x2/x5/x5 2 1" [NODES]
  *
  * Prints the move in PTN and its score (hundredths of a flat, for the side to
  * move). Exit status 1 with the library's message for a bad TPS.

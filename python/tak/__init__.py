@@ -295,7 +295,12 @@ class Position:
             return bool(lib.tak_position_equal(self._p, other._p))
         return NotImplemented
 
-    def __hash__(self) -> int:
+    # Mutable (play, undo), so not hashable; `hash` is the Zobrist key.
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def hash(self) -> int:
+        """The position's 64-bit Zobrist hash (stacks, tops and side to move)."""
         return self._p.hash
 
     @property

@@ -115,3 +115,12 @@ def test_flattening_is_written_with_a_star():
     assert str(m) == "c2+" and p.move_text(m) == "c2+*"
     p.play(m)
     assert p.stack("c3") == "21C"
+
+
+def test_positions_compare_by_value_and_hash_by_key():
+    a, b = tak.Position(5), tak.Position.from_tps(START5)
+    assert a == b and a.hash == b.hash
+    a.play("a1")
+    assert a != b and a.hash != b.hash
+    with pytest.raises(TypeError):
+        hash(a)

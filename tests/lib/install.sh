@@ -80,4 +80,11 @@ nm -D --defined-only "$prefix/lib/libtak.so.$version" | awk '{print $3}' |
 $MAKE --no-print-directory -s uninstall PREFIX="$prefix" >/dev/null
 left=$(find "$prefix" -type f -o -type l)
 [ -z "$left" ] || fail "make uninstall left: $left"
+
+# A packager's staged install: files under DESTDIR, paths naming PREFIX.
+$MAKE --no-print-directory -s install DESTDIR="$tmp/stage" PREFIX=/usr >/dev/null
+[ -e "$tmp/stage/usr/lib/libtak.so.$major" ] || fail "DESTDIR: no $tmp/stage/usr/lib/libtak.so.$major"
+grep -qx 'prefix=/usr' "$tmp/stage/usr/lib/pkgconfig/tak.pc" || fail "DESTDIR: tak.pc does not name prefix /usr"
+$MAKE --no-print-directory -s uninstall DESTDIR="$tmp/stage" PREFIX=/usr >/dev/null
+[ -z "$(find "$tmp/stage" -type f -o -type l)" ] || fail "DESTDIR: make uninstall left files"
 echo "install.sh: ok ($(wc -l <"$tmp/exported") symbols exported, examples built through pkg-config)"
