@@ -39,7 +39,7 @@ SCORE_WIN_MIN = 29000
 LEVEL_MIN, LEVEL_MAX = 1, 10
 MULTIPV_MAX = 16
 _UINT64_MAX = (1 << 64) - 1
-_INT64_MAX = (1 << 63) - 1
+_TIME_MS_MAX = 24 * 3600 * 1000  # a day: more is a mistake, not a search
 
 
 # ---- errors ----------------------------------------------------------------
@@ -127,8 +127,22 @@ class Move:
     __slots__ = ("code", "size")
 
     def __init__(self, code: int, size: int) -> None:
+        """A move from the library's packed code (Position.legal_move_codes)
+        for a board of `size`; ValueError for a code that is no move there."""
+        _int(size, "size", 3, 8)
+        _int(code, "code", 0, (1 << 18) - 1)
+        if code & 63 >= size * size:
+            raise ValueError(f"move code {code} names a square off the {size}x{size} board")
         self.code = code
         self.size = size
+
+    @classmethod
+    def _of(cls, code: int, size: int) -> "Move":
+        """A move the library made (no checks: it is one)."""
+        m = cls.__new__(cls)
+        m.code = code
+        m.size = size
+        return m
 
     def __str__(self) -> str:
         buf = ctypes.create_string_buffer(_lib.MOVE_TEXT_MAX)
@@ -382,7 +396,7 @@ class Position:
         ml = _move_list()
         n = lib.tak_moves_generate(self._p, ml)
         size = self._p.rules.size
-        return [Move(code, size) for code in ml.moves[:n]]
+        return [Move._of(code, size) for code in ml.moves[:n]]
 
     def legal_move_codes(self) -> List[int]:
         """The legal moves as the library's packed codes (no objects made):
@@ -402,7 +416,7 @@ class Position:
         err = _lib.Error()
         if not lib.tak_move_parse(self._p, _text(text, "a move"), ctypes.byref(code), ctypes.byref(err)):
             raise IllegalMoveError._from(err, f"illegal move {text!r}: ")
-        return Move(code.value, self.size)
+        return Move._of(code.value, self.size)
 
     def _checked(self, move: MoveLike) -> int:
         if isinstance(move, str):
@@ -436,7 +450,7 @@ class Position:
         undo = _lib.Undo()
         lib.tak_position_make(self._p, code, ctypes.byref(undo))
         self._undo.append((code, undo))
-        return Move(code, self.size)
+        return Move._of(code, self.size)
 
     def undo(self) -> Move:
         """Takes back the last move played with `play`; IndexError when none."""
@@ -444,7 +458,7 @@ class Position:
             raise IndexError("no move to take back")
         code, undo = self._undo.pop()
         lib.tak_position_unmake(self._p, code, ctypes.byref(undo))
-        return Move(code, self.size)
+        return Move._of(code, self.size)
 
     def perft(self, depth: int, *, full: bool = False) -> int:
         """The number of move sequences of `depth` plies, counted in C (full:
@@ -493,7 +507,7 @@ class Game:
     @property
     def moves(self) -> List[Move]:
         size = self._g.start.rules.size
-        return [Move(self._g.moves[i], size) for i in range(self._g.count)]
+        return [Move._of(self._g.moves[i], size) for i in range(self._g.count)]
 
     def __len__(self) -> int:
         return self._g.count
@@ -520,7 +534,7 @@ class Game:
         err = _lib.Error()
         if not lib.tak_game_play(self._g, code, ctypes.byref(err)):
             raise IllegalMoveError._from(err, f"illegal move {str(move)!r}: ")
-        return Move(code, self._g.start.rules.size)
+        return Move._of(code, self._g.start.rules.size)
 
     def undo(self) -> None:
         """Takes back the last move (and an ending the game recorded)."""
@@ -575,7 +589,7 @@ def _line_moves(g: _lib.Game, lo: int) -> List[str]:
     for i in range(g.count):
         code = g.moves[i]
         if i >= lo:
-            out.append(pos.move_text(Move(code, pos.size)))
+            out.append(pos.move_text(Move._of(code, pos.size)))
         undo = _lib.Undo()
         lib.tak_position_make(pos._p, code, ctypes.byref(undo))
     return out
@@ -694,7 +708,7 @@ class PtnGame:
         """The main line as a Game."""
         g = Game(start=self.start)
         for i in range(self._t.game.count):
-            g.play(Move(self._t.game.moves[i], self.start.size))
+            g.play(Move._of(self._t.game.moves[i], self.start.size))
         return g
 
     def play(self, move: MoveLike, *, line: int = -1, comment: Optional[str] = None,
@@ -833,8 +847,10 @@ class Engine:
                time_ms: Optional[int] = None, depth: Optional[int] = None,
                lines: int = 1) -> SearchResult:
         """Searches a position (or a game's, seeing its repetitions) until the
-        first limit is reached: `nodes`, `time_ms`, `depth` plies; 100,000
-        nodes when none is given. `lines` best lines (1..16)."""
+        first limit is reached: `nodes` (>= 1), `time_ms` (1 ms to a day),
+        `depth` plies (1..64); 100,000 nodes when none is given. `lines` best
+        lines (1..16). Limits out of range raise ValueError (TypeError when
+        not ints) before any search."""
         if isinstance(where, Game):
             pos = where.position
             history, count = where._history()
@@ -848,7 +864,7 @@ class Engine:
         if nodes is not None:
             limits.nodes = _int(nodes, "nodes", 1, _UINT64_MAX)
         if time_ms is not None:
-            limits.movetime_ms = _int(time_ms, "time_ms", 1, _INT64_MAX // 1_000_000)
+            limits.movetime_ms = _int(time_ms, "time_ms", 1, _TIME_MS_MAX)
         if depth is not None:
             limits.depth = _int(depth, "depth", 1, _lib.PV_MAX)
         _int(lines, "lines", 1, MULTIPV_MAX)
@@ -870,10 +886,10 @@ class Engine:
         for k in sorted(got):
             d, raw, n, pv = got[k]
             score, win_in = _score(raw)
-            found.append(SearchLine(k, d, score, win_in, n, [Move(m, size) for m in pv]))
+            found.append(SearchLine(k, d, score, win_in, n, [Move._of(m, size) for m in pv]))
         score, win_in = _score(final.score)
-        pv = [Move(m, size) for m in final.pv[:final.pv_length]]
-        return SearchResult(None if best == 0xFFFFFFFF else Move(best, size), score, win_in,
+        pv = [Move._of(m, size) for m in final.pv[:final.pv_length]]
+        return SearchResult(None if best == 0xFFFFFFFF else Move._of(best, size), score, win_in,
                             final.depth, final.nodes, final.time_ms, pv, found)
 
     def best_move(self, where: Union[Position, Game], **limits: int) -> Move:

@@ -97,3 +97,31 @@ def test_hostile_values_raise(bad):
         tak.PtnGame.read(bad)
     with pytest.raises(ALLOWED):
         tak.Position(5).play(bad)
+
+
+def test_fuzz_move_codes():
+    """Moves built from raw codes: refused when they name no square of the
+    board, else written and checked by the library without harm."""
+    rng = random.Random(43)
+    p = tak.Position.from_tps(SEEDS_TPS[2])
+    legal = set(p.legal_moves())
+    played = 0
+    for _ in range(N):
+        code = rng.choice([rng.getrandbits(18), rng.getrandbits(32), rng.randrange(-5, 64)])
+        size = rng.choice([5, 5, 5, rng.randrange(-1, 12)])
+        try:
+            m = tak.Move(code, size)
+        except ALLOWED:
+            continue
+        assert len(str(m)) >= 2
+        try:
+            p.play(m)
+        except ALLOWED:
+            assert m not in legal
+            continue
+        assert m in legal
+        played += 1
+        p.undo()
+    assert played > 0
+    with pytest.raises(ValueError):
+        tak.Move(63, 5)
