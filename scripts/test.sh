@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test.sh: everything CI checks, from a fresh Debian machine: installs what
 # is missing, builds, runs the test suite, runs it again under ASan/UBSan,
-# replays the fuzz regressions and fuzzes for a short while. Every stage runs
+# checks the library as users get it (installed through pkg-config, its API
+# reference, the Python and npm packages), replays the fuzz regressions and
+# fuzzes for a short while. Every stage runs
 # even when an earlier one failed (except after a failed setup), so one run
 # shows all that is wrong; the last lines summarise, and the exit status is 1
 # when anything failed.
