@@ -13,6 +13,12 @@
 #   make fuzz     every fuzz/fuzz_*.c with clang and libFuzzer into build/fuzz/
 #   make bench    build/tak bench, then the engine's (bench/engine.c)
 #   make tune     the evaluation tuner and the tactics generator (tools/)
+#   make shared   build/libtak.so (position-independent objects in build/pic/)
+#   make install  the libraries, headers, tak.pc, the command and its man page
+#                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
+#   make docs     the API reference from the headers (Doxygen) in build/docs/
+#   make npm      the JavaScript package, build/npm/tak-engine-VERSION.tgz
+#   make test-install, test-python, test-npm   each package as a user gets it
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -50,7 +56,7 @@ FUZZ_NAMES := $(basename $(notdir $(FUZZ_SRCS)))
 TAK_SHARED ?= $(abspath $(CURDIR)/../shared)
 export TAK_SHARED
 
-.PHONY: all test asan tsan fuzz bench tune clean
+.PHONY: all test asan tsan fuzz bench tune clean shared install uninstall docs
 # Keep the objects of chained rules (tests, fuzz targets) between runs.
 .SECONDARY:
 all: $(BUILD)/libtak.a $(BUILD)/tak
@@ -120,6 +126,101 @@ $(BUILD)/tools/%: $(BUILD)/obj/tools/%.o $(BUILD)/libtak.a
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 tune: $(BUILD)/tools/tune/tune $(BUILD)/tools/tactics/gen
+
+# ---- the shared library, install, docs ------------------------------------
+# The version is written once, in include/tak/version.h.
+
+version_part = $(shell sed -n 's/^\#define TAK_VERSION_$(1) \([0-9]*\).*/\1/p' include/tak/version.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+SONAME := libtak.so.$(VERSION_MAJOR)
+
+# The same library compiled position-independent, in its own tree so that the
+# static build (and the bench signature) keep their flags. Only the public
+# names are exported (src/libtak.map).
+PIC_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/obj/%.o)
+
+$(BUILD)/pic/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+$(BUILD)/libtak.so.$(VERSION): $(PIC_LIB_OBJS) src/libtak.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libtak.map \
+	    -Wl,--no-undefined $(PIC_LIB_OBJS) $(LDLIBS) -o $@
+
+$(BUILD)/libtak.so: $(BUILD)/libtak.so.$(VERSION)
+	ln -sf libtak.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+shared: $(BUILD)/libtak.so
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+# Generated for each install, since it names the prefix.
+$(BUILD)/tak.pc: FORCE
+	@mkdir -p $(@D)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	    'Name: tak' 'Description: Tak: positions, moves, PTN and TPS, perft, and the engine' \
+	    'Version: $(VERSION)' 'Libs: -L$${libdir} -ltak' 'Libs.private: -lm -pthread' \
+	    'Cflags: -I$${includedir}' > $@
+
+$(BUILD)/tak.1: man/tak.1 include/tak/version.h
+	@mkdir -p $(@D)
+	sed 's/@VERSION@/$(VERSION)/' man/tak.1 > $@
+
+.PHONY: FORCE
+FORCE:
+
+install: $(BUILD)/libtak.so $(BUILD)/libtak.a $(BUILD)/tak $(BUILD)/tak.pc $(BUILD)/tak.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/tak \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 include/tak/*.h $(DESTDIR)$(INCLUDEDIR)/tak/
+	install -m 755 $(BUILD)/libtak.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libtak.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtak.so
+	install -m 644 $(BUILD)/libtak.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(BUILD)/tak.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 755 $(BUILD)/tak $(DESTDIR)$(BINDIR)/
+	install -m 644 $(BUILD)/tak.1 $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libtak.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/libtak.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtak.a \
+	    $(DESTDIR)$(PKGCONFIGDIR)/tak.pc $(DESTDIR)$(BINDIR)/tak $(DESTDIR)$(MANDIR)/man1/tak.1
+	rm -f $(patsubst include/tak/%,$(DESTDIR)$(INCLUDEDIR)/tak/%,$(wildcard include/tak/*.h))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/tak
+
+# The installed library as a user gets it: install into a temporary prefix,
+# the examples built through pkg-config and run, the exported symbols checked.
+.PHONY: test-install
+test-install:
+	MAKE="$(MAKE)" tests/lib/install.sh
+
+# The Python package (python/): pip install into a new virtual environment
+# with no package index, its pytest suite, the README's script.
+.PHONY: test-python
+test-python:
+	MAKE="$(MAKE)" tests/lib/python.sh
+
+# The JavaScript package (npm/): build/npm/tak-engine-VERSION.tgz; its test
+# installs the tarball into an empty folder and uses it from Node, a bundler,
+# chromium and TypeScript.
+.PHONY: npm test-npm
+npm: $(BUILD)/wasm/tak.wasm
+	bash npm/pack.sh
+
+test-npm:
+	MAKE="$(MAKE)" tests/lib/npm.sh
+
+# The API reference, from the headers' comments; any Doxygen warning fails.
+docs: docs/Doxyfile $(wildcard include/tak/*.h)
+	@mkdir -p $(BUILD)/docs
+	(cat docs/Doxyfile; echo 'PROJECT_NUMBER = $(VERSION)') | doxygen -
 
 # ---- sanitizer build ----------------------------------------------------
 

@@ -25,6 +25,13 @@ PACKAGES=(
     nodejs            # server tests, e2e tests, load benchmark
     libreadline-dev   # tak play: line editing and history
     python3           # tak play's terminal tests (tests/cli/lib/pty_drive.py)
+    doxygen           # make docs: the library's API reference
+    python3-venv      # the Python package's tests: a virtual environment,
+    python3-setuptools # ... pip install ./python with no index (setuptools, wheel
+    python3-wheel     # ... from Debian, seen through --system-site-packages)
+    python3-pytest    # ... and its tests
+    node-typescript   # the npm package's tests: its TypeScript declarations (tsc)
+    esbuild           # ... and its browser entry through a bundler
 )
 
 export DEBIAN_FRONTEND=noninteractive

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # test.sh: everything CI checks, from a fresh Debian machine: installs what
 # is missing, builds, runs the test suite, runs it again under ASan/UBSan,
-# runs a two-thread search under ThreadSanitizer, replays the fuzz
-# regressions and fuzzes for a short while. Every stage runs
+# runs a two-thread search under ThreadSanitizer, checks the library as
+# users get it (installed through pkg-config, its API reference, the Python
+# and npm packages), replays the fuzz regressions and fuzzes for a short
+# while. Every stage runs
 # even when an earlier one failed (except after a failed setup), so one run
 # shows all that is wrong; the last lines summarise, and the exit status is 1
 # when anything failed.
@@ -41,6 +43,10 @@ stage asan make -j"$jobs" asan
 stage tsan make -j"$jobs" tsan
 stage server make -j"$jobs" test-server
 stage e2e make e2e
+stage install make -j"$jobs" test-install
+stage docs make docs
+stage python make test-python
+stage npm make test-npm
 if [ -f scripts/fuzz.sh ]; then
     stage fuzz-regressions bash scripts/fuzz.sh --regressions
     stage fuzz-short bash scripts/fuzz.sh 20

@@ -1,4 +1,5 @@
-/*
+/**
+ * \file
  * random.h: the one pseudo-random generator the project uses (splitmix64),
  * whose whole state is a word the caller owns, so that games, books and
  * engine levels replay from a seed and threads share nothing; and its mixing
@@ -9,7 +10,7 @@
 
 #include <stdint.h>
 
-/* splitmix64's step as a pure function of x: a bijection that spreads
+/** splitmix64's step as a pure function of x: a bijection that spreads
  * every bit of x over the result, so it also serves as a hash of a key
  * (Zobrist keys, table indices). */
 static inline uint64_t tak_random_mix(uint64_t x) {
@@ -19,7 +20,7 @@ static inline uint64_t tak_random_mix(uint64_t x) {
     return z ^ (z >> 31);
 }
 
-/* The next 64 random bits; advances *state. */
+/** The next 64 random bits; advances *state. */
 static inline uint64_t tak_random_next(uint64_t *state) {
     uint64_t x = *state;
     *state += 0x9E3779B97F4A7C15ull;

@@ -1,4 +1,5 @@
-/*
+/**
+ * \file
  * tak.h: the whole public face of the Tak library in one include.
  *
  *   rules.h     rule options and named game types
@@ -7,6 +8,7 @@
  *   game.h      a game with history: repetition, takebacks, resignations
  *   notation.h  TPS and single PTN plies
  *   ptn.h       whole PTN games
+ *   version.h   the library's version
  */
 #ifndef TAK_TAK_H
 #define TAK_TAK_H
@@ -19,5 +21,6 @@
 #include "tak/ptn.h"
 #include "tak/random.h"
 #include "tak/rules.h"
+#include "tak/version.h"
 
 #endif

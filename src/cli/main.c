@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tak/version.h"
 
 typedef struct Subcommand {
     const char *name;
@@ -36,7 +37,7 @@ static void overview(FILE *out) {
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
     fprintf(out, "\n"
-                 "Run 'tak COMMAND --help' for a command's options.\n"
+                 "Run 'tak COMMAND --help' for a command's options; 'tak --version' for the version.\n"
                  "Exit status: 0 success, 1 bad input (the message says what), 2 wrong usage.\n");
 }
 
@@ -54,6 +55,10 @@ int main(int argc, char **argv) {
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         overview(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("tak %s\n", tak_version());
         return CLI_OK;
     }
     if (strcmp(name, "help") == 0) {
