@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,14 +305,20 @@ typedef struct StopArgs {
     TakEngine *engine;
     TakPosition pos;
     TakMove move;
+    atomic_bool searching; /* the search has reported its first depth */
 } StopArgs;
+
+static void note_searching(const TakSearchInfo *info, void *user) {
+    (void)info;
+    atomic_store(&((StopArgs *)user)->searching, true);
+}
 
 static void *search_infinite(void *arg) {
     StopArgs *a = arg;
     TakSearchLimits l;
     memset(&l, 0, sizeof l);
     l.infinite = true;
-    a->move = tak_engine_search(a->engine, &a->pos, NULL, 0, &l, NULL, NULL, NULL);
+    a->move = tak_engine_search(a->engine, &a->pos, NULL, 0, &l, note_searching, a, NULL);
     return NULL;
 }
 
@@ -361,9 +369,15 @@ static void test_stop_from_another_thread(void **state) {
         a.engine = tak_engine_new(8, threads);
         a.pos = support_position("x5/x5/x,1,2,x2/x,2,1,x2/x5 1 3", NULL);
         a.move = TAK_MOVE_NONE;
+        atomic_init(&a.searching, false);
         pthread_t th;
         assert_int_equal(pthread_create(&th, NULL, search_infinite, &a), 0);
-        struct timespec ts = {0, 80 * 1000000};
+        /* A stop is for a running search (TEI repeats its stop until the
+         * search answers): wait until this one runs, however busy the
+         * machine, then a little more. */
+        struct timespec ts = {0, 10 * 1000000};
+        while (!atomic_load(&a.searching)) nanosleep(&ts, NULL);
+        ts.tv_nsec = 80 * 1000000;
         nanosleep(&ts, NULL);
         int64_t t0 = now_ms();
         tak_engine_stop(a.engine);
