@@ -25,8 +25,8 @@ function get(path, headers = {}, method = 'GET') {
   });
 }
 
-const FILES = ['/', '/analysis', '/index.html', '/app.js', '/style.css', '/tak.wasm', '/tak-engine.js',
-];
+const FILES = ['/', '/analysis', '/index.html', '/app.js', '/style.css', '/tak.wasm', '/tak-engine.js', '/sw.js',
+  '/manifest.webmanifest', '/icon.svg'];
 
 test('every file gzip\'d to a client that takes it unzips to the same bytes as sent plain', async () => {
   for (const path of FILES) {
