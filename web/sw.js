@@ -1,12 +1,12 @@
 // sw.js: the service worker that keeps the page working with the server
 // gone or the network off (docs/wasm.md, "Offline"). Network first: each
 // GET of this origin (but /api/ and the socket) still goes to the server,
-// which answers 304 for what the browser holds, and each answer is kept;
-// when the server cannot be reached the kept copy answers, and every page
-// address (/, /analysis, /g/ID, ...) gets the kept page. On install it
-// fetches every file of the page, so one visit is enough: the list and the
-// version (the files' hashes) are written in by scripts/embed-web.sh, so a
-// change to any file is a new worker, which replaces the old one's cache.
+// which answers 304 for what the browser holds; when the server cannot be
+// reached the worker's copy answers, and every page address (/, /analysis,
+// /g/ID, ...) gets the page. On install it fetches every file of the page,
+// so one visit is enough: the list and the version (the files' hashes) are
+// written in by scripts/embed-web.sh, so a change to any file is a new
+// worker, which fetches them again and drops the old one's copies.
 'use strict';
 const CACHE = 'tak-@VERSION@';
 const FILES = ['@ASSETS@'];
@@ -31,14 +31,11 @@ self.addEventListener('fetch', (e) => {
   e.respondWith(answer(e, e.request.mode === 'navigate' ? PAGE : url.pathname));
 });
 
+// The cache is written once, on install: a changed file comes with a new
+// worker, so nothing is written on a visit.
 async function answer(e, key) {
   try {
-    const res = (await e.preloadResponse) || await fetch(e.request);
-    if (res.ok) {
-      const copy = res.clone();
-      e.waitUntil(caches.open(CACHE).then((c) => c.put(key, copy)));
-    }
-    return res;
+    return (await e.preloadResponse) || await fetch(e.request);
   } catch (err) {
     const kept = await caches.match(key, { cacheName: CACHE });
     if (kept) return kept;
