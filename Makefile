@@ -308,7 +308,7 @@ SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 libp
 PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
 $(BUILD)/obj/src/server/%.o $(BUILD)/asan/obj/src/server/%.o: CPPFLAGS += $(PQ_CFLAGS)
 SERVER_SRCS := $(wildcard src/server/*.c)
-WEB_FILES := $(wildcard web/*.html web/*.js web/*.css) $(BUILD)/wasm/tak.wasm
+WEB_FILES := $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*.webmanifest) $(BUILD)/wasm/tak.wasm
 SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/web_assets.o
 ASAN_SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/asan/obj/%.o) $(BUILD)/asan/obj/gen/web_assets.o
 

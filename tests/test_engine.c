@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -644,6 +645,42 @@ static void test_net_forward(void **state) {
     assert_int_equal(engine_net_eval(&pos, &net), 0);
 }
 
+/* The networks are stored in int8 (internal.h: NetStored) and expanded at
+ * start-up: every built-in network's floats are its stored bytes expanded,
+ * packing them again gives the same bytes (so `tune net --init` writes a
+ * network back unchanged), and each weight is within half a step of the
+ * float it came from. */
+static void test_net_stored_form(void **state) {
+    (void)state;
+    int seen = 0;
+    for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
+        const EvalNet *net = engine_nets[size];
+        const NetStored *st = &engine_nets_stored[size];
+        if (!net) continue;
+        seen++;
+        assert_non_null(st->w1);
+        assert_ptr_equal(st->w1_out, net->w1);
+        size_t n = (size_t)net->inputs * NET_HIDDEN;
+        int8_t *q = malloc(n);
+        float *max = malloc((size_t)net->inputs * sizeof *max), *w = malloc(n * sizeof *w);
+        assert_true(q && max && w);
+        engine_net_unpack(st->w1, st->w1_max, net->inputs, w);
+        assert_memory_equal(w, net->w1, n * sizeof *w);
+        engine_net_pack(net->w1, net->inputs, q, max);
+        assert_memory_equal(q, st->w1, n);
+        assert_memory_equal(max, st->w1_max, (size_t)net->inputs * sizeof *max);
+        free(q), free(max), free(w);
+    }
+    assert_true(seen > 0);
+    float row[NET_HIDDEN], back[NET_HIDDEN], m;
+    int8_t q[NET_HIDDEN];
+    for (int j = 0; j < NET_HIDDEN; j++) row[j] = (float)((j * 37 % 101) - 50) / 313.0f;
+    engine_net_pack(row, 1, q, &m);
+    engine_net_unpack(q, &m, 1, back);
+    assert_true(m == 50.0f / 313.0f);
+    for (int j = 0; j < NET_HIDDEN; j++) assert_true(fabsf(back[j] - row[j]) <= m / 254 * 1.0001f);
+}
+
 static void features_of(const char *tps, int f[F_COUNT]) {
     TakPosition pos = support_position(tps, NULL);
     BbMasks m = bb_masks(pos.rules.size);
@@ -782,6 +819,7 @@ int main(void) {
         cmocka_unit_test(test_evaluation_symmetries),
         cmocka_unit_test(test_net_inputs_follow_symmetries),
         cmocka_unit_test(test_net_forward),
+        cmocka_unit_test(test_net_stored_form),
         cmocka_unit_test(test_road_features),
         cmocka_unit_test(test_flat_race_features),
         cmocka_unit_test(test_flat_win_in_one_matches_core),

@@ -122,7 +122,7 @@ int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalW
 
 typedef struct EvalNet {
     int inputs;      /* engine_net_input_count(size) */
-    const float *w1; /* [inputs][NET_HIDDEN] */
+    const float *w1; /* [inputs][NET_HIDDEN], expanded at start-up from the stored form below */
     const float *b1; /* [NET_HIDDEN] */
     const float *w2; /* [NET_HIDDEN] */
     float b2;
@@ -131,6 +131,24 @@ typedef struct EvalNet {
 
 /* The network of each size (index 3..8), NULL where there is none. */
 extern const EvalNet *const engine_nets[TAK_MAX_SIZE + 1];
+
+/* How net_weights.c stores each network's first layer, the bulk of its
+ * weights (a quarter of the floats' bytes, which is most of the engine the
+ * page downloads): each input's row as whole 127ths of that row's largest
+ * magnitude. net.c expands every stored layer into the floats the network
+ * reads once, at start-up, before main and so before any thread;
+ * engine_net_pack is the writer's side (tune net), engine_net_unpack the
+ * reader's, and unpack(pack(w)) packs to the same bytes again. */
+typedef struct NetStored {
+    const int8_t *w1; /* [inputs][NET_HIDDEN] */
+    const float *w1_max; /* [inputs]: each row's largest magnitude */
+    float *w1_out;    /* [inputs][NET_HIDDEN]: what the EvalNet's w1 points at */
+} NetStored;
+extern const NetStored engine_nets_stored[TAK_MAX_SIZE + 1];
+
+/* Packs `rows` rows of NET_HIDDEN floats into q and max; unpacks them. */
+void engine_net_pack(const float *w1, int rows, int8_t *q, float *max);
+void engine_net_unpack(const int8_t *q, const float *max, int rows, float *w1);
 
 int engine_net_input_count(int size);
 /* The inputs on in `pos` (not over), as indices; returns how many. A buried

@@ -9,8 +9,9 @@
  * One hidden layer of NET_HIDDEN clipped-ReLU units over sparse binary
  * inputs, worked out from scratch at each evaluation (a 5x5 middle game has
  * some forty inputs on, so the sum is a few hundred vector additions); the
- * weights of each size are in net_weights.c, written by `tune net`, and a
- * size without a network is evaluated by the linear terms alone.
+ * weights of each size are in net_weights.c, written by `tune net` (the
+ * first layer in int8, expanded here at start-up), and a size without a
+ * network is evaluated by the linear terms alone.
  *
  * Not kept up move by move as NNUE engines do: our search evaluates about
  * one node in five that it makes (the rest end on the table, a road in one
@@ -18,9 +19,42 @@
  * cost more than counting afresh where needed (tried: 8% fewer nodes a
  * second on the 5x5 middle-game bench).
  */
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
+
+void engine_net_pack(const float *w1, int rows, int8_t *q, float *max) {
+    for (int i = 0; i < rows; i++) {
+        const float *row = w1 + (size_t)i * NET_HIDDEN;
+        float m = 0;
+        for (int j = 0; j < NET_HIDDEN; j++) m = fabsf(row[j]) > m ? fabsf(row[j]) : m;
+        max[i] = m;
+        for (int j = 0; j < NET_HIDDEN; j++)
+            q[(size_t)i * NET_HIDDEN + j] = (int8_t)(m > 0 ? lrint(row[j] * 127.0 / m) : 0);
+    }
+}
+
+/* In double, so that a row's largest weight (127 of 127ths) comes back as
+ * exactly its stored maximum and packing again gives the same bytes. */
+void engine_net_unpack(const int8_t *q, const float *max, int rows, float *w1) {
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < NET_HIDDEN; j++) {
+            size_t k = (size_t)i * NET_HIDDEN + j;
+            w1[k] = (float)(q[k] * (double)max[i] / 127.0);
+        }
+}
+
+/* Run before main (and in the WebAssembly module by _initialize), so before
+ * any search thread reads a network: every front end gets the same floats
+ * without calling anything. */
+__attribute__((constructor)) static void unpack_nets(void) {
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++) {
+        const NetStored *st = &engine_nets_stored[s];
+        if (st->w1 && engine_nets[s])
+            engine_net_unpack(st->w1, st->w1_max, engine_nets[s]->inputs, st->w1_out);
+    }
+}
 
 int engine_net_input_count(int size) { return size * size * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18; }
 

@@ -44,12 +44,15 @@ struct Server;
 typedef struct Chat Chat; /* a game's chat rooms (chat.c) */
 typedef struct Lobby Lobby; /* seeks and their followers (lobby.c) */
 
-/* assets (generated from web/ at build time) */
+/* assets (generated from web/ at build time by scripts/embed-web.sh) */
 typedef struct Asset {
     const char *path;
     const char *mime;
     const unsigned char *data;
     unsigned int len;
+    const unsigned char *gz; /* the same bytes gzip'd, or NULL where that is no smaller */
+    unsigned int gz_len;
+    const char *etag; /* quoted, for If-None-Match; NULL for an API answer */
 } Asset;
 /* A rate limit: `tokens` left, refilled by time since `stamp_ms` (chat.c). */
 typedef struct Bucket {
@@ -69,6 +72,7 @@ typedef struct Session {
     const struct Asset *asset;
     char *body; /* an API answer (malloc'd), sent as body_asset */
     struct Asset body_asset;
+    bool gzip; /* the asset goes out in its gzip form */
     /* WebSocket */
     bool is_ws;
     struct LiveGame *game; /* the game this connection follows, or NULL */

@@ -200,9 +200,9 @@ fi
 # writes that network back unchanged.
 tune net "$scratch/same.c" 5 --init --epochs 0 "$scratch/scored.txt"
 if [ "$rc" -eq 0 ] && [[ $err == *"loss of the built-in network"* ]] &&
-    diff <(sed -n '/^static const float w1_5/,/^};/p' "$scratch/same.c") \
-        <(sed -n '/^static const float w1_5/,/^};/p' src/engine/net_weights.c) >/dev/null &&
-    [ -n "$(sed -n '/^static const float w1_5/,/^};/p' "$scratch/same.c")" ]; then
+    diff <(sed -n '/^static const int8_t w1_stored_5/,/^static float w1_5/p' "$scratch/same.c") \
+        <(sed -n '/^static const int8_t w1_stored_5/,/^static float w1_5/p' src/engine/net_weights.c) >/dev/null &&
+    [ -n "$(sed -n '/^static const int8_t w1_stored_5/,/^static float w1_5/p' "$scratch/same.c")" ]; then
     pass
 else
     fail "net --init keeps the built-in network" "rc=$rc" "$err"

@@ -1032,13 +1032,28 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
         const float *w2 = s == size ? p->w2 : old->w2;
         float b2 = s == size ? p->b2 : old->b2;
         const char *by = s == size ? made_by : old->made_by ? old->made_by : "";
-        fprintf(out, "\nstatic const float w1_%d[%d * NET_HIDDEN] = {\n", s, inputs);
+        /* The first layer in its stored form (internal.h: NetStored). */
+        int8_t *q = malloc((size_t)inputs * NET_HIDDEN);
+        float *max = malloc((size_t)inputs * sizeof *max);
+        if (!q || !max) {
+            free(q), free(max), fclose(out), remove(tmp);
+            fprintf(stderr, "tune: out of memory\n");
+            return false;
+        }
+        engine_net_pack(w1, inputs, q, max);
+        fprintf(out, "\n/* w1_%d as 127ths of each row's largest magnitude (w1_max_%d), expanded\n"
+                     " * into w1_%d at start-up (net.c). */\n", s, s, s);
+        fprintf(out, "static const int8_t w1_stored_%d[%d * NET_HIDDEN] = {\n", s, inputs);
         for (int i = 0; i < inputs; i++) {
             fprintf(out, "   ");
-            for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, " %.6gf,", w1[(size_t)i * NET_HIDDEN + j]);
+            for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, " %d,", q[(size_t)i * NET_HIDDEN + j]);
             fprintf(out, "\n");
         }
-        fprintf(out, "};\nstatic const float b1_%d[NET_HIDDEN] = {", s);
+        fprintf(out, "};\nstatic const float w1_max_%d[%d] = {", s, inputs);
+        for (int i = 0; i < inputs; i++) fprintf(out, "%s%.9gf", i ? ", " : "", max[i]);
+        fprintf(out, "};\nstatic float w1_%d[%d * NET_HIDDEN];\n", s, inputs);
+        free(q), free(max);
+        fprintf(out, "static const float b1_%d[NET_HIDDEN] = {", s);
         for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%.6gf", j ? ", " : "", b1[j]);
         fprintf(out, "};\nstatic const float w2_%d[NET_HIDDEN] = {", s);
         for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%.6gf", j ? ", " : "", w2[j]);
@@ -1048,6 +1063,9 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
     fprintf(out, "\nconst EvalNet *const engine_nets[TAK_MAX_SIZE + 1] = {\n");
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
         if (s == size || engine_nets[s]) fprintf(out, "    [%d] = &net_%d,\n", s, s);
+    fprintf(out, "};\n\nconst NetStored engine_nets_stored[TAK_MAX_SIZE + 1] = {\n");
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
+        if (s == size || engine_nets[s]) fprintf(out, "    [%d] = {w1_stored_%d, w1_max_%d, w1_%d},\n", s, s, s, s);
     fprintf(out, "};\n");
     if (fclose(out) != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "tune: writing %s failed\n", path);

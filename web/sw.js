@@ -1,0 +1,44 @@
+// sw.js: the service worker that keeps the page working with the server
+// gone or the network off (docs/wasm.md, "Offline"). Network first: each
+// GET of this origin (but /api/ and the socket) still goes to the server,
+// which answers 304 for what the browser holds; when the server cannot be
+// reached the worker's copy answers, and every page address (/, /analysis,
+// /g/ID, ...) gets the page. On install it fetches every file of the page,
+// so one visit is enough: the list and the version (the files' hashes) are
+// written in by scripts/embed-web.sh, so a change to any file is a new
+// worker, which fetches them again and drops the old one's copies.
+'use strict';
+const CACHE = 'tak-@VERSION@';
+const FILES = ['@ASSETS@'];
+const PAGE = '/index.html'; // what the server answers for every page address
+
+self.addEventListener('install', (e) => {
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (e) => {
+  e.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key.startsWith('tak-') && key !== CACHE) await caches.delete(key);
+    // The page's request goes out while the worker starts, not after.
+    if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (e) => {
+  const url = new URL(e.request.url);
+  if (e.request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  e.respondWith(answer(e, e.request.mode === 'navigate' ? PAGE : url.pathname));
+});
+
+// The cache is written once, on install: a changed file comes with a new
+// worker, so nothing is written on a visit.
+async function answer(e, key) {
+  try {
+    return (await e.preloadResponse) || await fetch(e.request);
+  } catch (err) {
+    const kept = await caches.match(key, { cacheName: CACHE });
+    if (kept) return kept;
+    throw err;
+  }
+}
