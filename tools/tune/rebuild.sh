@@ -111,7 +111,7 @@ cat "${valid[@]}" /dev/null >"$work/valid.txt"
 
 # The size's arrays and network, without the line saying how it was made.
 arrays() {
-    awk -v s="$size" '$0 ~ "^static const [A-Za-z0-9_]+ [a-z0-9]+_" s "[[ ]" { on = 1 }
+    awk -v s="$size" '$0 ~ "^static const [A-Za-z0-9_]+ [a-z0-9_]+_" s "[[ ]" { on = 1 }
         on && !/^ *"/ { print }
         on && /};$/ { on = 0 }' "$1"
 }

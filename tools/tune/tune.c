@@ -1004,6 +1004,17 @@ static void adam_step(float *w, const float *g, float *m, float *v, size_t n, do
 
 /* Writes net_weights.c with `p` as the network of `size` and every other
  * size's network as it is now. */
+/* `v` as a C float literal with `digits` significant digits: "%g" alone
+ * writes a whole number without a point ("0", "1"), and "0f" is no literal
+ * (a weight of an input the data never showed stays at its start, and the
+ * start can be exactly 0). */
+static const char *float_literal(char buf[40], double v, int digits) {
+    int n = snprintf(buf, 36, "%.*g", digits, v);
+    if (!strpbrk(buf, ".eEn")) memcpy(buf + n, ".0", 3);
+    strcat(buf, "f");
+    return buf;
+}
+
 static bool save_net(const char *path, int size, const NetParams *p, int argc, char **argv) {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
@@ -1028,6 +1039,7 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
         const EvalNet *old = engine_nets[s];
         if (s != size && !old) continue;
         int inputs = engine_net_input_count(s);
+        char num[40];
         const float *w1 = s == size ? p->w1 : old->w1, *b1 = s == size ? p->b1 : old->b1;
         const float *w2 = s == size ? p->w2 : old->w2;
         float b2 = s == size ? p->b2 : old->b2;
@@ -1050,15 +1062,15 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
             fprintf(out, "\n");
         }
         fprintf(out, "};\nstatic const float w1_max_%d[%d] = {", s, inputs);
-        for (int i = 0; i < inputs; i++) fprintf(out, "%s%.9gf", i ? ", " : "", max[i]);
+        for (int i = 0; i < inputs; i++) fprintf(out, "%s%s", i ? ", " : "", float_literal(num, max[i], 9));
         fprintf(out, "};\nstatic float w1_%d[%d * NET_HIDDEN];\n", s, inputs);
         free(q), free(max);
         fprintf(out, "static const float b1_%d[NET_HIDDEN] = {", s);
-        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%.6gf", j ? ", " : "", b1[j]);
+        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, b1[j], 6));
         fprintf(out, "};\nstatic const float w2_%d[NET_HIDDEN] = {", s);
-        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%.6gf", j ? ", " : "", w2[j]);
-        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, w1_%d, b1_%d, w2_%d, %.6gf,\n    \"%s\"};\n", s, inputs,
-                s, s, s, b2, by);
+        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, w2[j], 6));
+        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, w1_%d, b1_%d, w2_%d, %s,\n    \"%s\"};\n", s, inputs,
+                s, s, s, float_literal(num, b2, 6), by);
     }
     fprintf(out, "\nconst EvalNet *const engine_nets[TAK_MAX_SIZE + 1] = {\n");
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
