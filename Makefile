@@ -322,10 +322,15 @@ $(BUILD)/gen/web_assets.c: $(WEB_FILES) scripts/embed-web.sh
 WASM_CC := $(CLANG) --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi
 WASM_SRCS := $(wildcard src/core/*.c src/notation/*.c src/engine/*.c src/wasm/*.c)
 WASM_OBJS := $(WASM_SRCS:%.c=$(BUILD)/wasm/obj/%.o)
+# The evaluation networks the page's engine carries, a bit a size: 5x5 and
+# 6x6, where players analyse most; each network is some 40-70 KB on the wire,
+# and the first visit must stay within 300 KB (bench/WEB.md). The other
+# sizes are evaluated by the linear terms in the page.
+WASM_NET_SIZES := 0x60
 
 $(BUILD)/wasm/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(WASM_CC) $(CPPFLAGS) -std=c11 -O2 $(WARN) -c $< -o $@
+	$(WASM_CC) $(CPPFLAGS) -DNET_SIZES=$(WASM_NET_SIZES) -std=c11 -O2 $(WARN) -c $< -o $@
 
 $(BUILD)/wasm/tak.wasm: $(WASM_OBJS)
 	$(WASM_CC) -L/usr/lib/wasm32-wasi -mexec-model=reactor -O2 $^ -o $@ -Wl,--strip-all

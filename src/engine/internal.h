@@ -139,6 +139,15 @@ extern const EvalNet *const engine_nets[TAK_MAX_SIZE + 1];
  * reads once, at start-up, before main and so before any thread;
  * engine_net_pack is the writer's side (tune net), engine_net_unpack the
  * reader's, and unpack(pack(w)) packs to the same bytes again. */
+/* The sizes whose networks are built in, a bit a size (all by default).
+ * The page's build (Makefile: WASM_NET_SIZES) leaves out those it can do
+ * without, so that the engine it downloads stays light: those sizes are
+ * evaluated by the linear terms alone there. */
+#ifndef NET_SIZES
+#define NET_SIZES 0x1F8 /* 3 to 8 */
+#endif
+#define NET_BUILT(size) ((NET_SIZES >> (size)) & 1)
+
 typedef struct NetStored {
     const int8_t *w1; /* [inputs][NET_HIDDEN] */
     const float *w1_max; /* [inputs]: each row's largest magnitude */

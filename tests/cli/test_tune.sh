@@ -320,8 +320,8 @@ if [ "$rc" -eq 1 ] && [[ $err == *"positions of size 6, too few"* ]] && [ ! -e "
 else
     fail "net with no data of its size" "rc=$rc" "$err"
 fi
-tune net "$scratch/bad.c" 4 --init "$scratch/scored.txt"
-if [ "$rc" -eq 1 ] && [[ $err == *"no network for size 4"* ]] && [ ! -e "$scratch/bad.c" ]; then
+tune net "$scratch/bad.c" 3 --init "$scratch/scored.txt"
+if [ "$rc" -eq 1 ] && [[ $err == *"no network for size 3"* ]] && [ ! -e "$scratch/bad.c" ]; then
     pass
 else
     fail "net --init for a size without a network" "rc=$rc" "$err"

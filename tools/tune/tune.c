@@ -525,6 +525,10 @@ static int cmd_heldout(int argc, char **argv) {
 
 /* ---- fitting ------------------------------------------------------------ */
 
+/* A network's input seen fewer times than this in the training data (over
+ * the eight symmetries) gets no weight. */
+#define NET_MIN_SEEN 50
+
 typedef struct Sample {
     float result;
     float score; /* the search's score for White, or NAN when not scored */
@@ -1053,6 +1057,7 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
             return false;
         }
         engine_net_pack(w1, inputs, q, max);
+        fprintf(out, "\n#if NET_BUILT(%d)", s);
         fprintf(out, "\n/* w1_%d as 127ths of each row's largest magnitude (w1_max_%d), expanded\n"
                      " * into w1_%d at start-up (net.c). */\n", s, s, s);
         fprintf(out, "static const int8_t w1_stored_%d[%d * NET_HIDDEN] = {\n", s, inputs);
@@ -1069,15 +1074,16 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
         for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, b1[j], 6));
         fprintf(out, "};\nstatic const float w2_%d[NET_HIDDEN] = {", s);
         for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, w2[j], 6));
-        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, w1_%d, b1_%d, w2_%d, %s,\n    \"%s\"};\n", s, inputs,
-                s, s, s, float_literal(num, b2, 6), by);
+        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, w1_%d, b1_%d, w2_%d, %s,\n    \"%s\"};\n#endif\n", s,
+                inputs, s, s, s, float_literal(num, b2, 6), by);
     }
     fprintf(out, "\nconst EvalNet *const engine_nets[TAK_MAX_SIZE + 1] = {\n");
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
-        if (s == size || engine_nets[s]) fprintf(out, "    [%d] = &net_%d,\n", s, s);
+        if (s == size || engine_nets[s]) fprintf(out, "#if NET_BUILT(%d)\n    [%d] = &net_%d,\n#endif\n", s, s, s);
     fprintf(out, "};\n\nconst NetStored engine_nets_stored[TAK_MAX_SIZE + 1] = {\n");
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
-        if (s == size || engine_nets[s]) fprintf(out, "    [%d] = {w1_stored_%d, w1_max_%d, w1_%d},\n", s, s, s, s);
+        if (s == size || engine_nets[s])
+            fprintf(out, "#if NET_BUILT(%d)\n    [%d] = {w1_stored_%d, w1_max_%d, w1_%d},\n#endif\n", s, s, s, s, s);
     fprintf(out, "};\n");
     if (fclose(out) != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "tune: writing %s failed\n", path);
@@ -1191,9 +1197,31 @@ static int cmd_net(int argc, char **argv) {
         fprintf(stderr, "  epoch %d: loss %.5f (held out %.5f)\n", ep, sum / (double)train.n,
                 net_loss(&p, &test, map, inputs, k));
     }
-    if (epochs > 0)
-        fprintf(stderr, "fitted: loss %.5f (held out %.5f)\n", net_loss(&p, &train, map, inputs, k),
-                net_loss(&p, &test, map, inputs, k));
+    if (epochs > 0) {
+        /* An input the data showed fewer than NET_MIN_SEEN times (under any
+         * symmetry) has learned nothing: its row is its random start, noise
+         * for the positions that have it and bytes the page must download
+         * (random weights do not compress). Such rows are written as 0, as
+         * tune fit gives a rare feature no weight. */
+        size_t *seen = calloc((size_t)inputs, sizeof *seen);
+        if (!seen) {
+            fprintf(stderr, "tune net: out of memory\n");
+            return 1;
+        }
+        for (size_t i = 0; i < train.idx_n; i++)
+            for (int sym = 0; sym < 8; sym++) seen[map[(size_t)sym * inputs + train.idx[i]]]++;
+        int cleared = 0;
+        for (int i = 0; i < inputs; i++)
+            if (seen[i] < NET_MIN_SEEN) {
+                memset(p.w1 + (size_t)i * NET_HIDDEN, 0, NET_HIDDEN * sizeof(float));
+                cleared++;
+            }
+        free(seen);
+        fprintf(stderr, "fitted: loss %.5f (held out %.5f); %d of %d inputs seen fewer than %d times, their"
+                        " weights 0\n",
+                net_loss(&p, &train, map, inputs, k), net_loss(&p, &test, map, inputs, k), cleared, inputs,
+                NET_MIN_SEEN);
+    }
     bool ok = save_net(argv[2], size, &p, argc, argv);
     free(map), free(order), free(p.w1), free(g.w1), free(m.w1), free(v.w1);
     free(train.idx), free(train.start), free(train.lin), free(train.tgt);
