@@ -368,15 +368,17 @@ function drawAnalysisBoard() {
 function drawAbTree(ab) {
   const box = $('ab-tree'), names = new Map(TakTree.lines(ab.tree).map((l) => [l.first, l.name]));
   box.textContent = '';
-  if (ab.tree.preface) box.appendChild(abNote(ab.tree.preface));
+  if (ab.tree.preface) box.append(abNote(ab.tree.preface), ' ');
   const line = (parent, first) => {
     let numbered = false;
     for (let n = first; n; n = n.children[0]) {
       const { number, side } = TakTree.plyNumber(ab.tree, n.depth);
+      // Spaces between the words, as PTN writes them: the list wraps between
+      // moves and copies as moves.
       if (side === 'w' || !numbered) {
         const num = document.createElement('span');
         num.className = 'num'; num.textContent = number + (side === 'w' ? '.' : '...');
-        parent.appendChild(num);
+        parent.append(num, ' ');
       }
       numbered = true;
       const mv = document.createElement('span');
@@ -384,8 +386,8 @@ function drawAbTree(ab) {
       mv.textContent = n.ptn + (n.marks || '');
       mv.dataset.ply = n.depth;
       abClickable(mv, () => abGoto(ab, n));
-      parent.appendChild(mv);
-      if (n.comment) { parent.appendChild(abNote(n.comment)); numbered = false; }
+      parent.append(mv, ' ');
+      if (n.comment) { parent.append(abNote(n.comment), ' '); numbered = false; }
       // The branches that are alternatives to n.
       const kids = n.parent.children;
       if (kids[0] === n) {
@@ -394,7 +396,7 @@ function drawAbTree(ab) {
           div.className = 'branch';
           const name = document.createElement('span');
           name.className = 'branch-name'; name.textContent = names.get(b) || '';
-          div.appendChild(name);
+          div.append(name, ' ');
           line(div, b);
           parent.appendChild(div);
           numbered = false;

@@ -353,14 +353,15 @@ function wobble(sq, level) {
 }
 
 // Draws a stack in its square: every stone of it, bottom first, the lower
-// ones as edges (the height is written when it passes the carry limit's
-// worth of edges). `arrived`: how many stones on top just came, and from where,
-// for the move's animation.
+// ones as edges, closer together in a tall stack so that the whole of it
+// stays about a square high and each stone still shows (its height is
+// written too). `arrived`: how many stones on top just came, and from
+// where, for the move's animation.
 function drawStack(g, sq, stack, x, y, arrived) {
   const top = stack.endsWith('S') ? 'S' : stack.endsWith('C') ? 'C' : '';
   const colors = colorsOf(stack);
-  const h = colors.length, shown = Math.min(h, 12), first = h - shown;
-  const cx = x + CELL / 2, edge = shown > 8 ? 5 : 7;
+  const h = colors.length, first = 0;
+  const cx = x + CELL / 2, edge = h > 1 ? Math.min(7, 72 / (h - 1)) : 7;
   let base = y + CELL - 14;
   // The stones that just arrived move as one group (a wall's own rotation stays its own).
   const moving = arrived ? el('g', { class: arrived.how, style: `--dx:${arrived.dx}px;--dy:${arrived.dy}px` }) : null;

@@ -1,0 +1,85 @@
+// review.test.js: review and analysis as players use them (issue 43): real
+// games of 80+ plies on the analysis board at a laptop's, a wide screen's and
+// a phone's size (the board a good size, nothing sideways, every stone of a
+// tall stack seen), the tree kept over a reload, Back and Forward, keys and
+// marks, branch names and notes kept, and the smaller defects of the page.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { browserForTests, newPage, shot } = require('./lib.js');
+const { ROOT } = require('../server/lib.js');
+
+const env = browserForTests(test);
+const SHARED = process.env.TAK_SHARED || path.join(ROOT, '../shared');
+const game = (name) => fs.readFileSync(path.join(SHARED, 'games/real', name + '.ptn'), 'utf8');
+
+// Opens /analysis and pastes `ptn` into its form; resolves once its tree is shown.
+async function openPtn(p, ptn) {
+  if (!/\/analysis/.test(p.url())) await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await p.fill('#ab-paste', ptn);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+}
+
+// The board's size and the page's sideways scroll.
+const measure = (p) => p.evaluate(() => {
+  const b = document.getElementById('board').getBoundingClientRect();
+  return { board: Math.round(b.width), height: Math.round(b.height), left: Math.round(b.left), right: Math.round(b.right),
+    scroll: document.documentElement.scrollWidth, width: innerWidth };
+});
+
+
+// The tallest stack of the position shown: its square, its height, and the
+// screen rows of its stones (each stone's top edge, bottom first).
+const tallest = (p) => p.evaluate(() => {
+  const s = app.state, h = (x) => x.replace(/[SC]$/, '').length;
+  let sq = 0;
+  s.board.forEach((x, i) => { if (h(x) > h(s.board[sq])) sq = i; });
+  const name = String.fromCharCode(97 + (sq % s.size)) + (Math.floor(sq / s.size) + 1);
+  const tops = [...document.querySelectorAll(`[data-square=${name}] .pw, [data-square=${name}] .pb`)]
+    .map((e) => e.getBoundingClientRect().bottom);
+  return { name, height: h(s.board[sq]), tops };
+});
+
+// The board at a laptop's, a wide screen's and a phone's size, with real
+// games of 80 plies and more (0542_s6 ends on a stack of 13; 0120_s5 has one
+// of 13 at ply 95; 0040_s8 is 139 plies of 8x8): the board keeps its size
+// whatever the length of the move list, nothing scrolls sideways, every
+// stone of the tall stack shows (2.5 px of it at least), the moves wrap as words (spaces between
+// them) and, on the phone, the engine's lines are on the first screen.
+for (const [w, h, least] of [[1280, 900, 700], [1920, 1080, 880], [390, 844, 330]]) {
+  test(`layout at ${w}x${h}: real games of 80+ plies, the board ${least} px or more, no sideways scroll, a tall stack whole`, async () => {
+    const p = await newPage(env.browser, { viewport: { width: w, height: h } });
+    for (const [name, ply] of [['0542_s6', 80], ['0120_s5', 95], ['0040_s8', 137]]) {
+      await openPtn(p, game(name));
+      await p.evaluate((n) => analysisStep(n), ply);
+      await p.waitForFunction((n) => app.state.ply === n, ply);
+      const m = await measure(p);
+      assert.ok(m.board >= least, `${name} at ${w}x${h}: the board is ${m.board} px`);
+      assert.ok(m.board <= h, `${name} at ${w}x${h}: the board (${m.board} px) fits the screen's height`);
+      assert.ok(m.scroll <= w, `${name} at ${w}x${h}: the page is ${m.scroll} px wide`);
+      assert.ok(m.left >= 0 && m.right <= w, `${name} at ${w}x${h}: the board is on the screen`);
+      const t = await tallest(p);
+      assert.ok(t.height >= 11, `${name}: a tall stack at ply ${ply}`);
+      assert.equal(t.tops.length, t.height, `${name}: every stone of the ${t.height} on ${t.name} drawn`);
+      const gaps = t.tops.slice(1).map((y, i) => t.tops[i] - y);
+      // 2.5 px: an edge and its outline, what an 8x8 board on a phone has room for.
+      assert.ok(Math.min(...gaps) >= 2.5, `${name}: each stone of ${t.name} shows 2.5 px or more (${gaps.map((g) => g.toFixed(1))})`);
+      // The moves as words: spaces between them, copied as PTN reads them.
+      const text = await p.evaluate(() => document.getElementById('ab-tree').innerText);
+      assert.match(text, /^1\. \S+ \S+\s+2\. \S+ \S+/, `${name}: the moves' text`);
+      const tree = await p.evaluate(() => { const e = document.getElementById('ab-tree'), r = e.getBoundingClientRect();
+        return { right: r.right, scroll: e.scrollWidth, client: e.clientWidth }; });
+      assert.ok(tree.right <= w && tree.scroll <= tree.client, `${name}: the move list within the screen (${JSON.stringify(tree)})`);
+      if (w < 500) {
+        const top = await p.evaluate(() => document.getElementById('ab-lines').getBoundingClientRect().top + scrollY);
+        assert.ok(top < h - 60, `${name}: the engine's lines start on the first screen (at ${Math.round(top)} px)`);
+      }
+    }
+    await shot(p, `review-layout-${w}x${h}`);
+    await p.context().close();
+  });
+}
