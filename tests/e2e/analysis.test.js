@@ -291,7 +291,7 @@ test('a game opens on the board at the position shown; its position editor is an
   await watcher.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 5);
   await watcher.click('#open-analysis-board');
   await watcher.waitForFunction(() => app.analysisBoard && app.state.ply === 5);
-  assert.equal(watcher.url(), own.url + '/analysis');
+  assert.match(watcher.url(), new RegExp(`^${own.url}/analysis#g=\\w+&at=5$`), 'the board kept, its name in the address');
   assert.deepEqual(await watcher.$$eval('#ab-tree .mv', (l) => l.map((x) => x.textContent)), ['a1', 'e5', 'c3', 'd3', 'c4', 'd4']);
   await lines(watcher);
   await own.kill();

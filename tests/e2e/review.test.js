@@ -83,3 +83,51 @@ for (const [w, h, least] of [[1280, 900, 700], [1920, 1080, 880], [390, 844, 330
     await p.context().close();
   });
 }
+
+// What the board holds now: its PTN (branches, notes, marks) and where it is.
+const work = (p) => p.evaluate(() => ({ ptn: abEngine.tak.writePtn(abDoc(app.analysisBoard)), at: TakTree.address(app.analysisBoard.node) }));
+const ready = (p) => p.waitForFunction(() => app.analysisBoard && app.state && abEngine.tak && app.analysisBoard.tree.root.children.length > 0);
+
+test('the analysis board keeps its work: a reload, Back and Forward bring back the tree, notes and position; recent boards to return to', async () => {
+  const p = await newPage(env.browser);
+  await openPtn(p, game('0542_s6'));
+  // A branch at ply 30 with a note and a mark, and a note on the main line.
+  await p.evaluate(() => analysisStep(29));
+  await p.waitForFunction(() => app.state.ply === 29);
+  const other = await p.evaluate(() => app.state.legal.find((m) => m !== app.analysisBoard.node.children[0].ptn && /^[a-f][1-6]$/.test(m)));
+  await p.fill('#ptn-input', other);
+  await p.press('#ptn-input', 'Enter');
+  await p.waitForFunction(() => app.state.ply === 30);
+  await p.fill('#ab-note', 'a quieter idea');
+  await p.selectOption('#ab-marks', '?!');
+  const first = await work(p);
+  assert.match(first.ptn, /\{a quieter idea\}/);
+  // A reload: the same tree, at the same place.
+  await p.waitForFunction(() => /#g=/.test(location.hash)); // saved, its id in the address
+  await p.reload();
+  await ready(p);
+  assert.deepEqual(await work(p), first, 'after a reload');
+  // Another game opened: Back is the first board again, Forward the second.
+  await openPtn(p, game('0010_s5'));
+  const second = await work(p);
+  await p.waitForFunction((ptn) => abEngine.tak.writePtn(abDoc(app.analysisBoard)) === ptn && /#g=/.test(location.hash), second.ptn);
+  await p.goBack();
+  await p.waitForFunction((ptn) => app.analysisBoard && abEngine.tak.writePtn(abDoc(app.analysisBoard)) === ptn, first.ptn);
+  assert.deepEqual(await work(p), first, 'after Back');
+  await p.goForward();
+  await p.waitForFunction((ptn) => app.analysisBoard && abEngine.tak.writePtn(abDoc(app.analysisBoard)) === ptn, second.ptn);
+  // Away to the lobby and back.
+  await p.click('#new-game-btn');
+  await p.waitForSelector('#new-game:not([hidden])');
+  await p.goBack();
+  await p.waitForFunction((ptn) => app.analysisBoard && abEngine.tak.writePtn(abDoc(app.analysisBoard)) === ptn, second.ptn);
+  // The recent boards: both, the first one a click away.
+  const names = await p.$$eval('#ab-recent-list li button.ab-recent-open', (l) => l.map((b) => b.textContent));
+  assert.equal(names.length, 2, names.join(' | '));
+  assert.match(names[1], /Torinku/);
+  await p.click('#ab-recent-list li:nth-child(2) button.ab-recent-open');
+  await p.waitForFunction((ptn) => app.analysisBoard && abEngine.tak.writePtn(abDoc(app.analysisBoard)) === ptn, first.ptn);
+  assert.deepEqual(await work(p), first, 'from the recent boards');
+  await shot(p, 'review-recent');
+  await p.context().close();
+});
