@@ -629,6 +629,13 @@ window.addEventListener('DOMContentLoaded', () => {
     if (p) abGoto(ab, p);
   };
   $('ab-marks').onchange = () => { const ab = app.analysisBoard; ab.node.marks = $('ab-marks').value || null; render(); };
+  // ← and → step through the game here too, as everywhere on the page, rather
+  // than change the mark just chosen (↑ and ↓ choose one).
+  $('ab-marks').onkeydown = (e) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    showPly(stepFrom() + (e.key === 'ArrowLeft' ? -1 : 1));
+  };
   $('ab-note').oninput = () => {
     const ab = app.analysisBoard, text = $('ab-note').value.trim() ? $('ab-note').value : null;
     if (ab.node.parent) ab.node.comment = text; else ab.tree.preface = text;

@@ -467,14 +467,18 @@ function drawBoard() {
     el('text', { x: MARGIN + i * CELL + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
     el('text', { x: 10, y: (size - 1 - i) * CELL + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
   }
-  if (focused) { const f = svg.querySelector(`[data-square=${focused}]`); if (f) f.focus({ preventScroll: true }); }
+  // The keyboard's cursor stays where it was (a square clicked is not kept
+  // focused: the keys then step through the game, with no frame left on it).
+  if (focused && !app.boardClicked) { const f = svg.querySelector(`[data-square=${focused}]`); if (f) f.focus({ preventScroll: true }); }
 }
 
-// Keys on a focused square: Enter or Space clicks it, the arrows move over the board.
+// Keys on a focused square: Enter or Space clicks it, the arrows move over
+// the board, when the square was reached by the keyboard; after a click on
+// the board the arrows step through the game, as they do elsewhere.
 function boardKey(e, sq) {
   const size = app.state.size, step = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] }[e.key];
   if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); clickSquare(sq); return; }
-  if (!step) return;
+  if (!step || app.boardClicked) return;
   e.preventDefault(); e.stopPropagation();
   const to = squareAt(sq % size + step[0], Math.floor(sq / size) + step[1], size);
   if (to < 0) return;
@@ -1372,6 +1376,10 @@ function init() {
   $('mute').onchange = () => { app.muted = $('mute').checked; localStorage.setItem('tak.muted', app.muted ? '1' : '0'); };
   $('wobbly').checked = app.wobbly;
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };
+  // Whether the board's focus came from the pointer (the arrows then step
+  // through the game) or from the keyboard (they move over the squares).
+  $('board').addEventListener('pointerdown', () => { app.boardClicked = true; });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Tab') app.boardClicked = false; }, true);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select') || !app.state) return;
     if (e.key === 'ArrowLeft') showPly(stepFrom() - 1);

@@ -131,3 +131,40 @@ test('the analysis board keeps its work: a reload, Back and Forward bring back t
   await shot(p, 'review-recent');
   await p.context().close();
 });
+
+test('keys: → after choosing a mark steps on (the mark stays); ←/→ after a click on the board step, Tab then arrows move over the squares', async () => {
+  const p = await newPage(env.browser);
+  await openPtn(p, game('0010_s5'));
+  await p.evaluate(() => analysisStep(10));
+  await p.waitForFunction(() => app.state.ply === 10);
+  await p.focus('#ab-marks');
+  await p.selectOption('#ab-marks', '?');
+  await p.keyboard.press('ArrowRight');
+  await p.waitForFunction(() => app.state.ply === 11);
+  assert.equal(await p.evaluate(() => TakTree.along(app.analysisBoard.node, 10).marks), '?', 'the mark chosen stays');
+  await p.keyboard.press('ArrowLeft');
+  await p.waitForFunction(() => app.state.ply === 10);
+  assert.equal(await p.evaluate(() => app.analysisBoard.node.marks), '?');
+  // A click on the board plays a move; the arrows then step back and on.
+  const sq = await p.evaluate(() => app.state.legal.find((m) => /^[a-e][1-5]$/.test(m)));
+  await p.click(`[data-square=${sq}]`);
+  await p.waitForFunction(() => app.state.ply === 11);
+  await p.keyboard.press('ArrowLeft');
+  await p.waitForFunction(() => app.state.ply === 10);
+  await p.keyboard.press('ArrowRight');
+  await p.waitForFunction(() => app.state.ply === 11);
+  // No focus frame on a clicked square (it is for the keyboard's cursor).
+  assert.equal(await p.$eval(`[data-square=${sq}] .cell`, (c) => getComputedStyle(c).strokeWidth), '1px', 'no frame after a click');
+  // The keyboard's cursor: Tab onto the board, the arrows move it, the frame shows.
+  await p.focus('#ptn-input');
+  await p.evaluate(() => { document.getElementById('ptn-input').blur(); });
+  await p.evaluate(() => document.querySelector('#board .sq[tabindex="0"]').focus());
+  await p.keyboard.press('Tab'); await p.keyboard.press('Shift+Tab'); // a keyboard's focus
+  const before = await p.evaluate(() => document.activeElement.dataset.square);
+  await p.keyboard.press('ArrowUp');
+  const after = await p.evaluate(() => document.activeElement.dataset.square);
+  assert.notEqual(after, before, 'the cursor moved');
+  assert.equal(await p.evaluate(() => app.state.ply), 11, 'no step');
+  assert.equal(await p.$eval(`[data-square=${after}] .cell`, (c) => getComputedStyle(c).strokeWidth), '4px', 'the keyboard cursor framed');
+  await p.context().close();
+});
