@@ -637,7 +637,16 @@ window.addEventListener('DOMContentLoaded', () => {
     showPly(stepFrom() + (e.key === 'ArrowLeft' ? -1 : 1));
   };
   $('ab-note').oninput = () => {
-    const ab = app.analysisBoard, text = $('ab-note').value.trim() ? $('ab-note').value : null;
+    // PTN ends a note at "}" and has no escape for it (the notation: any
+    // character but "}"): refused, so that the note reads back as written.
+    const box = $('ab-note');
+    if (box.value.includes('}')) {
+      const at = box.selectionStart - (box.value.slice(0, box.selectionStart).match(/\}/g) || []).length;
+      box.value = box.value.replace(/\}/g, '');
+      box.setSelectionRange(at, at);
+      say('A note cannot hold "}": PTN ends a note there.');
+    }
+    const ab = app.analysisBoard, text = box.value.trim() ? box.value : null;
     if (ab.node.parent) ab.node.comment = text; else ab.tree.preface = text;
     drawAbTree(ab);
     abSaveSoon();

@@ -168,3 +168,34 @@ test('keys: → after choosing a mark steps on (the mark stays); ←/→ after a
   assert.equal(await p.$eval(`[data-square=${after}] .cell`, (c) => getComputedStyle(c).strokeWidth), '4px', 'the keyboard cursor framed');
   await p.context().close();
 });
+
+test('branch names as PTN Ninja gave them are kept; a note cannot hold "}" (PTN ends a note there), so what is written reads back the same', async () => {
+  const p = await newPage(env.browser);
+  const ptn = ['[Size "5"]', '', '1. a1 e5 2. c3 d3 3. c4 d4 4. c2 d2', '', '{1w2}', '1. e1 a5', '', '{Sharper}', '4. -- b2 5. b3', '',
+    '{Sharper/5w1}', '5. b4', ''].join('\n');
+  await openPtn(p, ptn);
+  assert.deepEqual(await p.$$eval('#ab-tree .branch-name', (l) => l.map((x) => x.textContent)), ['1w2', 'Sharper', 'Sharper/5w1']);
+  const written = await p.evaluate(() => abEngine.tak.writePtn(abDoc(app.analysisBoard)));
+  assert.match(written, /\{1w2\}\n1\. e1 a5/);
+  assert.match(written, /\{Sharper\}\n4\. -- b2/);
+  assert.match(written, /\{Sharper\/5w1\}\n5\. b4/);
+  // A new branch at White's first move: a name of its own, not one taken.
+  await p.evaluate(() => analysisStep(0));
+  await p.waitForFunction(() => app.state.ply === 0);
+  await p.fill('#ptn-input', 'b1');
+  await p.press('#ptn-input', 'Enter');
+  await p.waitForFunction(() => app.state.ply === 1);
+  assert.deepEqual(await p.$$eval('#ab-tree .branch-name', (l) => l.map((x) => x.textContent)), ['1w2', '1w1', 'Sharper', 'Sharper/5w1']);
+  // A note with a "}": refused with a word, and what is kept reads back the same.
+  await p.fill('#ab-note', 'a {braced aside}');
+  assert.match(await p.textContent('#message'), /\}/);
+  const note = await p.inputValue('#ab-note');
+  assert.ok(!note.includes('}'), note);
+  const back = await p.evaluate(() => {
+    const text = abEngine.tak.writePtn(abDoc(app.analysisBoard));
+    return { note: app.analysisBoard.node.comment, read: abEngine.tak.readPtn(text).lines.find((l) => l.plies[0].ptn === 'b1').plies[0].comment };
+  });
+  assert.equal(back.note, note);
+  assert.equal(back.read, note, 'the note reads back as written');
+  await p.context().close();
+});
