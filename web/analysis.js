@@ -68,6 +68,7 @@ function showAnalysisBoard(tree, node, rules, id) {
   if (window.takPlayers) takPlayers.route(''); // a player's page or the leaderboard: hidden
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false; $('links').textContent = '';
   $('export').hidden = true;
+  abHideLink();
   say('');
   // on: the engine wanted; thinking: the TPS its worker is on; lines: its last lines, by multipv.
   app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId() };
@@ -142,8 +143,12 @@ async function openAnalysisText(text, size, komi) {
     if (!text) {
       const rules = { size, komi, no_pass: true };
       showAnalysisBoard(abTree(rules), null, rules);
-    } else if (text.startsWith('[') || /^\s*1\.\s/.test(text)) {
+    } else if (text.startsWith('[') || /^\s*(\{[^}]*\}\s*)*\d+\.\s/.test(text)) {
+      // Moves without tags: the size (and komi) chosen beside the box.
+      if (!/^\s*\[\s*(Size|TPS)\s/im.test(text)) text = `[Size "${size}"]\n` + (komi ? `[Komi "${komi}"]\n` : '') + '\n' + text;
       abOpenDoc(tak.readPtn(text), null);
+    } else if (!/^[\dxSC,/]+(\s+[12](\s+\d+)?)?$/i.test(text) || !text.includes('/')) {
+      throw new Error('That is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").');
     } else {
       const probe = tak.view(text, [], 0, { komi });
       const rules = { size: Math.sqrt(probe.board.length), komi, no_pass: true };
@@ -158,7 +163,8 @@ async function openAnalysisText(text, size, komi) {
 function abOpenDoc(doc, at, id) {
   const rules = { size: doc.size, komi: doc.komi, stones: doc.stones, capstones: doc.capstones, no_pass: abNoPass(doc.tags) };
   const tree = TakTree.fromDoc(doc, null, abPlay({ rules }));
-  showAnalysisBoard(tree, TakTree.find(tree, at), rules, id);
+  // Where asked, else at the end of the game, as PTN Ninja opens one.
+  showAnalysisBoard(tree, at ? TakTree.find(tree, at) : TakTree.lineEnd(tree.root), rules, id);
 }
 
 // The no-pass rule, on unless a [Zugzwang "off"] tag turns it off (README).
@@ -296,6 +302,11 @@ function drawAbRecent(ab) {
   $('ab-recent').hidden = !list.children.length || !!app.sandbox;
 }
 
+// The share link shown is the board's as it was: gone when it changes.
+function abHideLink() {
+  $('ab-link-box').hidden = true; $('ab-link').value = ''; $('ab-copied').textContent = '';
+}
+
 // ---- moving about the tree ------------------------------------------------------------
 
 // Shows `node`: the page's state becomes its position (as the server's
@@ -303,6 +314,7 @@ function drawAbRecent(ab) {
 function abGoto(ab, node) {
   const tak = abEngine.tak, o = abOpts(ab.rules), r = node.over ? tak.result(node.tps, o) : null;
   const v = tak.view(node.tps, [], 0, o), [stones, capstones] = abReserves(ab.rules);
+  if (ab.node !== node) abHideLink();
   ab.node = node;
   app.carry = null;
   app.state = { ...v, game: null, size: ab.rules.size, komi: ab.rules.komi || 0, stones, capstones,
@@ -379,8 +391,10 @@ function abScheduleDraw() {
 function abScore(line, turn) {
   const sign = turn === 'white' ? 1 : -1;
   if (line.win_in) {
-    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black';
-    return { text: `${who} wins in ${Math.abs(n)}`, short: `${n > 0 ? '+' : '-'}W${Math.abs(n)}`, white: n > 0 ? 1 : 0 };
+    // In the winner's moves (win_in counts plies: 1 and 2 are both "in 1").
+    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black', moves = Math.ceil(Math.abs(n) / 2);
+    return { text: `${who} wins in ${moves}`, short: `${who[0]} in ${moves}`, white: n > 0 ? 1 : 0,
+      label: `${who} wins in ${moves} move${moves === 1 ? '' : 's'}` };
   }
   const cp = line.score * sign;
   return { text: (cp > 0 ? '+' : '') + (cp / 100).toFixed(2), short: (cp > 0 ? '+' : '') + (cp / 100).toFixed(1),
@@ -429,7 +443,7 @@ function drawAbEngine(ab) {
     : first && here ? abScore(first, ab.turn) : null;
   bar.querySelector('.eval-white').style.height = ((sc ? sc.white : 0.5) * 100).toFixed(1) + '%';
   bar.querySelector('.eval-text').textContent = sc ? sc.short : '';
-  bar.setAttribute('aria-label', 'Evaluation: ' + (sc ? sc.text : 'none yet'));
+  bar.setAttribute('aria-label', 'Evaluation: ' + (sc ? sc.label || sc.text : 'none yet'));
 }
 
 function abCount(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + 'M' : n >= 1e3 ? Math.round(n / 1e3) + 'k' : String(Math.round(n)); }
@@ -463,7 +477,7 @@ function drawAnalysisBoard() {
   $('next').disabled = $('last').disabled = editing || !node.children.length;
   // In the editor: its lines only (no tree), and the way back.
   for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
-  if (editing) { $('ab-link').hidden = true; $('ab-recent').hidden = true; }
+  if (editing) { abHideLink(); $('ab-recent').hidden = true; }
   $('ab-analyse-edited').hidden = !editing;
   const tps = s && !s.result ? s.tps : null;
   if (ab.on && tps !== ab.thinking) abThink(ab, tps, s && s.turn);
@@ -654,7 +668,18 @@ window.addEventListener('DOMContentLoaded', () => {
   $('ab-share').onclick = async () => {
     const link = $('ab-link');
     link.value = await abShareLink(app.analysisBoard);
-    link.hidden = false; link.focus(); link.select();
+    $('ab-copied').textContent = '';
+    $('ab-link-box').hidden = false; link.focus(); link.select();
+  };
+  $('ab-copy').onclick = async () => {
+    const link = $('ab-link'), said = $('ab-copied');
+    try {
+      await navigator.clipboard.writeText(link.value);
+      said.textContent = 'Link copied.';
+    } catch (e) { // no clipboard for this page: the link selected, for the keys
+      link.focus(); link.select();
+      said.textContent = document.execCommand('copy') ? 'Link copied.' : 'Press Ctrl+C (⌘C) to copy the link.';
+    }
   };
   $('ab-export').onclick = () => { try { showExport(abEngine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);

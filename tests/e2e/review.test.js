@@ -199,3 +199,46 @@ test('branch names as PTN Ninja gave them are kept; a note cannot hold "}" (PTN 
   assert.equal(back.read, note, 'the note reads back as written');
   await p.context().close();
 });
+
+test('smaller: a game opens at its end; a share link with a copy button, gone when another game opens; a PTN without tags takes the size chosen; text that is no TPS or PTN said so; a forced win as a player reads it', async () => {
+  const p = await newPage(env.browser);
+  await p.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openPtn(p, game('0010_s5'));
+  // At the end, as PTN Ninja opens a game.
+  const end = await p.evaluate(() => TakTree.lineEnd(app.analysisBoard.tree.root).depth);
+  assert.ok(end >= 40);
+  await p.waitForFunction((n) => app.state.ply === n, end, { timeout: 5000 });
+  // Share: the link, a button that copies it and says so.
+  await p.click('#ab-share');
+  await p.waitForFunction(() => document.getElementById('ab-link').value);
+  const link = await p.inputValue('#ab-link');
+  await p.click('#ab-copy');
+  await p.waitForFunction(() => /copied/i.test(document.getElementById('ab-copied').textContent));
+  assert.equal(await p.evaluate(() => navigator.clipboard.readText()), link);
+  // Another game: the old link is not shown with it.
+  await openPtn(p, '1. a1 e5 2. c3 d3');
+  assert.ok(await p.isHidden('#ab-link'), 'the last game\'s link is gone');
+  assert.ok(await p.isHidden('#ab-copy'));
+  // That PTN had no tags: the size chosen beside it (5) was taken.
+  assert.deepEqual(await p.evaluate(() => [app.state.size, app.state.ply]), [5, 4]);
+  await p.selectOption('#ab-size', '6');
+  await p.fill('#ab-paste', '1. a1 f6 2. c3 d4');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.state.size === 6 && app.state.ply === 4);
+  // Not a position nor a game: said in those words.
+  await p.fill('#ab-paste', 'hello world');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => document.getElementById('message').textContent);
+  const said = await p.textContent('#message');
+  assert.match(said, /neither .*PTN.* nor .*TPS/i);
+  assert.doesNotMatch(said, /rows/);
+  // A road in one: "White wins in 1" on the bar, not "-W1".
+  await p.fill('#ab-paste', 'x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.state.tps === 'x5/x5/1,1,1,1,x/x5/2,2,2,2,x 1 5');
+  await p.waitForFunction(() => document.querySelector('#eval-bar .eval-text').textContent);
+  assert.equal(await p.textContent('#eval-bar .eval-text'), 'W in 1');
+  assert.equal(await p.getAttribute('#eval-bar', 'aria-label'), 'Evaluation: White wins in 1 move');
+  assert.match(await p.textContent('#ab-lines li:first-child .score'), /^White wins in 1$/);
+  await p.context().close();
+});
