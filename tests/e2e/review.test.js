@@ -242,3 +242,16 @@ test('smaller: a game opens at its end; a share link with a copy button, gone wh
   assert.match(await p.textContent('#ab-lines li:first-child .score'), /^White wins in 1$/);
   await p.context().close();
 });
+
+test('a TPS with too many stones says how many the board has', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  // 8x8: 60 White stones, 50 in a reserve; the first rows already hold 56.
+  const full = Array(7).fill('1,1,1,1,1,1,1,1').concat(['1,1,1,1,x4']).join('/') + ' 2 40';
+  await p.fill('#ab-paste', full);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => document.getElementById('message').textContent);
+  assert.match(await p.textContent('#message'), /too many White stones: 60 on the board, but a reserve holds 50/);
+  await p.context().close();
+});
