@@ -1202,7 +1202,17 @@ async function postSeek(ev) {
     app.mySeeks.add(r.seek);
     $('lobby-message').textContent = 'Waiting for someone to take your game…';
     drawLobby();
-  } catch (e) { $('lobby-message').textContent = e.message; }
+  } catch (e) { lobbyError(e, 'A game is posted under a name: type yours in "Your name" above, then post it again.'); }
+}
+
+// The lobby's refusals in a player's words: where a name is wanted (the
+// protocol's text speaks of 'identify' and secrets), the name field is
+// offered, with what to do.
+function lobbyError(e, noName) {
+  if (/under a name|claim the name/.test(e.message)) {
+    $('lobby-message').textContent = noName;
+    $('player-name').focus();
+  } else $('lobby-message').textContent = e.message;
 }
 
 async function unseek(id) {
@@ -1211,7 +1221,9 @@ async function unseek(id) {
 
 async function acceptSeek(id) {
   const name = playerName();
-  try { enterGame(await request({ type: 'accept_seek', seek: id, ...(name ? { name } : {}) })); } catch (e) { $('lobby-message').textContent = e.message; }
+  try { enterGame(await request({ type: 'accept_seek', seek: id, ...(name ? { name } : {}) })); } catch (e) {
+    lobbyError(e, 'This game is rated, so it is played under a name: pick yours in "Your name" above (it is yours for good), then press Play again.');
+  }
 }
 
 // Opens a game the server has seated us in (a seek accepted either way).

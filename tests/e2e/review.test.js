@@ -255,3 +255,23 @@ test('a TPS with too many stones says how many the board has', async () => {
   assert.match(await p.textContent('#message'), /too many White stones: 60 on the board, but a reserve holds 50/);
   await p.context().close();
 });
+
+test('a rated seek taken without a name: a player\'s words and the name field to fill, then Play works', async () => {
+  const { openLobby } = require('./lib.js');
+  const a = await newPage(env.browser), b = await newPage(env.browser);
+  for (const p of [a, b]) await openLobby(p, env.srv.url);
+  await a.fill('#player-name', 'Rater');
+  await a.click('#seek-form button[type=submit]');
+  await b.waitForFunction(() => [...document.querySelectorAll('#seeks tbody tr')].some((tr) => tr.textContent.startsWith('Rater')));
+  const row = b.locator('#seeks tbody tr', { hasText: 'Rater' });
+  await row.locator('button').click();
+  await b.waitForFunction(() => document.getElementById('lobby-message').textContent);
+  const said = await b.textContent('#lobby-message');
+  assert.doesNotMatch(said, /identify|secret|send '/, said);
+  assert.match(said, /rated.*name/i);
+  assert.equal(await b.evaluate(() => document.activeElement.id), 'player-name', 'the name field is offered');
+  await b.fill('#player-name', 'Taker');
+  await row.locator('button').click();
+  await b.waitForFunction(() => window.takApp.state && window.takApp.seat);
+  await a.context().close(); await b.context().close();
+});
