@@ -611,8 +611,13 @@ function render() {
   const over = !!s.result && !app.view;
   turn.className = 'turn ' + (over ? 'over' : v.turn);
   const firstTurn = !over && !app.view && v.move_number === 1 && !app.sandbox ? ` — first turn: ${v.turn === app.seat ? 'you place' : 'places'} a flat of ${name(v.turn === 'white' ? 'black' : 'white')}'s` : '';
-  turn.textContent = app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
-    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play${who(v.turn)}${firstTurn}${s.thinking ? ' — thinking…' : ''}`;
+  // Who moves on a line of its own, the rest under it: the box keeps its
+  // height from ply to ply (its CSS), so nothing below it moves.
+  const sub = document.createElement('span');
+  sub.className = 'turn-sub';
+  sub.textContent = app.view || s.result ? '' : `${who(v.turn)}${firstTurn}${s.thinking ? ' — thinking…' : ''}`;
+  turn.replaceChildren(app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
+    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play`, sub);
   turn.classList.toggle('viewing', !!app.view);
   turn.classList.toggle('sandboxed', !!app.sandbox);
   if (app.sandbox) turn.textContent = `Rules off — setting up: ${name(v.turn)} to move (move ${v.move_number})`;

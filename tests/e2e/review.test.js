@@ -275,3 +275,41 @@ test('a rated seek taken without a name: a player\'s words and the name field to
   await b.waitForFunction(() => window.takApp.state && window.takApp.seat);
   await a.context().close(); await b.context().close();
 });
+
+test('play: on a phone the lobby\'s table fits and its Play buttons show whole; on a desktop the clocks and buttons hold still from ply to ply', async () => {
+  const { openLobby, freeSquare, atPly } = require('./lib.js');
+  const a = await newPage(env.browser), b = await newPage(env.browser, { viewport: { width: 390, height: 844 } });
+  for (const p of [a, b]) await openLobby(p, env.srv.url);
+  await a.fill('#player-name', 'Seeker_with_a_long');
+  await a.selectOption('#seek-form select[name=tc]', '10+10');
+  await a.click('#seek-form button[type=submit]');
+  await b.waitForFunction(() => [...document.querySelectorAll('#seeks tbody tr')].some((tr) => tr.textContent.startsWith('Seeker')));
+  const fit = await b.evaluate(() => {
+    const t = document.getElementById('seeks').getBoundingClientRect(), btn = document.querySelector('#seeks tbody button');
+    return { table: Math.round(t.right), page: document.documentElement.scrollWidth, btnRight: Math.round(btn.getBoundingClientRect().right),
+      cut: btn.scrollWidth > btn.clientWidth, text: btn.textContent };
+  });
+  assert.ok(fit.table <= 390 && fit.page <= 390, `the table within the phone: ${JSON.stringify(fit)}`);
+  assert.ok(fit.btnRight <= 390 && !fit.cut, `the Play button whole: ${JSON.stringify(fit)}`);
+  await shot(b, 'review-lobby-phone');
+  await a.context().close(); await b.context().close();
+  // A game against the engine with a clock, at a desktop's size.
+  const p = await newPage(env.browser, { viewport: { width: 1280, height: 900 } });
+  await openLobby(p, env.srv.url);
+  await p.check('input[name=opponent][value=engine]');
+  await p.selectOption('#tc', '5+5');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-square=a1]');
+  const where = () => p.evaluate(() => ['clock-white', 'resign', 'draw', 'ptn-input'].map((id) => Math.round(document.getElementById(id).getBoundingClientRect().top)));
+  const seen = new Set();
+  for (let ply = 0; ply < 6; ply += 2) {
+    await atPly(p, ply);
+    seen.add(JSON.stringify(await where())); // our turn
+    const sq = await freeSquare(p, ['a1', 'e5', 'a5', 'e1', 'c3', 'b2', 'd4']);
+    await p.click(`[data-square=${sq}]`);
+    await p.waitForFunction((n) => window.takApp.state.ply === n + 1 || window.takApp.state.ply === n + 2, ply);
+    if (await p.evaluate((n) => window.takApp.state.ply === n + 1, ply)) seen.add(JSON.stringify(await where())); // the engine's turn
+  }
+  assert.equal(seen.size, 1, `clocks and buttons in one place: ${[...seen].join(' ')}`);
+  await p.context().close();
+});
