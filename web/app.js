@@ -121,7 +121,8 @@ async function joinGame(id) {
       request({ type: 'join', game: id }).then((r) => { app.seat = r.seat; showLinks(); }).catch((e2) => say(e2.message));
     } else if (!app.state && app.gameId === id) { // no such game: say so where a game can be started
       showNewGame();
-      $('new-message').textContent = `There is no game ${id} here (${e.message}): start a new one.`;
+      $('new-message').textContent = /^no game/.test(e.message) ? `There is no game ${id} here: start a new one.`
+        : `Game ${id} cannot be opened (${e.message}): start a new one.`;
     } else {
       say(e.message);
     }
@@ -152,6 +153,7 @@ function openGame(id) {
   closeAnalysisBoard();
   app.sandbox = null; app.matchRows = null;
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null; app.chat = [];
+  app.flip = null; // each game as its player sits
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
   takatApp.id = null;
   window.scrollTo(0, 0); // the board at the top, wherever the form or lobby was scrolled
@@ -172,12 +174,25 @@ function onState(s) {
   if (before && s.ply === before.ply + 1) play(/^\d?[a-h][1-8][<>+-]/.test(s.moves[s.ply - 1]) ? 'move' : 'place');
   if (before && s.tak.some((t, i) => t && !before.tak[i])) play('tak');
   if (before && s.result && !before.result) play('end');
+  announce(s, before);
   const declined = s.declined && app.seat && ['draw', 'takeback'].find((w) => s.declined[w] === app.seat);
   if (declined && !(before && before.declined && before.declined[declined] === app.seat))
     say(declined === 'draw' ? 'Your opponent declined your draw offer.' : 'Your opponent declined your takeback request.');
   if (s.seats[app.seat] !== 'taken') app.invite = app.invite; // nothing: seats shown in turn line
   if (app.invite && s.seats.white !== 'open' && s.seats.black !== 'open') { app.invite = null; showLinks(); }
   render();
+}
+
+// Says the other side's move to a screen reader (a polite live region):
+// a move just played, or the last one when the game opens on our turn.
+function announce(s, before) {
+  const fresh = before ? s.ply === before.ply + 1 : s.ply > 0 && !s.result && s.turn === app.seat;
+  if (!fresh || s.ply === 0) return;
+  const mover = (s.ply + (/ 2 \d+$/.test(s.start || '') ? 1 : 0)) % 2 ? 'white' : 'black';
+  if (mover === app.seat) return;
+  const name = mover === 'white' ? 'White' : 'Black', other = mover === 'white' ? 'black' : 'white';
+  const tak = s.tak[mover === 'white' ? 0 : 1] ? ' Tak!' : '';
+  $('announce').textContent = `${name} played ${s.moves[s.ply - 1]}.${tak}` + (s.result ? ` ${s.result.text}.` : other === app.seat ? ' Your move.' : '');
 }
 
 function shown() { return app.view || app.state; }
@@ -437,10 +452,15 @@ function drawBoard() {
   const result = !app.view && app.state.result;
   const road = new Set(result && result.road ? result.road : []);
   if (app.focusSq === undefined || app.focusSq >= size * size) app.focusSq = 0;
-  for (let rank = size - 1; rank >= 0; rank--) {
+  // Turned around (Black's side at the bottom): the squares drawn from the
+  // top row of the screen down, so a tall stack overlaps the square above it.
+  const flip = flipped(), at = (sq) => boardXY(sq, size, flip);
+  if (flip) for (const a of animate.values()) { a.dx = -a.dx; a.dy = -a.dy; }
+  for (let r = 0; r < size; r++) {
+    const rank = flip ? r : size - 1 - r;
     const row = el('g', { role: 'row', 'aria-label': 'rank ' + (rank + 1) }, svg);
-    for (let file = 0; file < size; file++) {
-      const sq = rank * size + file, x = MARGIN + file * CELL, y = (size - 1 - rank) * CELL;
+    for (let c = 0; c < size; c++) {
+      const file = flip ? size - 1 - c : c, sq = rank * size + file, [x, y] = at(sq);
       const name = squareName(sq, size);
       const label = name + ', ' + describeStack(board[sq]) + (lastSqs.has(sq) ? ', last move' : '') + (hint.has(sq) ? ', a legal drop' : '');
       const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, row);
@@ -461,15 +481,26 @@ function drawBoard() {
   }
   if (app.carry && !app.view) {
     const c = app.carry, hand = inHand(c, s.board), top = s.board[c.from].match(/[SC]$/);
-    if (hand.length) drawInHand(svg, hand, top && top[0], MARGIN + (c.cur % size) * CELL, (size - 1 - Math.floor(c.cur / size)) * CELL);
+    if (hand.length) drawInHand(svg, hand, top && top[0], ...at(c.cur));
   }
   for (let i = 0; i < size; i++) {
-    el('text', { x: MARGIN + i * CELL + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
-    el('text', { x: 10, y: (size - 1 - i) * CELL + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
+    const [x, y] = at(i * size + i);
+    el('text', { x: x + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
+    el('text', { x: 10, y: y + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
   }
   // The keyboard's cursor stays where it was (a square clicked is not kept
   // focused: the keys then step through the game, with no frame left on it).
   if (focused && !app.boardClicked) { const f = svg.querySelector(`[data-square=${focused}]`); if (f) f.focus({ preventScroll: true }); }
+}
+
+// Whether the board is turned around, Black's side at the bottom: as the
+// player chose (the Flip button), else for a player of Black.
+function flipped() { return app.flip === true || (app.flip !== false && app.seat === 'black' && !app.analysisBoard); }
+
+// A square's top left corner in the board's picture.
+function boardXY(sq, size, flip) {
+  const file = sq % size, rank = Math.floor(sq / size);
+  return flip ? [MARGIN + (size - 1 - file) * CELL, rank * CELL] : [MARGIN + file * CELL, (size - 1 - rank) * CELL];
 }
 
 // Keys on a focused square: Enter or Space clicks it, the arrows move over
@@ -480,7 +511,8 @@ function boardKey(e, sq) {
   if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); clickSquare(sq); return; }
   if (!step || app.boardClicked) return;
   e.preventDefault(); e.stopPropagation();
-  const to = squareAt(sq % size + step[0], Math.floor(sq / size) + step[1], size);
+  const turn = flipped() ? -1 : 1; // up on the screen, whichever way the board is turned
+  const to = squareAt(sq % size + step[0] * turn, Math.floor(sq / size) + step[1] * turn, size);
   if (to < 0) return;
   app.focusSq = to;
   for (const g of $('board').querySelectorAll('.sq')) g.tabIndex = -1;
@@ -1060,7 +1092,9 @@ function clockText(ms) {
 // Each side's time left now, as the server counts it.
 function clockLeft(c) {
   const left = c.left_ms.slice();
-  if (c.running) left[c.running === 'white' ? 0 : 1] -= Date.now() + app.offset - c.turn_start_ms;
+  // Never more than the server gave: a clock here a little behind the
+  // server's would otherwise count up (1:01 on a 1+0 clock).
+  if (c.running) left[c.running === 'white' ? 0 : 1] -= Math.max(0, Date.now() + app.offset - c.turn_start_ms);
   return left;
 }
 
@@ -1300,6 +1334,7 @@ async function startGame(msg, onError) {
     closeAnalysisBoard();
     app.sandbox = null;
     app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null; app.chat = [];
+    app.flip = null;
     $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
     takatApp.id = null;
     window.scrollTo(0, 0);
@@ -1366,6 +1401,7 @@ function init() {
   $('prev').onclick = () => showPly(stepFrom() - 1);
   $('next').onclick = () => showPly(stepFrom() + 1);
   $('last').onclick = () => showPly(Infinity);
+  $('flip').onclick = () => { app.flip = !flipped(); render(); };
   $('export-ptn').onclick = exportPtn;
   $('analyze').onclick = analyze;
   $('enforce').onchange = () => {

@@ -313,3 +313,56 @@ test('play: on a phone the lobby\'s table fits and its Play buttons show whole; 
   assert.equal(seen.size, 1, `clocks and buttons in one place: ${[...seen].join(' ')}`);
   await p.context().close();
 });
+
+test('a game that is not there is said once, plainly', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/g/zzzzzzzz');
+  await p.waitForFunction(() => document.getElementById('new-message').textContent);
+  const said = await p.textContent('#new-message');
+  assert.equal(said, 'There is no game zzzzzzzz here: start a new one.');
+  await p.context().close();
+});
+
+test('a 1+0 clock never shows more than its minute, whatever the skew between the clocks', async () => {
+  const { openLobby, freeSquare } = require('./lib.js');
+  const p = await newPage(env.browser);
+  await openLobby(p, env.srv.url);
+  await p.check('input[name=opponent][value=engine]');
+  await p.selectOption('#tc', '1+0');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-square=a1]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.clock);
+  await p.click(`[data-square=${await freeSquare(p, ['a1', 'e5'])}]`);
+  await p.waitForFunction(() => window.takApp.state.ply >= 1 && window.takApp.state.clock.running);
+  // This browser's clock a second and a half behind the server's estimate.
+  await p.evaluate(() => { window.takApp.offset -= 1500; });
+  await p.waitForTimeout(250);
+  for (const c of ['white', 'black']) assert.doesNotMatch(await p.textContent('#clock-' + c), /1:0[1-9]/, c);
+  await p.context().close();
+});
+
+test('the opponent\'s move is announced to a screen reader; Black sees its side at the bottom, and the board flips', async () => {
+  const { openLobby } = require('./lib.js');
+  const p = await newPage(env.browser);
+  await openLobby(p, env.srv.url);
+  await p.check('input[name=opponent][value=engine]');
+  await p.check('input[name=color][value=black]');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 1);
+  // The engine's first move, said in a polite live region.
+  const live = await p.evaluate(() => {
+    const e = [...document.querySelectorAll('[aria-live]')].find((x) => /played/.test(x.textContent));
+    return e ? { text: e.textContent, live: e.getAttribute('aria-live') } : null;
+  });
+  assert.ok(live, 'a live region says the move');
+  assert.match(live.text, new RegExp(`White played ${await p.evaluate(() => window.takApp.state.moves[0])}`));
+  // Black at the bottom: a1 at the top right, e5 at the bottom left.
+  const at = (sq) => p.$eval(`[data-square=${sq}]`, (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top }; });
+  let a1 = await at('a1'), e5 = await at('e5');
+  assert.ok(a1.y < e5.y && a1.x > e5.x, `flipped for Black: a1 ${JSON.stringify(a1)}, e5 ${JSON.stringify(e5)}`);
+  await shot(p, 'review-flipped');
+  await p.click('#flip');
+  a1 = await at('a1'); e5 = await at('e5');
+  assert.ok(a1.y > e5.y && a1.x < e5.x, 'flipped back');
+  await p.context().close();
+});
