@@ -605,7 +605,7 @@ function drawMoves() {
     const li = document.createElement('li');
     const num = document.createElement('b');
     num.className = 'num'; num.textContent = (+number || 1) + (i + blackFirst) / 2 + '.';
-    li.appendChild(num);
+    li.append(num, ' '); // spaces between the words: the list copies as PTN
     if (i < 0) li.appendChild(document.createTextNode('… '));
     for (let j = Math.max(i, 0); j < Math.min(i + 2, s.moves.length); j++) {
       const span = document.createElement('span');
@@ -615,6 +615,7 @@ function drawMoves() {
       span.dataset.ply = j + 1;
       if (j + 1 === at) span.className = 'current';
       span.onclick = () => showPly(j + 1);
+      if (j > Math.max(i, 0)) li.append(' ');
       li.appendChild(span);
     }
     ol.appendChild(li);

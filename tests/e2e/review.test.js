@@ -366,3 +366,14 @@ test('the opponent\'s move is announced to a screen reader; Black sees its side 
   assert.ok(a1.y > e5.y && a1.x < e5.x, 'flipped back');
   await p.context().close();
 });
+
+test('a game\'s move list reads and copies as PTN, spaces between the moves', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 4);
+  assert.match(await p.evaluate(() => document.getElementById('moves').innerText.replace(/\s+/g, ' ').trim()), /^1\. a1 e5 2\. c3 d3$/);
+  await p.context().close();
+});
