@@ -181,7 +181,9 @@ async function openAnalysisFromUrl() {
     if (h.get('g')) {
       const rec = abRecord(h.get('g'));
       if (!rec) throw new Error('that board is no longer kept in this browser');
-      abOpenDoc(abEngine.tak.readPtn(rec.ptn), h.get('at') || rec.at, h.get('g'));
+      // Where the board was last (kept as the page goes, which a reload
+      // begun within the address's quarter-second wait would not see).
+      abOpenDoc(abEngine.tak.readPtn(rec.ptn), rec.at || h.get('at'), h.get('g'));
     } else if (h.get('ptn')) abOpenDoc(abEngine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
     else if (h.get('tps')) {
       const rules = { komi, no_pass: true };
