@@ -256,6 +256,10 @@ static void test_reserve_errors(void **state) {
         /* 22 White stones on 5x5 (21 each). */
         {"1111111111111111111111,x4/x5/x5/x5/x5 2 12", 1, "too many White stones: 22"},
         {"11111111111,2,11111111111,x2/x5/x5/x5/x5 2 12", 15, "too many White stones: 22"},
+        /* The count is the whole board's, at the stack that went over. */
+        {"1111111111111111111111,11111,x3/x5/x5/x5/x5 2 12", 1,
+         "too many White stones: 27 on the board, but a reserve holds 21"},
+        {"1111111111111111111111,1C,x3/x5/x5/x5/x5 2 12", 1, "too many White stones: 22 on"},
         {"2222222222222222222222,x4/x5/x5/x5/x5 2 12", 1, "too many Black stones"},
         /* A capstone is not a stone: 21 stones and the capstone fit. */
         {"1C,1C,x3/x5/x5/x5/x5 1 3", 5, "too many White capstones: 2"},

@@ -58,7 +58,8 @@ function abPlay(ab) { return (tps, move) => abEngine.tak.play(tps, move, abOpts(
 
 // Opens the board on `tree` at `node` (the root when left out) with `rules`
 // ({ size, komi, stones, capstones, no_pass }), leaving whatever was shown.
-function showAnalysisBoard(tree, node, rules) {
+// `id`: the board's name in this browser's storage (a new board: left out).
+function showAnalysisBoard(tree, node, rules, id) {
   closeAnalysisBoard();
   if (app.gameId && app.connected) request({ type: 'leave' }).catch(() => {});
   app.sandbox = null; app.gameId = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
@@ -67,15 +68,17 @@ function showAnalysisBoard(tree, node, rules) {
   if (window.takPlayers) takPlayers.route(''); // a player's page or the leaderboard: hidden
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false; $('links').textContent = '';
   $('export').hidden = true;
+  abHideLink();
   say('');
   // on: the engine wanted; thinking: the TPS its worker is on; lines: its last lines, by multipv.
-  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [] };
+  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId() };
   abGoto(app.analysisBoard, app.analysisBoard.node);
 }
 
 function closeAnalysisBoard() {
   const ab = app.analysisBoard;
   if (!ab) return;
+  abSave(ab, false); // its last change kept; the address is already another page's
   abStop(ab);
   if (abEngine.spare) abEngine.spare.terminate(); // its table too: the page may stay open long
   abEngine.spare = null;
@@ -101,7 +104,7 @@ async function openGameAnalysis() {
   if (!s) return;
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   const rules = { size: s.size, komi: s.komi, stones: s.stones, capstones: s.capstones, no_pass: s.no_pass !== false };
-  if (app.sandbox) { showAnalysisBoard(abTree(rules, s.tps), null, rules); history.pushState(null, '', '/analysis'); return; }
+  if (app.sandbox) { showAnalysisBoard(abTree(rules, s.tps), null, rules); abEntered(); return; }
   let tree = null;
   const doc = await abGameDoc();
   if (doc) { try { tree = TakTree.fromDoc(doc, null, abPlay({ rules })); } catch (e) { tree = null; } }
@@ -113,6 +116,14 @@ async function openGameAnalysis() {
   }
   history.pushState(null, '', '/analysis');
   showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules);
+  abSave(app.analysisBoard, true);
+}
+
+// A board opened by the player (not by the address): a page of its own in
+// the history, so that Back comes back to the board before it.
+function abEntered() {
+  history.pushState(null, '', '/analysis');
+  abSave(app.analysisBoard, true);
 }
 
 // The game's PTN as the server exports it (tags, comments, marks), read by
@@ -132,36 +143,48 @@ async function openAnalysisText(text, size, komi) {
     if (!text) {
       const rules = { size, komi, no_pass: true };
       showAnalysisBoard(abTree(rules), null, rules);
-    } else if (text.startsWith('[') || /^\s*1\.\s/.test(text)) {
+    } else if (text.startsWith('[') || /^\s*(\{[^}]*\}\s*)*\d+\.\s/.test(text)) {
+      // Moves without tags: the size (and komi) chosen beside the box.
+      if (!/^\s*\[\s*(Size|TPS)\s/im.test(text)) text = `[Size "${size}"]\n` + (komi ? `[Komi "${komi}"]\n` : '') + '\n' + text;
       abOpenDoc(tak.readPtn(text), null);
+    } else if (!/^[\dxSC,/]+(\s+[12](\s+\d+)?)?$/i.test(text) || !text.includes('/')) {
+      throw new Error('That is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").');
     } else {
       const probe = tak.view(text, [], 0, { komi });
       const rules = { size: Math.sqrt(probe.board.length), komi, no_pass: true };
       showAnalysisBoard(abTree(rules, text), null, rules);
     }
   } catch (e) { say(e.message); return; }
-  history.pushState(null, '', '/analysis');
+  abEntered();
 }
 
 // A PTN document (as readPtn gives it, with the rules its tags say): its
 // tree, at the node `at`.
-function abOpenDoc(doc, at) {
+function abOpenDoc(doc, at, id) {
   const rules = { size: doc.size, komi: doc.komi, stones: doc.stones, capstones: doc.capstones, no_pass: abNoPass(doc.tags) };
   const tree = TakTree.fromDoc(doc, null, abPlay({ rules }));
-  showAnalysisBoard(tree, TakTree.find(tree, at), rules);
+  // Where asked, else at the end of the game, as PTN Ninja opens one.
+  showAnalysisBoard(tree, at ? TakTree.find(tree, at) : TakTree.lineEnd(tree.root), rules, id);
 }
 
 // The no-pass rule, on unless a [Zugzwang "off"] tag turns it off (README).
 function abNoPass(tags) { return !tags.some((t) => t[0].toLowerCase() === 'zugzwang' && String(t[1]).toLowerCase() === 'off'); }
 
 // /analysis, with what a share link carries in its fragment: #tps=...
-// (a position) or #ptn=... (a game, compressed), and &at= (where in it).
+// (a position) or #ptn=... (a game, compressed), and &at= (where in it); or
+// #g=... (a board kept in this browser: a reload, Back, Forward).
 async function openAnalysisFromUrl() {
   const h = new URLSearchParams(location.hash.slice(1));
   const komi = +h.get('komi') || 0;
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   try {
-    if (h.get('ptn')) abOpenDoc(abEngine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
+    if (h.get('g')) {
+      const rec = abRecord(h.get('g'));
+      if (!rec) throw new Error('that board is no longer kept in this browser');
+      // Where the board was last (kept as the page goes, which a reload
+      // begun within the address's quarter-second wait would not see).
+      abOpenDoc(abEngine.tak.readPtn(rec.ptn), rec.at || h.get('at'), h.get('g'));
+    } else if (h.get('ptn')) abOpenDoc(abEngine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
     else if (h.get('tps')) {
       const rules = { komi, no_pass: true };
       if (h.get('stones')) rules.stones = +h.get('stones');
@@ -177,6 +200,113 @@ async function openAnalysisFromUrl() {
     showAnalysisBoard(abTree(rules), null, rules);
     say('The link could not be read: ' + e.message);
   }
+  abSave(app.analysisBoard, true);
+}
+
+// ---- keeping the work: each board in this browser's storage, its name in the address ----
+// A board is kept (its PTN with branches, notes and marks, and the ply
+// shown) from its first move, under a random name that the address carries
+// (/analysis#g=NAME&at=WHERE), so a reload, Back and Forward find it again;
+// the AB_KEPT last boards are kept, listed under "Recent boards".
+
+const AB_KEPT = 30, AB_LIST = 'tak.analysis';
+const abKey = (id) => 'tak.analysis.' + id;
+function abNewId() { return Math.random().toString(36).slice(2, 10).padEnd(8, '0'); }
+function abIds() { try { return JSON.parse(localStorage.getItem(AB_LIST)) || []; } catch (e) { return []; } }
+function abRecord(id) { try { return JSON.parse(localStorage.getItem(abKey(id))); } catch (e) { return null; } }
+
+// Worth keeping: moves, a note, or a position other than the empty board.
+function abWorthKeeping(ab) {
+  const t = ab.tree;
+  return t.root.children.length > 0 || !!t.preface || t.root.tps !== abTree({ size: ab.rules.size }).root.tps;
+}
+
+// What the list calls a board: its players, else its size and length.
+function abTitle(ab) {
+  const tag = (n) => (ab.tree.tags.find((t) => t[0].toLowerCase() === n) || [])[1];
+  const plies = TakTree.lineEnd(ab.tree.root).depth, size = `${ab.rules.size}×${ab.rules.size}`;
+  const who = tag('player1') && tag('player2') ? `${tag('player1')} – ${tag('player2')}, ` : '';
+  return `${who}${size}, ${plies} ${plies === 1 ? 'ply' : 'plies'}`;
+}
+
+let abSaveTimer = null;
+function abSaveSoon() {
+  clearTimeout(abSaveTimer);
+  abSaveTimer = setTimeout(() => { if (app.analysisBoard) abSave(app.analysisBoard, true); }, 250);
+}
+
+// Keeps `ab` now; `url`: and writes its name and place into the address
+// (replacing the history's entry: steps on the board are not pages).
+function abSave(ab, url) {
+  clearTimeout(abSaveTimer);
+  if (!ab || !abEngine.tak) return;
+  const at = TakTree.address(ab.node);
+  let where = '/analysis';
+  if (abWorthKeeping(ab)) {
+    let ptn;
+    try { ptn = abEngine.tak.writePtn(abDoc(ab)); } catch (e) { return; }
+    if (abStore(ab.id, { ptn, at, title: abTitle(ab), time: Date.now() })) where += `#g=${ab.id}&at=${at}`;
+  } else if (ab.rules.size !== 5 || ab.rules.komi) {
+    where += `#size=${ab.rules.size}` + (ab.rules.komi ? `&komi=${ab.rules.komi}` : '');
+  }
+  if (url && location.pathname === '/analysis' && location.pathname + location.hash !== where) history.replaceState(history.state, '', where);
+  drawAbRecent(ab);
+}
+
+// Stores a board first in the list; the oldest go when there are too many
+// or the storage is full. False when it cannot be kept.
+function abStore(id, rec) {
+  let ids = [id, ...abIds().filter((x) => x !== id)];
+  for (;;) {
+    const gone = ids.slice(AB_KEPT);
+    ids = ids.slice(0, AB_KEPT);
+    for (const x of gone) localStorage.removeItem(abKey(x));
+    try {
+      localStorage.setItem(abKey(id), JSON.stringify(rec));
+      localStorage.setItem(AB_LIST, JSON.stringify(ids));
+      return true;
+    } catch (e) {
+      if (ids.length <= 1) return false;
+      ids = ids.slice(0, -1); // full: the oldest goes
+    }
+  }
+}
+
+function abForget(id) {
+  localStorage.removeItem(abKey(id));
+  try { localStorage.setItem(AB_LIST, JSON.stringify(abIds().filter((x) => x !== id))); } catch (e) { /* nothing */ }
+  drawAbRecent(app.analysisBoard);
+}
+
+// The recent boards: a click opens one (a page in the history of its own).
+function drawAbRecent(ab) {
+  const list = $('ab-recent-list'), ids = abIds();
+  list.textContent = '';
+  for (const id of ids) {
+    const rec = abRecord(id);
+    if (!rec) continue;
+    const li = document.createElement('li'), open = document.createElement('button'), forget = document.createElement('button');
+    open.type = forget.type = 'button';
+    open.className = 'ab-recent-open'; open.textContent = rec.title || id;
+    open.title = 'Kept ' + new Date(rec.time).toLocaleString();
+    if (ab && id === ab.id) { open.setAttribute('aria-current', 'true'); open.disabled = true; }
+    open.onclick = () => {
+      if (app.analysisBoard) abSave(app.analysisBoard, true);
+      history.pushState(null, '', `/analysis#g=${id}&at=${rec.at}`);
+      openAnalysisFromUrl();
+    };
+    forget.className = 'ab-recent-forget'; forget.textContent = '×';
+    forget.title = forget.ariaLabel = 'Forget ' + (rec.title || id);
+    forget.onclick = () => abForget(id);
+    li.append(open, forget);
+    list.appendChild(li);
+  }
+  $('ab-recent').hidden = !list.children.length || !!app.sandbox;
+}
+
+// The share link shown is the board's as it was: gone when it changes.
+function abHideLink() {
+  $('ab-link-box').hidden = true; $('ab-link').value = ''; $('ab-copied').textContent = '';
 }
 
 // ---- moving about the tree ------------------------------------------------------------
@@ -186,6 +316,7 @@ async function openAnalysisFromUrl() {
 function abGoto(ab, node) {
   const tak = abEngine.tak, o = abOpts(ab.rules), r = node.over ? tak.result(node.tps, o) : null;
   const v = tak.view(node.tps, [], 0, o), [stones, capstones] = abReserves(ab.rules);
+  if (ab.node !== node) abHideLink();
   ab.node = node;
   app.carry = null;
   app.state = { ...v, game: null, size: ab.rules.size, komi: ab.rules.komi || 0, stones, capstones,
@@ -262,8 +393,10 @@ function abScheduleDraw() {
 function abScore(line, turn) {
   const sign = turn === 'white' ? 1 : -1;
   if (line.win_in) {
-    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black';
-    return { text: `${who} wins in ${Math.abs(n)}`, short: `${n > 0 ? '+' : '-'}W${Math.abs(n)}`, white: n > 0 ? 1 : 0 };
+    // In the winner's moves (win_in counts plies: 1 and 2 are both "in 1").
+    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black', moves = Math.ceil(Math.abs(n) / 2);
+    return { text: `${who} wins in ${moves}`, short: `${who[0]} in ${moves}`, white: n > 0 ? 1 : 0,
+      label: `${who} wins in ${moves} move${moves === 1 ? '' : 's'}` };
   }
   const cp = line.score * sign;
   return { text: (cp > 0 ? '+' : '') + (cp / 100).toFixed(2), short: (cp > 0 ? '+' : '') + (cp / 100).toFixed(1),
@@ -312,7 +445,7 @@ function drawAbEngine(ab) {
     : first && here ? abScore(first, ab.turn) : null;
   bar.querySelector('.eval-white').style.height = ((sc ? sc.white : 0.5) * 100).toFixed(1) + '%';
   bar.querySelector('.eval-text').textContent = sc ? sc.short : '';
-  bar.setAttribute('aria-label', 'Evaluation: ' + (sc ? sc.text : 'none yet'));
+  bar.setAttribute('aria-label', 'Evaluation: ' + (sc ? sc.label || sc.text : 'none yet'));
 }
 
 function abCount(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + 'M' : n >= 1e3 ? Math.round(n / 1e3) + 'k' : String(Math.round(n)); }
@@ -346,7 +479,7 @@ function drawAnalysisBoard() {
   $('next').disabled = $('last').disabled = editing || !node.children.length;
   // In the editor: its lines only (no tree), and the way back.
   for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
-  if (editing) $('ab-link').hidden = true;
+  if (editing) { abHideLink(); $('ab-recent').hidden = true; }
   $('ab-analyse-edited').hidden = !editing;
   const tps = s && !s.result ? s.tps : null;
   if (ab.on && tps !== ab.thinking) abThink(ab, tps, s && s.turn);
@@ -361,6 +494,7 @@ function drawAnalysisBoard() {
   const note = $('ab-note');
   if (ab.noteFor !== node || document.activeElement !== note) note.value = (node.parent ? node.comment : ab.tree.preface) || '';
   ab.noteFor = node;
+  abSaveSoon();
 }
 
 // The move tree: the main line, each branch in a box after the move it is
@@ -368,15 +502,17 @@ function drawAnalysisBoard() {
 function drawAbTree(ab) {
   const box = $('ab-tree'), names = new Map(TakTree.lines(ab.tree).map((l) => [l.first, l.name]));
   box.textContent = '';
-  if (ab.tree.preface) box.appendChild(abNote(ab.tree.preface));
+  if (ab.tree.preface) box.append(abNote(ab.tree.preface), ' ');
   const line = (parent, first) => {
     let numbered = false;
     for (let n = first; n; n = n.children[0]) {
       const { number, side } = TakTree.plyNumber(ab.tree, n.depth);
+      // Spaces between the words, as PTN writes them: the list wraps between
+      // moves and copies as moves.
       if (side === 'w' || !numbered) {
         const num = document.createElement('span');
         num.className = 'num'; num.textContent = number + (side === 'w' ? '.' : '...');
-        parent.appendChild(num);
+        parent.append(num, ' ');
       }
       numbered = true;
       const mv = document.createElement('span');
@@ -384,8 +520,8 @@ function drawAbTree(ab) {
       mv.textContent = n.ptn + (n.marks || '');
       mv.dataset.ply = n.depth;
       abClickable(mv, () => abGoto(ab, n));
-      parent.appendChild(mv);
-      if (n.comment) { parent.appendChild(abNote(n.comment)); numbered = false; }
+      parent.append(mv, ' ');
+      if (n.comment) { parent.append(abNote(n.comment), ' '); numbered = false; }
       // The branches that are alternatives to n.
       const kids = n.parent.children;
       if (kids[0] === n) {
@@ -394,7 +530,7 @@ function drawAbTree(ab) {
           div.className = 'branch';
           const name = document.createElement('span');
           name.className = 'branch-name'; name.textContent = names.get(b) || '';
-          div.appendChild(name);
+          div.append(name, ' ');
           line(div, b);
           parent.appendChild(div);
           numbered = false;
@@ -486,6 +622,7 @@ function abFromEditor() {
   const s = app.state, r = app.sandbox.rules;
   const rules = { size: r.size, komi: r.komi || 0, stones: r.stones, capstones: r.capstones, no_pass: r.no_pass !== false };
   showAnalysisBoard(abTree(rules, s.tps), null, rules);
+  abEntered();
 }
 
 // ---- wiring ----------------------------------------------------------------------------
@@ -508,20 +645,50 @@ window.addEventListener('DOMContentLoaded', () => {
     if (p) abGoto(ab, p);
   };
   $('ab-marks').onchange = () => { const ab = app.analysisBoard; ab.node.marks = $('ab-marks').value || null; render(); };
+  // ← and → step through the game here too, as everywhere on the page, rather
+  // than change the mark just chosen (↑ and ↓ choose one).
+  $('ab-marks').onkeydown = (e) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    showPly(stepFrom() + (e.key === 'ArrowLeft' ? -1 : 1));
+  };
   $('ab-note').oninput = () => {
-    const ab = app.analysisBoard, text = $('ab-note').value.trim() ? $('ab-note').value : null;
+    // PTN ends a note at "}" and has no escape for it (the notation: any
+    // character but "}"): refused, so that the note reads back as written.
+    const box = $('ab-note');
+    if (box.value.includes('}')) {
+      const at = box.selectionStart - (box.value.slice(0, box.selectionStart).match(/\}/g) || []).length;
+      box.value = box.value.replace(/\}/g, '');
+      box.setSelectionRange(at, at);
+      say('A note cannot hold "}": PTN ends a note there.');
+    }
+    const ab = app.analysisBoard, text = box.value.trim() ? box.value : null;
     if (ab.node.parent) ab.node.comment = text; else ab.tree.preface = text;
     drawAbTree(ab);
+    abSaveSoon();
   };
   $('ab-share').onclick = async () => {
     const link = $('ab-link');
     link.value = await abShareLink(app.analysisBoard);
-    link.hidden = false; link.focus(); link.select();
+    $('ab-copied').textContent = '';
+    $('ab-link-box').hidden = false; link.focus(); link.select();
+  };
+  $('ab-copy').onclick = async () => {
+    const link = $('ab-link'), said = $('ab-copied');
+    try {
+      await navigator.clipboard.writeText(link.value);
+      said.textContent = 'Link copied.';
+    } catch (e) { // no clipboard for this page: the link selected, for the keys
+      link.focus(); link.select();
+      said.textContent = document.execCommand('copy') ? 'Link copied.' : 'Press Ctrl+C (⌘C) to copy the link.';
+    }
   };
   $('ab-export').onclick = () => { try { showExport(abEngine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);
   $('ab-analyse-edited').onclick = abFromEditor;
   $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
+  // Leaving the page: the board's last change kept.
+  window.addEventListener('pagehide', () => { if (app.analysisBoard) abSave(app.analysisBoard, true); });
   // The module, once the page is up, so the board opens at once and with the server gone.
   (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => prepareEngine().catch(() => {}));
 });

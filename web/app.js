@@ -121,7 +121,8 @@ async function joinGame(id) {
       request({ type: 'join', game: id }).then((r) => { app.seat = r.seat; showLinks(); }).catch((e2) => say(e2.message));
     } else if (!app.state && app.gameId === id) { // no such game: say so where a game can be started
       showNewGame();
-      $('new-message').textContent = `There is no game ${id} here (${e.message}): start a new one.`;
+      $('new-message').textContent = /^no game/.test(e.message) ? `There is no game ${id} here: start a new one.`
+        : `Game ${id} cannot be opened (${e.message}): start a new one.`;
     } else {
       say(e.message);
     }
@@ -152,6 +153,7 @@ function openGame(id) {
   closeAnalysisBoard();
   app.sandbox = null; app.matchRows = null;
   app.gameId = id; app.state = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null; app.chat = [];
+  app.flip = null; // each game as its player sits
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
   takatApp.id = null;
   window.scrollTo(0, 0); // the board at the top, wherever the form or lobby was scrolled
@@ -172,12 +174,25 @@ function onState(s) {
   if (before && s.ply === before.ply + 1) play(/^\d?[a-h][1-8][<>+-]/.test(s.moves[s.ply - 1]) ? 'move' : 'place');
   if (before && s.tak.some((t, i) => t && !before.tak[i])) play('tak');
   if (before && s.result && !before.result) play('end');
+  announce(s, before);
   const declined = s.declined && app.seat && ['draw', 'takeback'].find((w) => s.declined[w] === app.seat);
   if (declined && !(before && before.declined && before.declined[declined] === app.seat))
     say(declined === 'draw' ? 'Your opponent declined your draw offer.' : 'Your opponent declined your takeback request.');
   if (s.seats[app.seat] !== 'taken') app.invite = app.invite; // nothing: seats shown in turn line
   if (app.invite && s.seats.white !== 'open' && s.seats.black !== 'open') { app.invite = null; showLinks(); }
   render();
+}
+
+// Says the other side's move to a screen reader (a polite live region):
+// a move just played, or the last one when the game opens on our turn.
+function announce(s, before) {
+  const fresh = before ? s.ply === before.ply + 1 : s.ply > 0 && !s.result && s.turn === app.seat;
+  if (!fresh || s.ply === 0) return;
+  const mover = (s.ply + (/ 2 \d+$/.test(s.start || '') ? 1 : 0)) % 2 ? 'white' : 'black';
+  if (mover === app.seat) return;
+  const name = mover === 'white' ? 'White' : 'Black', other = mover === 'white' ? 'black' : 'white';
+  const tak = s.tak[mover === 'white' ? 0 : 1] ? ' Tak!' : '';
+  $('announce').textContent = `${name} played ${s.moves[s.ply - 1]}.${tak}` + (s.result ? ` ${s.result.text}.` : other === app.seat ? ' Your move.' : '');
 }
 
 function shown() { return app.view || app.state; }
@@ -353,14 +368,15 @@ function wobble(sq, level) {
 }
 
 // Draws a stack in its square: every stone of it, bottom first, the lower
-// ones as edges (the height is written when it passes the carry limit's
-// worth of edges). `arrived`: how many stones on top just came, and from where,
-// for the move's animation.
+// ones as edges, closer together in a tall stack so that the whole of it
+// stays about a square high and each stone still shows (its height is
+// written too). `arrived`: how many stones on top just came, and from
+// where, for the move's animation.
 function drawStack(g, sq, stack, x, y, arrived) {
   const top = stack.endsWith('S') ? 'S' : stack.endsWith('C') ? 'C' : '';
   const colors = colorsOf(stack);
-  const h = colors.length, shown = Math.min(h, 12), first = h - shown;
-  const cx = x + CELL / 2, edge = shown > 8 ? 5 : 7;
+  const h = colors.length, first = 0;
+  const cx = x + CELL / 2, edge = h > 1 ? Math.min(7, 72 / (h - 1)) : 7;
   let base = y + CELL - 14;
   // The stones that just arrived move as one group (a wall's own rotation stays its own).
   const moving = arrived ? el('g', { class: arrived.how, style: `--dx:${arrived.dx}px;--dy:${arrived.dy}px` }) : null;
@@ -436,10 +452,15 @@ function drawBoard() {
   const result = !app.view && app.state.result;
   const road = new Set(result && result.road ? result.road : []);
   if (app.focusSq === undefined || app.focusSq >= size * size) app.focusSq = 0;
-  for (let rank = size - 1; rank >= 0; rank--) {
+  // Turned around (Black's side at the bottom): the squares drawn from the
+  // top row of the screen down, so a tall stack overlaps the square above it.
+  const flip = flipped(), at = (sq) => boardXY(sq, size, flip);
+  if (flip) for (const a of animate.values()) { a.dx = -a.dx; a.dy = -a.dy; }
+  for (let r = 0; r < size; r++) {
+    const rank = flip ? r : size - 1 - r;
     const row = el('g', { role: 'row', 'aria-label': 'rank ' + (rank + 1) }, svg);
-    for (let file = 0; file < size; file++) {
-      const sq = rank * size + file, x = MARGIN + file * CELL, y = (size - 1 - rank) * CELL;
+    for (let c = 0; c < size; c++) {
+      const file = flip ? size - 1 - c : c, sq = rank * size + file, [x, y] = at(sq);
       const name = squareName(sq, size);
       const label = name + ', ' + describeStack(board[sq]) + (lastSqs.has(sq) ? ', last move' : '') + (hint.has(sq) ? ', a legal drop' : '');
       const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, row);
@@ -460,22 +481,38 @@ function drawBoard() {
   }
   if (app.carry && !app.view) {
     const c = app.carry, hand = inHand(c, s.board), top = s.board[c.from].match(/[SC]$/);
-    if (hand.length) drawInHand(svg, hand, top && top[0], MARGIN + (c.cur % size) * CELL, (size - 1 - Math.floor(c.cur / size)) * CELL);
+    if (hand.length) drawInHand(svg, hand, top && top[0], ...at(c.cur));
   }
   for (let i = 0; i < size; i++) {
-    el('text', { x: MARGIN + i * CELL + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
-    el('text', { x: 10, y: (size - 1 - i) * CELL + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
+    const [x, y] = at(i * size + i);
+    el('text', { x: x + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
+    el('text', { x: 10, y: y + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
   }
-  if (focused) { const f = svg.querySelector(`[data-square=${focused}]`); if (f) f.focus({ preventScroll: true }); }
+  // The keyboard's cursor stays where it was (a square clicked is not kept
+  // focused: the keys then step through the game, with no frame left on it).
+  if (focused && !app.boardClicked) { const f = svg.querySelector(`[data-square=${focused}]`); if (f) f.focus({ preventScroll: true }); }
 }
 
-// Keys on a focused square: Enter or Space clicks it, the arrows move over the board.
+// Whether the board is turned around, Black's side at the bottom: as the
+// player chose (the Flip button), else for a player of Black.
+function flipped() { return app.flip === true || (app.flip !== false && app.seat === 'black' && !app.analysisBoard); }
+
+// A square's top left corner in the board's picture.
+function boardXY(sq, size, flip) {
+  const file = sq % size, rank = Math.floor(sq / size);
+  return flip ? [MARGIN + (size - 1 - file) * CELL, rank * CELL] : [MARGIN + file * CELL, (size - 1 - rank) * CELL];
+}
+
+// Keys on a focused square: Enter or Space clicks it, the arrows move over
+// the board, when the square was reached by the keyboard; after a click on
+// the board the arrows step through the game, as they do elsewhere.
 function boardKey(e, sq) {
   const size = app.state.size, step = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowRight: [1, 0], ArrowLeft: [-1, 0] }[e.key];
   if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); clickSquare(sq); return; }
-  if (!step) return;
+  if (!step || app.boardClicked) return;
   e.preventDefault(); e.stopPropagation();
-  const to = squareAt(sq % size + step[0], Math.floor(sq / size) + step[1], size);
+  const turn = flipped() ? -1 : 1; // up on the screen, whichever way the board is turned
+  const to = squareAt(sq % size + step[0] * turn, Math.floor(sq / size) + step[1] * turn, size);
   if (to < 0) return;
   app.focusSq = to;
   for (const g of $('board').querySelectorAll('.sq')) g.tabIndex = -1;
@@ -568,7 +605,7 @@ function drawMoves() {
     const li = document.createElement('li');
     const num = document.createElement('b');
     num.className = 'num'; num.textContent = (+number || 1) + (i + blackFirst) / 2 + '.';
-    li.appendChild(num);
+    li.append(num, ' '); // spaces between the words: the list copies as PTN
     if (i < 0) li.appendChild(document.createTextNode('… '));
     for (let j = Math.max(i, 0); j < Math.min(i + 2, s.moves.length); j++) {
       const span = document.createElement('span');
@@ -578,6 +615,7 @@ function drawMoves() {
       span.dataset.ply = j + 1;
       if (j + 1 === at) span.className = 'current';
       span.onclick = () => showPly(j + 1);
+      if (j > Math.max(i, 0)) li.append(' ');
       li.appendChild(span);
     }
     ol.appendChild(li);
@@ -606,8 +644,13 @@ function render() {
   const over = !!s.result && !app.view;
   turn.className = 'turn ' + (over ? 'over' : v.turn);
   const firstTurn = !over && !app.view && v.move_number === 1 && !app.sandbox ? ` — first turn: ${v.turn === app.seat ? 'you place' : 'places'} a flat of ${name(v.turn === 'white' ? 'black' : 'white')}'s` : '';
-  turn.textContent = app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
-    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play${who(v.turn)}${firstTurn}${s.thinking ? ' — thinking…' : ''}`;
+  // Who moves on a line of its own, the rest under it: the box keeps its
+  // height from ply to ply (its CSS), so nothing below it moves.
+  const sub = document.createElement('span');
+  sub.className = 'turn-sub';
+  sub.textContent = app.view || s.result ? '' : `${who(v.turn)}${firstTurn}${s.thinking ? ' — thinking…' : ''}`;
+  turn.replaceChildren(app.view ? `Viewing move ${v.move_number}: ${name(v.turn)} to play` :
+    s.result ? 'Game over' : `Move ${v.move_number}: ${name(v.turn)} to play`, sub);
   turn.classList.toggle('viewing', !!app.view);
   turn.classList.toggle('sandboxed', !!app.sandbox);
   if (app.sandbox) turn.textContent = `Rules off — setting up: ${name(v.turn)} to move (move ${v.move_number})`;
@@ -1050,7 +1093,9 @@ function clockText(ms) {
 // Each side's time left now, as the server counts it.
 function clockLeft(c) {
   const left = c.left_ms.slice();
-  if (c.running) left[c.running === 'white' ? 0 : 1] -= Date.now() + app.offset - c.turn_start_ms;
+  // Never more than the server gave: a clock here a little behind the
+  // server's would otherwise count up (1:01 on a 1+0 clock).
+  if (c.running) left[c.running === 'white' ? 0 : 1] -= Math.max(0, Date.now() + app.offset - c.turn_start_ms);
   return left;
 }
 
@@ -1197,7 +1242,17 @@ async function postSeek(ev) {
     app.mySeeks.add(r.seek);
     $('lobby-message').textContent = 'Waiting for someone to take your game…';
     drawLobby();
-  } catch (e) { $('lobby-message').textContent = e.message; }
+  } catch (e) { lobbyError(e, 'A game is posted under a name: type yours in "Your name" above, then post it again.'); }
+}
+
+// The lobby's refusals in a player's words: where a name is wanted (the
+// protocol's text speaks of 'identify' and secrets), the name field is
+// offered, with what to do.
+function lobbyError(e, noName) {
+  if (/under a name|claim the name/.test(e.message)) {
+    $('lobby-message').textContent = noName;
+    $('player-name').focus();
+  } else $('lobby-message').textContent = e.message;
 }
 
 async function unseek(id) {
@@ -1206,7 +1261,9 @@ async function unseek(id) {
 
 async function acceptSeek(id) {
   const name = playerName();
-  try { enterGame(await request({ type: 'accept_seek', seek: id, ...(name ? { name } : {}) })); } catch (e) { $('lobby-message').textContent = e.message; }
+  try { enterGame(await request({ type: 'accept_seek', seek: id, ...(name ? { name } : {}) })); } catch (e) {
+    lobbyError(e, 'This game is rated, so it is played under a name: pick yours in "Your name" above (it is yours for good), then press Play again.');
+  }
 }
 
 // Opens a game the server has seated us in (a seek accepted either way).
@@ -1278,6 +1335,7 @@ async function startGame(msg, onError) {
     closeAnalysisBoard();
     app.sandbox = null;
     app.gameId = r.game; app.seat = r.seat; app.view = null; app.carry = null; app.analysis = null; app.state = null; app.chat = [];
+    app.flip = null;
     $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false;
     takatApp.id = null;
     window.scrollTo(0, 0);
@@ -1344,6 +1402,7 @@ function init() {
   $('prev').onclick = () => showPly(stepFrom() - 1);
   $('next').onclick = () => showPly(stepFrom() + 1);
   $('last').onclick = () => showPly(Infinity);
+  $('flip').onclick = () => { app.flip = !flipped(); render(); };
   $('export-ptn').onclick = exportPtn;
   $('analyze').onclick = analyze;
   $('enforce').onchange = () => {
@@ -1371,6 +1430,10 @@ function init() {
   $('mute').onchange = () => { app.muted = $('mute').checked; localStorage.setItem('tak.muted', app.muted ? '1' : '0'); };
   $('wobbly').checked = app.wobbly;
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); render(); };
+  // Whether the board's focus came from the pointer (the arrows then step
+  // through the game) or from the keyboard (they move over the squares).
+  $('board').addEventListener('pointerdown', () => { app.boardClicked = true; });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Tab') app.boardClicked = false; }, true);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, textarea, select') || !app.state) return;
     if (e.key === 'ArrowLeft') showPly(stepFrom() - 1);

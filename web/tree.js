@@ -93,18 +93,32 @@
 
   // The lines of the tree, the main one first and each after its parent, in
   // the order they were read or made: [{ first (its first node, the root's
-  // first child for the main line), parent (index), name }].
+  // first child for the main line), parent (index), name }]. A branch keeps
+  // the name it was read with (`own` of its first node: "1w2", "Sharper"),
+  // under whatever line it now leaves; one made here, or whose name is
+  // taken, gets the first free PTN Ninja name ("3w1", "3w2"...).
   function lines(tree) {
-    const all = [], walk = (first, parent, name) => {
+    const all = [], taken = new Set(), walk = (first, parent, name) => {
       const me = all.length;
       all.push({ first, parent, name, seq: parent < 0 ? 0 : first.seq || 0 });
+      const full = (own) => (parent < 0 ? own : `${name}/${own}`);
+      const named = [];
       for (let n = first; n; n = n.children[0]) {
-        n.children.slice(1).forEach((b, j) => {
-          const { number, side } = plyNumber(tree, b.depth);
-          const own = `${number}${side}${j + 1}`;
-          walk(b, me, parent < 0 ? own : `${name}/${own}`);
-        });
+        for (const b of n.children.slice(1)) {
+          const keep = b.own && !taken.has(full(b.own));
+          if (keep) taken.add(full(b.own));
+          named.push([b, keep ? full(b.own) : null]);
+        }
       }
+      for (const nb of named) {
+        if (nb[1]) continue;
+        const { number, side } = plyNumber(tree, nb[0].depth);
+        let k = 1;
+        while (taken.has(full(`${number}${side}${k}`))) k++;
+        nb[1] = full(`${number}${side}${k}`);
+        taken.add(nb[1]);
+      }
+      for (const [b, n] of named) walk(b, me, n);
     };
     walk(tree.root, -1, '');
     // By seq, but never before the parent.
@@ -159,6 +173,9 @@
       at.result = line.result || '';
       const head = i === 0 ? tree.root : first.children[first.children.length - 1];
       if (line.preface && (i === 0 || line.plies.length)) head.preface = line.preface;
+      // The branch's own name: after its parent's name and "/" when nested.
+      const up = i > 0 ? doc.lines[line.parent].name : '';
+      if (i > 0 && line.name && line.plies.length) head.own = up && line.name.startsWith(up + '/') ? line.name.slice(up.length + 1) : line.name;
       tips.push(at);
     });
     return tree;

@@ -14,10 +14,23 @@ static const char *const color_names[2] = {"White", "Black"};
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* Pieces read so far, to check against the reserves as they come. */
+/* Pieces read so far, to check against the reserves as they come; `board`:
+ * the stones of each colour on the whole board, for the message when too
+ * many (the error points at the stack that went over, the count is all). */
 typedef struct Tally {
-    int stones[2], caps[2];
+    int stones[2], caps[2], board[2];
 } Tally;
+
+/* The stones (capstones not counted) of each colour in the board field at
+ * text[i..end), up to its first blank: a '1' or '2' each, less one for a
+ * capstone's colour. Read loosely: only for the message above. */
+static void count_stones(const char *text, size_t end, size_t i, int board[2]) {
+    board[0] = board[1] = 0;
+    for (; i < end && !is_blank(text[i]); i++) {
+        if (text[i] == '1' || text[i] == '2') board[text[i] - '1']++;
+        else if (text[i] == 'C' && i > 0 && (text[i - 1] == '1' || text[i - 1] == '2')) board[text[i - 1] - '1']--;
+    }
+}
 
 /* Reads one stack ("1212S") at text[*i] onto `square`. */
 static bool read_stack(const char *text, size_t end, size_t *i, const TakRules *rules,
@@ -77,7 +90,8 @@ static bool read_stack(const char *text, size_t end, size_t *i, const TakRules *
         if (tally->stones[c] > rules->stones)
             return notation_fail(err, start,
                                  "too many %s stones: %d on the board, but a reserve holds %d",
-                                 color_names[c], tally->stones[c], rules->stones);
+                                 color_names[c], tally->board[c] > tally->stones[c] ? tally->board[c] : tally->stones[c],
+                                 rules->stones);
     }
     if (top == TAK_CAP && ++tally->caps[top_color] > rules->capstones)
         return notation_fail(err, type_at,
@@ -117,8 +131,9 @@ static bool read_empty_run(const char *text, size_t end, size_t *i, int size, in
 static bool read_board(const char *text, size_t end, size_t *i, const TakRules *rules,
                        TakPosition *pos, TakError *err) {
     int size = rules->size;
-    Tally tally = {{0, 0}, {0, 0}};
+    Tally tally = {{0, 0}, {0, 0}, {0, 0}};
     size_t at = *i;
+    count_stones(text, end, at, tally.board);
     for (int row = 0; row < size; row++) {
         int rank = size - 1 - row, file = 0;
         size_t row_at = at;

@@ -106,9 +106,13 @@ test('tree.js: the PTN document and back, adding, promoting, deleting', async ()
   assert.equal(TakTree.toDoc(tree).lines[0].preface, null);
   assert.equal(TakTree.toDoc(tree).lines[0].plies[2].comment, 'quieter');
   assert.ok(!TakTree.promote(b3), 'on the main line now');
-  // Delete a branch: the next one at that ply takes its name.
+  // Delete a branch: the others keep the names they were read with (2w2).
   TakTree.remove(TakTree.branchStart(TakTree.find(tree, '3,3:1')));
-  assert.deepEqual(lines(tree), ['|-1|0|a1 e5 b2 b3', '2b1|0|3|c2', '2w1|0|2|d4']);
+  assert.deepEqual(lines(tree), ['|-1|0|a1 e5 b2 b3', '2b1|0|3|c2', '2w2|0|2|d4']);
+  // Branches made here are named in turn, skipping the names taken.
+  TakTree.add(tree, TakTree.find(tree, '2'), 'e1', play);
+  TakTree.add(tree, TakTree.find(tree, '2'), 'e2', play);
+  assert.deepEqual(lines(tree).slice(-2), ['2w1|0|2|e1', '2w3|0|2|e2']);
   // Bad documents say where.
   assert.throws(() => TakTree.fromDoc({ tags: [], lines: [{ name: '', parent: -1, start: 0, plies: [ply('a1'), ply('Ca2')], result: '' }] }, EMPTY5, play),
     /line 0, ply 2 'Ca2'/);
@@ -291,7 +295,7 @@ test('a game opens on the board at the position shown; its position editor is an
   await watcher.waitForFunction(() => window.takApp.view && window.takApp.view.ply === 5);
   await watcher.click('#open-analysis-board');
   await watcher.waitForFunction(() => app.analysisBoard && app.state.ply === 5);
-  assert.equal(watcher.url(), own.url + '/analysis');
+  assert.match(watcher.url(), new RegExp(`^${own.url}/analysis#g=\\w+&at=5$`), 'the board kept, its name in the address');
   assert.deepEqual(await watcher.$$eval('#ab-tree .mv', (l) => l.map((x) => x.textContent)), ['a1', 'e5', 'c3', 'd3', 'c4', 'd4']);
   await lines(watcher);
   await own.kill();
