@@ -137,15 +137,20 @@ SONAME := libtak.so.$(VERSION_MAJOR)
 
 # The same library compiled position-independent, in its own tree so that the
 # static build (and the bench signature) keep their flags. Only the public
-# names are exported (src/libtak.map).
+# names are exported (src/libtak.map). It is the library that is installed and
+# put in the Python package, so it is built for any x86-64 (or whatever the
+# compiler targets by default), not -march=native: a package made on one
+# machine must run on another. PIC_ARCH=-march=native for a local build.
+PIC_ARCH ?=
+PIC_CFLAGS := -std=c11 -O3 $(PIC_ARCH) -pthread $(WARN)
 PIC_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/obj/%.o)
 
 $(BUILD)/pic/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS) $(PIC_CFLAGS) -fPIC -c $< -o $@
 
 $(BUILD)/libtak.so.$(VERSION): $(PIC_LIB_OBJS) src/libtak.map
-	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libtak.map \
+	$(CC) $(PIC_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libtak.map \
 	    -Wl,--no-undefined $(PIC_LIB_OBJS) $(LDLIBS) -o $@
 
 $(BUILD)/libtak.so: $(BUILD)/libtak.so.$(VERSION)

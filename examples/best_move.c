@@ -25,13 +25,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "best_move: bad TPS: %s\n", tak_error_describe(&err, buf, sizeof buf));
         return 1;
     }
+    unsigned long long nodes = 100000;
+    if (argc == 3) {
+        char *end;
+        nodes = strtoull(argv[2], &end, 10);
+        if (*argv[2] == '-' || *end != '\0' || nodes == 0) {
+            fprintf(stderr, "best_move: NODES must be a whole number from 1, not '%s'\n", argv[2]);
+            return 2;
+        }
+    }
     TakEngine *engine = tak_engine_new(16, 1);
     if (engine == NULL) {
         fprintf(stderr, "best_move: out of memory\n");
         return 1;
     }
     TakSearchLimits limits = {0};
-    limits.nodes = argc == 3 ? strtoull(argv[2], NULL, 10) : 100000;
+    limits.nodes = nodes;
     TakSearchInfo info = {0};
     TakMove best = tak_engine_search(engine, &pos, NULL, 0, &limits, NULL, NULL, &info);
     tak_engine_free(engine);

@@ -31,14 +31,27 @@ self.addEventListener('fetch', (e) => {
   e.respondWith(answer(e, e.request.mode === 'navigate' ? PAGE : url.pathname));
 });
 
+// How long the server may take to start answering before the kept copy
+// answers instead (a server that takes connections but not requests).
+const PATIENCE_MS = 8000;
+
 // The cache is written once, on install: a changed file comes with a new
-// worker, so nothing is written on a visit.
+// worker, so nothing is written on a visit. The kept copy answers when the
+// server cannot be reached, when it is too slow, and when what stands in
+// front of it answers 5xx in its place (a proxy with `tak serve` down).
 async function answer(e, key) {
+  const kept = () => caches.match(key, { cacheName: CACHE, ignoreVary: true });
+  let res;
   try {
-    return (await e.preloadResponse) || await fetch(e.request);
+    res = await Promise.race([
+      (async () => (await e.preloadResponse) || fetch(e.request))(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the server is not answering')), PATIENCE_MS)),
+    ]);
   } catch (err) {
-    const kept = await caches.match(key, { cacheName: CACHE });
-    if (kept) return kept;
+    const copy = await kept();
+    if (copy) return copy;
     throw err;
   }
+  if (res.status >= 500) return (await kept()) || res;
+  return res;
 }

@@ -802,7 +802,8 @@ class Engine:
         self._e = lib.tak_engine_new(hash_mb, threads)
         if not self._e:
             raise MemoryError(f"no memory for an engine with a {hash_mb} MB table")
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held by a search
+        self._handle_lock = threading.Lock()  # held while the handle is read by stop or freed
         self.level = level
         if seed is not None:
             lib.tak_engine_set_seed(self._e, _int(seed, "seed", 0, _UINT64_MAX))
@@ -822,9 +823,21 @@ class Engine:
         return self._e
 
     def close(self) -> None:
-        if getattr(self, "_e", None):
+        """Frees the engine; a search running in another thread is stopped
+        first and finishes before the engine goes."""
+        if not getattr(self, "_e", None):
+            return
+        search_lock = getattr(self, "_lock", None)
+        handle_lock = getattr(self, "_handle_lock", None)
+        if search_lock is None or handle_lock is None:  # the constructor failed half-way
             lib.tak_engine_free(self._e)
             self._e = None
+            return
+        self.stop()
+        with search_lock, handle_lock:
+            if self._e:
+                lib.tak_engine_free(self._e)
+                self._e = None
 
     __del__ = close
 
@@ -840,8 +853,9 @@ class Engine:
 
     def stop(self) -> None:
         """Asks a running search (in another thread) to finish now."""
-        if self._e:
-            lib.tak_engine_stop(self._e)
+        with self._handle_lock:
+            if self._e:
+                lib.tak_engine_stop(self._e)
 
     def search(self, where: Union[Position, Game], *, nodes: Optional[int] = None,
                time_ms: Optional[int] = None, depth: Optional[int] = None,

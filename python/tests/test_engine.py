@@ -102,3 +102,25 @@ def test_game_undo_resign_and_repetition():
         g.play("e5")
     g.undo()
     assert not g.is_over and len(g) == 0
+
+
+def test_close_while_another_thread_searches():
+    """close() stops a search running in another thread and frees the engine
+    only once that search has returned (it used to free it under the search)."""
+    import threading
+    import time
+
+    e = tak.Engine()
+    p = tak.Position(6)
+    result = {}
+    t = threading.Thread(target=lambda: result.update(r=e.search(p, time_ms=60_000)))
+    t.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    e.close()
+    t.join(timeout=30)
+    assert not t.is_alive() and time.monotonic() - start < 10
+    assert result["r"].best in p.legal_moves()
+    e.stop()  # after close: nothing to stop, no crash
+    with pytest.raises(ValueError, match="closed"):
+        e.search(p, depth=1)

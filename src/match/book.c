@@ -19,9 +19,12 @@ bool tak_book_opening(const char *line, const TakRules *rules, TakPosition *pos,
     if (strchr(line, '/')) return tak_tps_read(line, rules, pos, err);
     if (!tak_position_init(pos, rules, err)) return false;
     const char *p = line;
-    for (;;) {
+    for (int plies = 0;; plies++) {
         while (*p == ' ' || *p == '\t') p++;
-        if (*p == '\0') return true;
+        if (*p == '\0') {
+            if (plies == 0) tak_error_set_at(err, 1, 1, "an empty line is no opening");
+            return plies > 0;
+        }
         size_t len = strcspn(p, " \t");
         char ply[TAK_MOVE_TEXT_MAX + 8];
         TakMove move;
@@ -97,7 +100,9 @@ int tak_book_generate(const TakBookConfig *config, void (*emit)(const char *line
             if (move == TAK_MOVE_NONE) break;
             char ply[TAK_MOVE_TEXT_MAX];
             tak_move_write(move, pos.rules.size, &pos, ply);
-            used += (size_t)snprintf(moves + used, sizeof moves - used, "%s%s", used ? " " : "", ply);
+            int n = snprintf(moves + used, sizeof moves - used, "%s%s", used ? " " : "", ply);
+            if (n < 0 || (size_t)n >= sizeof moves - used) break; /* cannot happen: 16 plies fit */
+            used += (size_t)n;
             TakUndo undo;
             tak_position_make(&pos, move, &undo);
         }

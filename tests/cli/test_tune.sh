@@ -155,6 +155,15 @@ if [ "$deep_rc" -eq 1 ] && [[ $deep == *"deep.tps line 2"*"at most 8"* ]] &&
 else
     fail "held-out sets that are not openings" "deep: rc=$deep_rc $deep" "rc=$rc $err"
 fi
+# A blank line (spaces only) in a held-out set is no opening: the empty
+# board is not held out, so games from it are kept.
+printf '%s\n' '   ' ' # a comment after spaces' 'x5/x5/x2,1,x2/2,x4/1,x3,2 1 3' >"$scratch/spaced.tps"
+tune gen 5 2 300 6 4 --heldout "$scratch/spaced.tps"
+if [ "$rc" -eq 0 ] && [ -n "$lines" ] && [[ $err != *"dropped"* ]]; then
+    pass
+else
+    fail "a blank line in a held-out set holds nothing out" "rc=$rc" "$err"
+fi
 tune heldout 5 "$scratch/heldout.tps" "$scratch/clean.txt"
 if [ "$rc" -eq 2 ] && [[ $err == *"usage"* ]]; then pass; else fail "heldout without --" "rc=$rc" "$err"; fi
 
@@ -243,17 +252,19 @@ TRAIN_WORKERS=2 NET_NODES5=200 NET_EPOCHS5=1 NET_OUT=$scratch/loop.c \
     tools/tune/net.sh "$loop" t 0.15 5 >"$scratch/out" 2>"$scratch/err"
 rc=$?
 chunks=$(ls "$loop/t" 2>/dev/null | grep -c '^c[0-9]*_5\.txt$')
-recorded=$(grep -c '^chunk t [0-9a-f]*\(-dirty\)\? c[0-9]*_5\.txt 5 4 200 [0-9]* [04] [0-9]* [0-9a-f]\{64\}$' \
+recorded=$(grep -c '^chunk t [0-9a-f]*\(-dirty\)\? c[0-9]*_5\.txt 5 4 200 [0-9]* [04] [0-9]* [0-9a-f]\{64\} \(train\|valid\)$' \
     "$scratch/nets/5.recipe" 2>/dev/null)
+# Held out: the chunks of every twentieth turn (one size: every twentieth chunk).
+held=$(grep '^chunk .* valid$' "$scratch/nets/5.recipe" 2>/dev/null | awk '{ sub(/^c0*/, "", $4); sub(/_5\.txt$/, "", $4); print $4 % 20 }' | sort -u)
 if [ "$rc" -eq 0 ] && [ "$chunks" -ge 20 ] && ! ls "$loop/t" | grep -q part &&
     grep -q 'fitting the 5x5 network to [0-9]* lines, [1-9][0-9]* held out; .* 0 through a held-out opening' \
         "$scratch/out" &&
     grep -q '\[5\] = &net_5' "$scratch/loop.c" && grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 ' "$scratch/loop.c" &&
-    [ "$recorded" -eq "$chunks" ] && grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05$' "$scratch/nets/5.recipe" &&
+    [ "$recorded" -eq "$chunks" ] && [ "$held" = 0 ] && grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05$' "$scratch/nets/5.recipe" &&
     grep -q "^heldout data/heldout/5.txt $(sha256sum data/heldout/5.txt | cut -d' ' -f1)$" "$scratch/nets/5.recipe"; then
     pass
 else
-    fail "net.sh plays, holds out, fits and writes the recipe" "rc=$rc chunks=$chunks recorded=$recorded" \
+    fail "net.sh plays, holds out, fits and writes the recipe" "rc=$rc chunks=$chunks recorded=$recorded held=$held" \
         "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
 # Run again with no time: nothing played, the same chunks fitted.
@@ -277,7 +288,7 @@ else
     fail "rebuild.sh makes the data and the network again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
 # A chunk that comes out differently is named; a network that differs fails.
-awk '/^chunk / && !done { sub(/[0-9a-f]+$/, "0000000000000000000000000000000000000000000000000000000000000000"); done = 1 } 1' \
+awk '/^chunk / && !done { $11 = "0000000000000000000000000000000000000000000000000000000000000000"; done = 1 } 1' \
     "$scratch/nets/5.recipe" >"$scratch/recipe" && mv "$scratch/recipe" "$scratch/nets/5.recipe"
 printf '%s\n' 'static const float w1_5[1] = {0};' >"$scratch/other.c"
 TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/other.c \
@@ -289,6 +300,16 @@ else
     fail "rebuild.sh reports what differs" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
 fi
 unset NET_DIRTY_OK NET_RECIPES
+# A generation keeps its sizes; NET_OUT takes one size's fit at a time.
+tools/tune/net.sh "$loop" t 0 56 >"$scratch/out" 2>&1
+rc=$?
+NET_OUT=$scratch/two.c tools/tune/net.sh "$loop" u 0 56 >"$scratch/out2" 2>&1
+if [ "$rc" -eq 2 ] && grep -q 'generation t was started with SIZES 5, not 56' "$scratch/out" &&
+    grep -q 'with NET_OUT, fit one size at a time' "$scratch/out2" && [ ! -e "$scratch/two.c" ]; then
+    pass
+else
+    fail "net.sh keeps a generation's sizes and one size into NET_OUT" "$(cat "$scratch/out")" "$(cat "$scratch/out2")"
+fi
 for bad in "$loop t" "$loop t ten" "$loop t 1 59"; do
     # shellcheck disable=SC2086
     tools/tune/net.sh $bad >"$scratch/out" 2>&1

@@ -7,6 +7,7 @@
 // network off open the page from the service worker and analyse. And the
 // page is installable as an app (Chromium's own verdict).
 'use strict';
+const http = require('node:http');
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -82,6 +83,33 @@ test('with the server stopped, /analysis reloads, opens afresh and analyses from
     await analyses(off);
     await shot(off, 'offline-network-off');
   } finally {
+    await ctx.close();
+    await srv.stop();
+  }
+});
+
+// A proxy in front of a stopped server answers 502 in its place: the worker's
+// copy answers instead (the page and the engine), not the proxy's error.
+test('with a proxy answering 502 for a stopped server, /analysis still opens and analyses', async () => {
+  const srv = await startServer();
+  const ctx = await newContext();
+  let stand = null;
+  try {
+    const page = await ctx.newPage();
+    await page.goto(srv.url + '/analysis');
+    await analyses(page);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+    await srv.stop();
+    const port = Number(new URL(srv.url).port);
+    stand = http.createServer((req, res) => { res.writeHead(502, { 'Content-Type': 'text/plain' }); res.end('Bad Gateway'); });
+    await new Promise((resolve) => stand.listen(port, '127.0.0.1', resolve));
+    const direct = await page.request.get(srv.url + '/analysis');
+    assert.equal(direct.status(), 502); // what the browser gets without the worker
+    await page.reload();
+    assert.equal(await page.title(), 'Tak');
+    await analyses(page);
+  } finally {
+    if (stand) await new Promise((resolve) => stand.close(resolve));
     await ctx.close();
     await srv.stop();
   }

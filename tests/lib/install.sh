@@ -44,6 +44,10 @@ out=$("$tmp/ex/best_move" "1,1,1,1,x/x5/x5/2,2,2,2,x/x5 1 5" 2000)
 [ "${out%% *}" = "e5" ] || fail "best_move missed the road in one (e5): '$out'"
 if "$tmp/ex/best_move" "x5/x5 1 1" 2>"$tmp/err"; then fail "best_move accepted a bad TPS"; fi
 grep -q "bad TPS" "$tmp/err" || fail "best_move's error does not say what was wrong: $(cat "$tmp/err")"
+for nodes in 0 ten -5; do
+    if "$tmp/ex/best_move" "x5/x5/x5/x5/x5 1 1" "$nodes" 2>"$tmp/err"; then fail "best_move took NODES '$nodes'"; fi
+    grep -q "NODES must be a whole number" "$tmp/err" || fail "best_move's NODES error: $(cat "$tmp/err")"
+done
 "$tmp/ex/random_game" 5 7 >"$tmp/game.ptn"
 grep -q '^\[Size "5"\]' "$tmp/game.ptn" || fail "random_game wrote no Size tag"
 grep -q '^1\. ' "$tmp/game.ptn" || fail "random_game wrote no moves"

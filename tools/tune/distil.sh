@@ -62,7 +62,7 @@ wait
 stop_workers
 
 scored=("$data/$name"/g*.txt)
-echo "distil.sh: fitting to $(cat "${scored[@]}" | wc -l) scored positions (lambda $lambda)"
+echo "distil.sh: fitting to $(cat "${scored[@]}" | grep -vc "^#") scored positions (lambda $lambda)"
 "$tune" fit "$root/src/engine/weights.c" --sizes "$sizes" --lambda "$lambda" "${scored[@]}"
 carry_6x6 "$root" "$sizes"
 echo "distil.sh: wrote src/engine/weights.c"

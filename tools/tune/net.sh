@@ -17,7 +17,8 @@
 #    made it (enough to make it again), its line count and its SHA-256;
 # 3. fits the network of each of SIZES (digits; default 56; a size written
 #    twice gets twice the games) to every chunk of that size in the
-#    manifests under DATA_DIR, every twentieth chunk held out whole (so the
+#    manifests under DATA_DIR, the chunks of every twentieth turn through a
+#    generation's sizes (DATA_DIR/NAME/SIZES) held out whole (so the
 #    held-out loss is over games the fit never saw), after `tune heldout`
 #    has checked that no game of them passed through a held-out opening;
 #    rewrites src/engine/net_weights.c (NET_OUT: another file instead) and
@@ -50,6 +51,19 @@ done
 
 mkdir -p "$data/$name"
 data=$(cd "$data" && pwd)
+# A generation keeps the sizes it started with: its chunks' numbers and its
+# held-out turns follow them.
+[ -f "$data/$name/SIZES" ] || echo "$sizes" >"$data/$name/SIZES"
+if [ "$(cat "$data/$name/SIZES")" != "$sizes" ]; then
+    echo "net.sh: generation $name was started with SIZES $(cat "$data/$name/SIZES"), not $sizes" >&2
+    exit 2
+fi
+if [ -n "${NET_OUT:-}" ] && [ "$(echo "$sizes" | grep -o . | sort -u | wc -l)" -gt 1 ]; then
+    # tune net writes the other sizes' networks as its tuner knows them, so a
+    # second size's fit into NET_OUT would drop the first's.
+    echo "net.sh: with NET_OUT, fit one size at a time" >&2
+    exit 2
+fi
 # The commit the tuner is built from; the networks' weights file and the
 # recipes are what a fit writes, so they may differ from it.
 commit=$(tree_commit "$root")
@@ -84,9 +98,12 @@ worker() {
                 echo "net.sh: worker $w: tune gen $args failed (see $data/$name/gen.log)" >&2
                 return 1
             fi
+            # Recorded before it is published: a chunk on disk is in the
+            # manifest (a stop between the two leaves a line whose file is
+            # missing, played again on resuming; never a file with no line).
+            echo "chunk $name $(cat "$data/$name/COMMIT") $f $args $(wc -l <"$data/$name/$f.part")" \
+                "$(sha256sum "$data/$name/$f.part" | cut -d' ' -f1)" >>"$data/$name/MANIFEST"
             mv "$data/$name/$f.part" "$data/$name/$f"
-            echo "chunk $name $(cat "$data/$name/COMMIT") $f $args $(wc -l <"$data/$name/$f")" \
-                "$(sha256sum "$data/$name/$f" | cut -d' ' -f1)" >>"$data/$name/MANIFEST"
         done
     done
 }
@@ -99,8 +116,9 @@ if [ "$seconds" != 0 ]; then
     stop_workers
 fi
 
-# Every chunk of the size in every generation's manifest; the twentieth
-# ones held out. The fits use the tuner of the tree as it is now (its linear
+# Every chunk of the size in every generation's manifest whose file is
+# there; those of every twentieth turn through the generation's sizes held
+# out, each chunk's line marked train or valid in the recipe. The fits use the tuner of the tree as it is now (its linear
 # weights make the network's targets), whatever tuner played the games.
 fit_dir=$data/.fit
 mkdir -p "$fit_dir" "$recipes"
@@ -109,13 +127,24 @@ make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
 tune=$root/build/tools/tune/tune
 for size in $(echo "$sizes" | grep -o . | sort -u); do
     heldout=$root/data/heldout/$size.txt
-    cat "$data"/*/MANIFEST 2>/dev/null | awk -v s="$size" '$1 == "chunk" && $5 == s' | sort -k2,2 -k4,4 \
-        >"$fit_dir/chunks$size"
+    cat "$data"/*/MANIFEST 2>/dev/null | awk -v s="$size" '$1 == "chunk" && $5 == s' | sort -u -k2,2 -k4,4 \
+        >"$fit_dir/manifest$size"
     train=() valid=()
-    while read -r _ gen _ f _; do
+    : >"$fit_dir/chunks$size"
+    while read -r line; do
+        read -r _ gen _ f _ <<<"$line"
+        [ -s "$data/$gen/$f" ] || continue
+        turns=$(wc -c <"$data/$gen/SIZES")
+        turns=$((turns - 1)) # the sizes' digits, without the newline
         n=$(echo "$f" | sed 's/^c0*\([0-9]*\)_.*/\1/')
-        if [ $((n % 20)) -eq 0 ]; then valid+=("$data/$gen/$f"); else train+=("$data/$gen/$f"); fi
-    done <"$fit_dir/chunks$size"
+        if [ $(((n - 1) / turns % 20)) -eq 19 ]; then
+            valid+=("$data/$gen/$f")
+            echo "$line valid" >>"$fit_dir/chunks$size"
+        else
+            train+=("$data/$gen/$f")
+            echo "$line train" >>"$fit_dir/chunks$size"
+        fi
+    done <"$fit_dir/manifest$size"
     [ ${#train[@]} -gt 0 ] || { echo "net.sh: no data of size $size under $data" >&2; exit 1; }
     "$tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}" >"$fit_dir/heldout$size" ||
         { cat "$fit_dir/heldout$size" >&2; exit 1; }
@@ -128,9 +157,10 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     {
         echo "# The ${size}x$size network of src/engine/net_weights.c, written by tools/tune/net.sh."
         echo "# Rebuild it, data and all, with: tools/tune/rebuild.sh $size"
-        echo "# fit COMMIT SIZE ARGS: the tuner of COMMIT fits the chunks (every twentieth held out)."
-        echo "# chunk GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256: made by"
-        echo "#   COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout HELDOUT"
+        echo "# fit COMMIT SIZE ARGS: the tuner of COMMIT fits the chunks (those marked valid held out)."
+        echo "# chunk GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256 train|valid:"
+        echo "#   made by COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout HELDOUT;"
+        echo "#   fitted to, or held out of the fit"
         echo "heldout data/heldout/$size.txt $(sha256sum "$heldout" | cut -d' ' -f1)"
         echo "fit $fit_commit $size ${fit_args[*]}"
         cat "$fit_dir/chunks$size"

@@ -13,7 +13,8 @@
 #    so a stopped rebuild resumes) and checks its line count and SHA-256
 #    against the recipe's;
 # 3. checks that no game passed through a held-out opening;
-# 4. fits the network with the recorded commit's tuner and arguments into
+# 4. fits the network with the recorded commit's tuner and arguments (the
+#    chunks marked train; those marked valid held out) into
 #    WORK_DIR/net_weights.c and compares the size's arrays with
 #    src/engine/net_weights.c (NET_COMPARE: another file): "identical" or
 #    a difference, and the exit status says which.
@@ -57,6 +58,13 @@ tuner() {
     echo "$dir/build/tools/tune/tune"
 }
 
+for kind in heldout fit chunk; do
+    grep -q "^$kind " "$recipe" || { echo "rebuild.sh: $recipe has no '$kind' line" >&2; exit 2; }
+done
+if grep '^chunk ' "$recipe" | awk 'NF != 12 || ($12 != "train" && $12 != "valid") { bad = 1 } END { exit !bad }'; then
+    echo "rebuild.sh: $recipe: a chunk line is not GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256 train|valid" >&2
+    exit 2
+fi
 read -r _ heldout_file heldout_sum < <(grep '^heldout ' "$recipe")
 read -r _ fit_commit fit_size fit_args < <(grep '^fit ' "$recipe")
 [ "$fit_size" = "$size" ] || { echo "rebuild.sh: $recipe fits size $fit_size" >&2; exit 2; }
@@ -78,7 +86,10 @@ play() {
     local dest=$work/$gen/$f
     mkdir -p "$work/$gen"
     if [ ! -f "$dest" ] || [ "$(sha256sum "$dest" | cut -d' ' -f1)" != "$sum" ]; then
-        "$(tuner "$commit")" gen "$@" --scores --heldout "$heldout" >"$dest.part" 2>/dev/null
+        if ! "$(tuner "$commit")" gen "$@" --scores --heldout "$heldout" >"$dest.part" 2>"$dest.err"; then
+            echo "rebuild.sh: tune gen $* failed: $(tail -n 1 "$dest.err")" >&2
+            return 1
+        fi
         mv "$dest.part" "$dest"
     fi
     if [ "$(sha256sum "$dest" | cut -d' ' -f1)" != "$sum" ]; then
@@ -98,9 +109,8 @@ else
 fi
 
 train=() valid=()
-while read -r _ gen _ f _; do
-    n=$(echo "$f" | sed 's/^c0*\([0-9]*\)_.*/\1/')
-    if [ $((n % 20)) -eq 0 ]; then valid+=("$work/$gen/$f"); else train+=("$work/$gen/$f"); fi
+while read -r _ gen _ f _ _ _ _ _ _ _ part; do
+    if [ "$part" = valid ]; then valid+=("$work/$gen/$f"); else train+=("$work/$gen/$f"); fi
 done < <(grep '^chunk ' "$recipe")
 fit_tune=$(tuner "$fit_commit")
 "$fit_tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}"

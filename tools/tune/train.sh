@@ -81,7 +81,7 @@ for g in $(seq "$from" "$gen"); do
     for f in "$data/g$g"/c*.txt; do [ -e "$f" ] && files+=("$f"); done
 done
 [ ${#files[@]} -gt 0 ] || { echo "train.sh: no finished chunks in generations $from..$gen" >&2; exit 1; }
-echo "train.sh: fitting to $(cat "${files[@]}" | wc -l) positions from generations $from..$gen"
+echo "train.sh: fitting to $(cat "${files[@]}" | grep -vc "^#") positions from generations $from..$gen"
 # 7x7 and 8x8 get too few games for a fit of their own (they lost to the
 # old hand-set weights): they play with the 6x6 weights carried over.
 fit_sizes=$(echo 3456 | tr -cd "$sizes")

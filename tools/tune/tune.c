@@ -156,9 +156,10 @@ static bool key_set_read(KeySet *set, const char *path, int size, const char *wh
     while (ok && fgets(buf, sizeof buf, f)) {
         lineno++;
         buf[strcspn(buf, "\r\n")] = 0;
-        if (buf[0] == 0 || buf[0] == '#') continue;
+        const char *text = buf + strspn(buf, " \t");
+        if (text[0] == 0 || text[0] == '#') continue;
         TakPosition pos;
-        if (!tak_book_opening(buf, &rules, &pos, &err)) {
+        if (!tak_book_opening(text, &rules, &pos, &err)) {
             fprintf(stderr, "%s: %s line %zu: not an opening of %dx%d: %s\n", who, path, lineno, size, size,
                     err.message);
             ok = false;
@@ -1013,6 +1014,7 @@ static void adam_step(float *w, const float *g, float *m, float *v, size_t n, do
  * (a weight of an input the data never showed stays at its start, and the
  * start can be exactly 0). */
 static const char *float_literal(char buf[40], double v, int digits) {
+    if (!isfinite(v)) v = 0; /* save_net refuses such a network before writing */
     int n = snprintf(buf, 36, "%.*g", digits, v);
     if (!strpbrk(buf, ".eEn")) memcpy(buf + n, ".0", 3);
     strcat(buf, "f");
@@ -1020,6 +1022,14 @@ static const char *float_literal(char buf[40], double v, int digits) {
 }
 
 static bool save_net(const char *path, int size, const NetParams *p, int argc, char **argv) {
+    int inputs_of_size = engine_net_input_count(size);
+    bool finite = isfinite(p->b2);
+    for (size_t i = 0; finite && i < (size_t)inputs_of_size * NET_HIDDEN; i++) finite = isfinite(p->w1[i]);
+    for (int j = 0; finite && j < NET_HIDDEN; j++) finite = isfinite(p->b1[j]) && isfinite(p->w2[j]);
+    if (!finite) {
+        fprintf(stderr, "tune net: the fit diverged (a weight is not a number): nothing written\n");
+        return false;
+    }
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
     FILE *out = fopen(tmp, "w");
@@ -1202,7 +1212,8 @@ static int cmd_net(int argc, char **argv) {
          * symmetry) has learned nothing: its row is its random start, noise
          * for the positions that have it and bytes the page must download
          * (random weights do not compress). Such rows are written as 0, as
-         * tune fit gives a rare feature no weight. */
+         * tune fit gives a rare feature no weight. (Not with --init: the
+         * network it starts from may have learnt them from other data.) */
         size_t *seen = calloc((size_t)inputs, sizeof *seen);
         if (!seen) {
             fprintf(stderr, "tune net: out of memory\n");
@@ -1211,7 +1222,7 @@ static int cmd_net(int argc, char **argv) {
         for (size_t i = 0; i < train.idx_n; i++)
             for (int sym = 0; sym < 8; sym++) seen[map[(size_t)sym * inputs + train.idx[i]]]++;
         int cleared = 0;
-        for (int i = 0; i < inputs; i++)
+        for (int i = 0; i < inputs && !init; i++)
             if (seen[i] < NET_MIN_SEEN) {
                 memset(p.w1 + (size_t)i * NET_HIDDEN, 0, NET_HIDDEN * sizeof(float));
                 cleared++;
