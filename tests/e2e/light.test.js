@@ -59,15 +59,22 @@ test('a first visit is at most 300 KB on the wire, a second almost nothing', asy
   }
 });
 
+// /analysis opened and analysing under the service worker's control, then
+// the server stopped; resolves the page.
+async function underWorkerThenStop(srv, ctx) {
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '/analysis');
+  await analyses(page);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+  await srv.stop();
+  return page;
+}
+
 test('with the server stopped, /analysis reloads, opens afresh and analyses from the service worker', async () => {
   const srv = await startServer();
   const ctx = await newContext();
   try {
-    const page = await ctx.newPage();
-    await page.goto(srv.url + '/analysis');
-    await analyses(page);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
-    await srv.stop();
+    const page = await underWorkerThenStop(srv, ctx);
     // A reload: the page, its scripts and the engine from the worker's cache.
     await page.reload();
     assert.equal(await page.title(), 'Tak');
@@ -95,11 +102,7 @@ test('with a proxy answering 502 for a stopped server, /analysis still opens and
   const ctx = await newContext();
   let stand = null;
   try {
-    const page = await ctx.newPage();
-    await page.goto(srv.url + '/analysis');
-    await analyses(page);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
-    await srv.stop();
+    const page = await underWorkerThenStop(srv, ctx);
     const port = Number(new URL(srv.url).port);
     stand = http.createServer((req, res) => { res.writeHead(502, { 'Content-Type': 'text/plain' }); res.end('Bad Gateway'); });
     await new Promise((resolve) => stand.listen(port, '127.0.0.1', resolve));
