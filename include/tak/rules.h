@@ -23,6 +23,12 @@
 
 typedef enum TakColor { TAK_WHITE = 0, TAK_BLACK = 1 } TakColor;
 
+/** A colour's name as a message to a person writes it: "White" or "Black"
+ * (anything but TAK_WHITE reads as "Black"). The library's own messages use
+ * it; a protocol that spells colours otherwise (the server's JSON writes
+ * "white") keeps its own spelling. */
+const char *tak_color_name(TakColor color);
+
 typedef struct TakRules {
     int size;          /**< 3..8 */
     int stones;        /**< stones per player at the start */

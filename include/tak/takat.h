@@ -70,6 +70,10 @@ typedef enum TakatResult {
 
 /** "a2", "b3", ... for cells 0..6; "-" for anything else. */
 const char *takat_cell_name(int cell);
+/** "White" or "Black" (anything but TAKAT_WHITE reads as "Black"), as
+ * tak_color_name writes Tak's colours: the module shares only TakError with
+ * the Tak library, so it names its own. */
+const char *takat_color_name(TakatColor color);
 /** The cell a two-character name denotes, or -1. */
 int takat_cell_from_name(const char *name);
 bool takat_cell_is_red(int cell);

@@ -121,7 +121,7 @@ static int analyze_position(const AnalyzeArgs *a, TakEngine *engine) {
     printf("best move: %s\n", text);
     printf("evaluation: %s (White's view; %s to move)\n",
            format_score(info.score, tak_position_side(&pos), score, sizeof score),
-           tak_position_side(&pos) == TAK_WHITE ? "White" : "Black");
+           tak_color_name(tak_position_side(&pos)));
     printf("line: %s\n", line);
     return CLI_OK;
 }

@@ -300,8 +300,6 @@ static int cmd_solve_takat(int argc, char **argv) {
 
 /* ---- play ----------------------------------------------------------------- */
 
-static const char *color_word(int c) { return c == TAKAT_WHITE ? "White" : "Black"; }
-
 /* One cell as "a1* WWB#": name, red mark, contents bottom to top, safety. */
 static void cell_text(const TakatPosition *pos, int cell, char *out) {
     char stack[8];
@@ -325,7 +323,7 @@ static void draw(const TakatPosition *pos) {
     printf("  * red cell   + centre (b2)   stacks bottom to top, W White, B Black\n"
            "  ~ temporarily safe top   # permanently safe top\n");
     printf("  Reserves: White %d, Black %d.   %s to move.", takat_reserve(pos, TAKAT_WHITE),
-           takat_reserve(pos, TAKAT_BLACK), color_word(pos->side));
+           takat_reserve(pos, TAKAT_BLACK), takat_color_name(pos->side));
     if (pos->ko < TAKAT_CELLS) printf("   Ko: %s.", takat_cell_name(pos->ko));
     if (takat_forced_drop(pos)) printf("   Black must drop.");
     printf("\n");
@@ -365,7 +363,7 @@ static void print_verdict(TakatLayers *layers, const TakatPosition *pos) {
     if (v == TAKAT_VALUE_DRAW)
         printf("Perfect play: a draw\n");
     else
-        printf("Perfect play: %s wins\n", color_word(winner));
+        printf("Perfect play: %s wins\n", takat_color_name(winner));
 }
 
 static int cmd_play_takat(int argc, char **argv) {
@@ -428,7 +426,7 @@ static int cmd_play_takat(int argc, char **argv) {
         printf("TAKAT: two players. Type 'help' for the commands.\n");
     else
         printf("TAKAT: you play %s against the AI (level %ld). Type 'help' for the commands.\n",
-               color_word(human_color), level);
+               takat_color_name(human_color), level);
     char line[256], buf[TAKAT_TURN_MAX];
     bool show = true;
     while (game->result == TAKAT_ONGOING) {
@@ -443,7 +441,7 @@ static int cmd_play_takat(int argc, char **argv) {
             printf("AI plays %s\n", takat_turn_format(t, buf));
             continue;
         }
-        printf("%s> ", color_word(game->pos.side));
+        printf("%s> ", takat_color_name(game->pos.side));
         fflush(stdout);
         if (!fgets(line, sizeof line, stdin)) {
             printf("\nend of input: leaving the game\n");

@@ -134,7 +134,7 @@ static void draw_player(FILE *out, const PlayStyle *st, const TakPosition *pos, 
                         const int flats[2], const PlayBoardInfo *info) {
     const char *name = info && info->names[color] ? info->names[color] : "";
     fprintf(out, "%s%s%s %-18s %2d stone%s, %d capstone%s in reserve; %2d flat%s on top",
-            ansi(st, PIECE_COLOR[color]), color == TAK_WHITE ? "White" : "Black", ansi(st, RESET),
+            ansi(st, PIECE_COLOR[color]), tak_color_name(color), ansi(st, RESET),
             name, pos->stones[color], pos->stones[color] == 1 ? "" : "s", pos->capstones[color],
             pos->capstones[color] == 1 ? "" : "s", flats[color], flats[color] == 1 ? "" : "s");
     int half_komi = color == TAK_BLACK ? pos->rules.half_komi : 0;
@@ -188,14 +188,14 @@ void play_draw(FILE *out, const TakGame *game, const PlayStyle *st, const PlayBo
         tak_move_write(game->moves[game->count - 1], size, NULL, text);
         TakColor mover = (TakColor)!tak_position_side(pos);
         fprintf(out, "Last move: %s%s%s by %s.\n", ansi(st, BOLD), text, ansi(st, RESET),
-                mover == TAK_WHITE ? "White" : "Black");
+                tak_color_name(mover));
     }
     if (tak_game_result(game).end != TAK_END_NONE) return;
     TakColor side = tak_position_side(pos);
     fprintf(out, "Move %ld, %s%s%s to move%s.\n", tak_position_move_number(pos),
-            ansi(st, PIECE_COLOR[side]), side == TAK_WHITE ? "White" : "Black", ansi(st, RESET),
+            ansi(st, PIECE_COLOR[side]), tak_color_name(side), ansi(st, RESET),
             tak_position_is_opening(pos) ? " (opening: place one of the opponent's flats)" : "");
     if (tak_position_has_tak(pos, (TakColor)!side))
         fprintf(out, "%sTak!%s %s threatens to complete a road.\n", ansi(st, RED), ansi(st, RESET),
-                side == TAK_WHITE ? "Black" : "White");
+                tak_color_name(!side));
 }

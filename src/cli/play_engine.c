@@ -63,7 +63,7 @@ static void report(const TakSearchInfo *info, void *user) {
     char line[160], score[32];
     int n = snprintf(line, sizeof line, "  thinking: depth %d, eval %s for %s, line", info->depth,
                      play_score_text(info->score, score, sizeof score),
-                     tak_position_side(&pos) == TAK_WHITE ? "White" : "Black");
+                     tak_color_name(tak_position_side(&pos)));
     for (int i = 0; i < info->pv_length && n < 110; i++) {
         char text[TAK_MOVE_TEXT_MAX];
         if (!tak_move_is_legal(&pos, info->pv[i])) break;

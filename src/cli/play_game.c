@@ -15,8 +15,6 @@
 #include "cli.h"
 #include "play.h"
 
-static const char *color_name(TakColor c) { return c == TAK_WHITE ? "White" : "Black"; }
-
 static void draw(PlayGame *g) {
     PlayBoardInfo info = {.names = {g->names[0], g->names[1]}, .wager = g->wager,
                           .wager_player = {g->player_of[0], g->player_of[1]}};
@@ -183,7 +181,7 @@ static void hint(PlayGame *g) {
     char text[TAK_MOVE_TEXT_MAX], score[32];
     tak_move_write(move, tak_position_size(pos), pos, text);
     printf("Hint: %s (eval %s for %s)\n", text, play_score_text(info.score, score, sizeof score),
-           color_name(tak_position_side(pos)));
+           tak_color_name(tak_position_side(pos)));
 }
 
 /* Against the engine: takes back moves until `side` is to move again, having
@@ -200,8 +198,8 @@ static void undo(PlayGame *g, TakColor side) {
         char q[128], text[TAK_MOVE_TEXT_MAX];
         tak_move_write(g->game.moves[g->game.count - 1], tak_position_size(&g->game.current), NULL,
                        text);
-        snprintf(q, sizeof q, "%s, do you accept taking back %s's move %s?", color_name(side),
-                 color_name((TakColor)!side), text);
+        snprintf(q, sizeof q, "%s, do you accept taking back %s's move %s?", tak_color_name(side),
+                 tak_color_name((TakColor)!side), text);
         if (play_ask_yes_no(g->in, q, false) != 1) {
             printf("Takeback refused.\n");
             return;
@@ -220,11 +218,11 @@ static void offer_draw(PlayGame *g, TakColor side) {
         int score = play_engine_evaluate(g->engine, &g->game);
         if (tak_position_side(&g->game.current) != other) score = -score;
         accepted = score <= 25;
-        printf("%s (engine) %s the draw.\n", color_name(other), accepted ? "accepts" : "declines");
+        printf("%s (engine) %s the draw.\n", tak_color_name(other), accepted ? "accepts" : "declines");
     } else {
         char q[96];
-        snprintf(q, sizeof q, "%s offers a draw. %s, do you accept?", color_name(side),
-                 color_name(other));
+        snprintf(q, sizeof q, "%s offers a draw. %s, do you accept?", tak_color_name(side),
+                 tak_color_name(other));
         accepted = play_ask_yes_no(g->in, q, false) == 1;
         if (!accepted) printf("Draw declined.\n");
     }
@@ -241,7 +239,7 @@ static bool confirm_quit(PlayGame *g) {
 static bool human_turn(PlayGame *g) {
     TakColor side = tak_position_side(&g->game.current);
     char prompt[64], buf[256];
-    snprintf(prompt, sizeof prompt, "%s, move %ld> ", color_name(side),
+    snprintf(prompt, sizeof prompt, "%s, move %ld> ", tak_color_name(side),
              tak_position_move_number(&g->game.current));
     if (!play_read_line(g->in, prompt, buf, sizeof buf)) {
         printf("(end of input)\n");
@@ -277,7 +275,7 @@ static bool human_turn(PlayGame *g) {
             load(g, arg);
     } else if (strcmp(buf, "resign") == 0) {
         tak_game_end(&g->game, TAK_END_RESIGNATION, (int)!side);
-        printf("%s resigns.\n", color_name(side));
+        printf("%s resigns.\n", tak_color_name(side));
         return true;
     } else if (strcmp(buf, "draw") == 0) {
         offer_draw(g, side);
@@ -313,16 +311,16 @@ static void engine_turn(PlayGame *g) {
     TakMove move = play_engine_think(g->engine, &g->game, g->in, &info);
     if (move == TAK_MOVE_NONE) {
         tak_game_end(&g->game, TAK_END_RESIGNATION, (int)!side);
-        printf("%s (%s) has no move and resigns.\n", color_name(side), g->names[side]);
+        printf("%s (%s) has no move and resigns.\n", tak_color_name(side), g->names[side]);
         return;
     }
     char text[TAK_MOVE_TEXT_MAX], score[32];
     tak_move_write(move, tak_position_size(pos), pos, text);
     if (g->in->tty)
-        printf("%s (%s) plays %s   [eval %s for %s, depth %d]\n", color_name(side), g->names[side],
-               text, play_score_text(info.score, score, sizeof score), color_name(side), info.depth);
+        printf("%s (%s) plays %s   [eval %s for %s, depth %d]\n", tak_color_name(side), g->names[side],
+               text, play_score_text(info.score, score, sizeof score), tak_color_name(side), info.depth);
     else
-        printf("%s (%s) plays %s\n", color_name(side), g->names[side], text);
+        printf("%s (%s) plays %s\n", tak_color_name(side), g->names[side], text);
     tak_game_play(&g->game, move, NULL);
 }
 
@@ -335,36 +333,36 @@ static void wager_tak(PlayGame *g, TakColor mover) {
     if (!tak_wager_call_is_owed(g->wager, caller)) {
         if (!g->is_engine[mover])
             printf("(You have Tak, but calling it costs %s nothing: nobody pays twice in a row.)\n",
-                   color_name(other));
+                   tak_color_name(other));
         return;
     }
     bool call = true;
     if (!g->is_engine[mover]) {
         char q[160];
         snprintf(q, sizeof q, "%s, you can complete a road next turn. Call Tak? (%s must pay %d "
-                 "coins or resign)", color_name(mover), color_name(other), TAK_WAGER_PENALTY);
+                 "coins or resign)", tak_color_name(mover), tak_color_name(other), TAK_WAGER_PENALTY);
         call = play_ask_yes_no(g->in, q, true) == 1;
     }
     if (!call) return;
     tak_wager_call_tak(g->wager, caller);
-    printf("%s (%s) calls Tak!\n", color_name(mover), g->names[mover]);
+    printf("%s (%s) calls Tak!\n", tak_color_name(mover), g->names[mover]);
     bool pay;
     if (g->is_engine[other]) {
         /* The engine resigns only when it sees the road cannot be stopped. */
         pay = play_engine_evaluate(g->engine, &g->game) > -TAK_SCORE_WIN_MIN;
     } else {
         char q[128];
-        snprintf(q, sizeof q, "%s, pay %d coins into the pot? (no: resign)", color_name(other),
+        snprintf(q, sizeof q, "%s, pay %d coins into the pot? (no: resign)", tak_color_name(other),
                  TAK_WAGER_PENALTY);
         pay = play_ask_yes_no(g->in, q, true) != 0;
     }
     if (pay) {
         tak_wager_pay_penalty(g->wager, g->player_of[other]);
-        printf("%s (%s) pays %d coins; the pot is %d.\n", color_name(other), g->names[other],
+        printf("%s (%s) pays %d coins; the pot is %d.\n", tak_color_name(other), g->names[other],
                TAK_WAGER_PENALTY, g->wager->pot);
     } else {
         tak_game_end(&g->game, TAK_END_RESIGNATION, (int)mover);
-        printf("%s (%s) resigns rather than pay.\n", color_name(other), g->names[other]);
+        printf("%s (%s) resigns rather than pay.\n", tak_color_name(other), g->names[other]);
     }
 }
 

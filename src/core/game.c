@@ -118,9 +118,8 @@ const char *tak_result_code(TakResult result) {
 }
 
 const char *tak_result_describe(TakResult result, char *buf, size_t cap) {
-    static const char *const colors[2] = {"White", "Black"};
     const char *who = result.winner == TAK_WHITE || result.winner == TAK_BLACK
-                          ? colors[result.winner] : NULL;
+                          ? tak_color_name(result.winner) : NULL;
     switch (result.end) {
     case TAK_END_NONE: snprintf(buf, cap, "Game in progress"); break;
     case TAK_END_ROAD: snprintf(buf, cap, "%s wins by road", who ? who : "Nobody"); break;

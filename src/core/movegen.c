@@ -150,7 +150,6 @@ static void movegen_square_name(int square, int size, char buf[3]) {
 
 /* The reasons behind tak_move_is_legal, in the same order of checks. */
 bool tak_move_check(const TakPosition *pos, TakMove move, TakError *err) {
-    static const char *const colors[2] = {"White", "Black"};
     if (pos->result.end != TAK_END_NONE) return tak_error_set(err, "the game is over");
     if (move >> 18) return tak_error_set(err, "not a move");
     int size = pos->rules.size, side = pos->side, sq = tak_move_square(move);
@@ -166,20 +165,20 @@ bool tak_move_check(const TakPosition *pos, TakMove move, TakError *err) {
             if (kind != TAK_PLACE_FLAT)
                 return tak_error_set(err, "on the first turn only a flat of the opponent's may be placed");
             if (pos->stones[side ^ 1] == 0)
-                return tak_error_set(err, "%s has no stones left", colors[side ^ 1]);
+                return tak_error_set(err, "%s has no stones left", tak_color_name(side ^ 1));
             return true;
         }
         if (kind == TAK_PLACE_CAP && pos->capstones[side] == 0)
-            return tak_error_set(err, "%s has no capstones left", colors[side]);
+            return tak_error_set(err, "%s has no capstones left", tak_color_name(side));
         if (kind != TAK_PLACE_CAP && pos->stones[side] == 0)
-            return tak_error_set(err, "%s has no stones left", colors[side]);
+            return tak_error_set(err, "%s has no stones left", tak_color_name(side));
         return true;
     }
     if (pos->ply < 2)
         return tak_error_set(err, "on the first turn only a flat of the opponent's may be placed");
     if (!(occupied & bit(sq))) return tak_error_set(err, "there is no stack on %s", name);
     if (!(pos->owner[side] & bit(sq)))
-        return tak_error_set(err, "the stack on %s is not %s's", name, colors[side]);
+        return tak_error_set(err, "the stack on %s is not %s's", name, tak_color_name(side));
     unsigned code = tak_move_drops(move);
     TakDirection dir = tak_move_direction(move);
     if (code == 0) {

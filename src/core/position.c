@@ -54,14 +54,13 @@ bool tak_position_finish(TakPosition *pos, TakColor side, long move_number, TakE
     }
     if (total > 2 * TAK_MAX_RESERVE)
         return tak_error_set(err, "the board holds more pieces than both reserves");
-    static const char *const names[2] = {"White", "Black"};
     for (int c = 0; c < 2; c++) {
         if (caps[c] > pos->rules.capstones)
             return tak_error_set(err, "%s has %d capstones on the board but only %d in the game",
-                                 names[c], caps[c], pos->rules.capstones);
+                                 tak_color_name(c), caps[c], pos->rules.capstones);
         if (pieces[c] - caps[c] > pos->rules.stones)
             return tak_error_set(err, "%s has %d stones on the board but only %d in the game",
-                                 names[c], pieces[c] - caps[c], pos->rules.stones);
+                                 tak_color_name(c), pieces[c] - caps[c], pos->rules.stones);
         pos->stones[c] = (uint8_t)(pos->rules.stones - (pieces[c] - caps[c]));
         pos->capstones[c] = (uint8_t)(pos->rules.capstones - caps[c]);
     }

@@ -1,4 +1,5 @@
-/* rules.c: standard reserves, named game types, and checking rule options. */
+/* rules.c: standard reserves, named game types, the colours' names, and
+ * checking rule options. */
 #include "tak/rules.h"
 
 #include <ctype.h>
@@ -22,6 +23,8 @@ bool tak_rules_standard(TakRules *rules, int size, TakError *err) {
     rules->repetition_draw = false;
     return true;
 }
+
+const char *tak_color_name(TakColor color) { return color == TAK_WHITE ? "White" : "Black"; }
 
 static const struct {
     const char *display;

@@ -253,8 +253,6 @@ static bool read_tag(Reader *r) {
 /* What the next token may be. */
 typedef enum Expect { EXPECT_NUMBER, EXPECT_WHITE, EXPECT_BLACK } Expect;
 
-static const char *const side_names[2] = {"White", "Black"};
-
 /* A token as text for a message: at most 24 bytes, printable ones only. */
 static void token_show(const char *text, size_t len, char out[32]) {
     size_t n = 0;
@@ -295,7 +293,7 @@ static bool read_ply(Reader *r, size_t at, size_t len) {
     if (r->line_index >= 0)
         used = snprintf(prefix, sizeof prefix, "branch %.200s, ", r->ptn->branches[r->line_index].name);
     snprintf(prefix + used, sizeof prefix - (size_t)used, "move %ld (%s) %s: ",
-             tak_position_move_number(pos), side_names[tak_position_side(pos)], shown);
+             tak_position_move_number(pos), tak_color_name(tak_position_side(pos)), shown);
     TakPly ply;
     if (!notation_ply_scan(r->text + at, len, tak_position_size(pos), &ply, r->err) ||
         !notation_ply_check(pos, &ply, r->err)) {
@@ -385,7 +383,7 @@ static bool start_branch(Reader *r, Expect *expect, int *number_line, int *numbe
                     "(write %lld. -- and Black's ply)", name, number, number);
     if (at >= (long long)from->count)
         return fail(r, number_at, "branch %s starts at move %lld (%s), after the end of the line "
-                    "it leaves", name, number, side_names[black]);
+                    "it leaves", name, number, tak_color_name(black));
     int index = tak_ptn_add_branch(r->ptn, name, parent, (size_t)at, r->err);
     if (index < 0) {
         char prefix[220];
@@ -453,7 +451,7 @@ static bool read_moves(Reader *r, const char **result) {
             while (k < len && is_digit(token[k])) k++;
             if (k < len && token[k] == '.') {
                 if (expect == EXPECT_WHITE)
-                    return fail(r, at, "move %ld has no ply for %s", number, side_names[side]);
+                    return fail(r, at, "move %ld has no ply for %s", number, tak_color_name(side));
                 if (expect == EXPECT_BLACK)
                     return fail(r, at, "move %ld has no ply for Black", number);
                 if (!read_number(r, at, len, number, &r->i)) return false;

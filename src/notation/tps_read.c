@@ -9,8 +9,6 @@
 
 #include "internal.h"
 
-static const char *const color_names[2] = {"White", "Black"};
-
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -90,13 +88,13 @@ static bool read_stack(const char *text, size_t end, size_t *i, const TakRules *
         if (tally->stones[c] > rules->stones)
             return notation_fail(err, start,
                                  "too many %s stones: %d on the board, but a reserve holds %d",
-                                 color_names[c], tally->board[c] > tally->stones[c] ? tally->board[c] : tally->stones[c],
+                                 tak_color_name(c), tally->board[c] > tally->stones[c] ? tally->board[c] : tally->stones[c],
                                  rules->stones);
     }
     if (top == TAK_CAP && ++tally->caps[top_color] > rules->capstones)
         return notation_fail(err, type_at,
                              "too many %s capstones: %d on the board, but the game has %d",
-                             color_names[top_color], tally->caps[top_color], rules->capstones);
+                             tak_color_name(top_color), tally->caps[top_color], rules->capstones);
     tak_position_put_stack(pos, square, height, bits, top);
     *i = at;
     return true;

@@ -39,6 +39,8 @@ int takat_cell_from_name(const char *name) {
     return -1;
 }
 
+const char *takat_color_name(TakatColor color) { return color == TAKAT_WHITE ? "White" : "Black"; }
+
 bool takat_cell_is_red(int cell) { return cell >= 0 && cell < TAKAT_CELLS && red_cells[cell]; }
 
 bool takat_cells_adjacent(int a, int b) {

@@ -7,8 +7,6 @@
  */
 #include "internal.h"
 
-static const char *const color_names[2] = {"White", "Black"};
-
 void takat_position_apply(TakatPosition *pos, TakatTurn turn) {
     int to = turn.to;
     int side = pos->side;
@@ -69,7 +67,7 @@ static bool valid_cell(int c) { return c >= 0 && c < TAKAT_CELLS; }
 bool takat_turn_check(const TakatPosition *pos, TakatTurn turn, TakError *err) {
     char text[TAKAT_TURN_MAX];
     int side = pos->side;
-    const char *me = color_names[side];
+    const char *me = takat_color_name(side);
     if (takat_has_six(pos)) return tak_error_set(err, "the game is over: a stack of six stands");
     if (!valid_cell(turn.to) || (!takat_is_drop(turn) && !valid_cell(turn.from)))
         return tak_error_set(err, "no such cell");
@@ -96,7 +94,7 @@ bool takat_turn_check(const TakatPosition *pos, TakatTurn turn, TakError *err) {
             return tak_error_set(err,
                                  "the top stone of %s is temporarily safe (two %s stones on "
                                  "top): only %s may move it",
-                                 from, color_names[side ^ 1], color_names[side ^ 1]);
+                                 from, takat_color_name(side ^ 1), takat_color_name(side ^ 1));
         if (!takat_cells_adjacent(turn.from, turn.to))
             return tak_error_set(err, "%s and %s are not adjacent", from, to);
         if (pos->height[turn.to] > h + 1)
@@ -113,7 +111,7 @@ bool takat_turn_check(const TakatPosition *pos, TakatTurn turn, TakError *err) {
             return tak_error_set(err,
                                  "ko: %s's last turn put a stone on %s, so its top stone "
                                  "cannot be moved this turn",
-                                 color_names[side ^ 1], from);
+                                 takat_color_name(side ^ 1), from);
     }
     TakatPosition next = *pos;
     takat_position_apply(&next, turn);
