@@ -58,7 +58,7 @@ static TakPosition random_position(int size, int plies, uint64_t *rng) {
 }
 
 static void check_road_in_one(TakPosition *pos, int *taks) {
-    BbMasks m = bb_masks(pos->rules.size);
+    BoardMasks m = board_masks(pos->rules.size);
     for (int c = 0; c < 2; c++) {
         TakMove found = engine_road_in_one(pos, c, &m);
         bool core = tak_position_has_tak(pos, (TakColor)c);
@@ -126,7 +126,7 @@ static void test_parry_zone_is_safe(void **state) {
         TakError err;
         TakPosition pos;
         assert_true(tak_position_init(&pos, &rules, &err));
-        BbMasks m = bb_masks(size);
+        BoardMasks m = board_masks(size);
         for (int ply = 0; ply < 160 && !tak_position_is_over(&pos); ply++) {
             int opp = pos.side ^ 1;
             TakMove w = engine_road_in_one(&pos, opp, &m);
@@ -535,7 +535,7 @@ static TakPosition transformed(const TakPosition *pos, int sym, bool swap) {
 }
 
 static int linear_of(const TakPosition *pos) {
-    BbMasks m = bb_masks(pos->rules.size);
+    BoardMasks m = board_masks(pos->rules.size);
     return engine_evaluate_linear(pos, &m, &engine_weights[pos->rules.size]);
 }
 
@@ -683,7 +683,7 @@ static void test_net_stored_form(void **state) {
 
 static void features_of(const char *tps, int f[F_COUNT]) {
     TakPosition pos = support_position(tps, NULL);
-    BbMasks m = bb_masks(pos.rules.size);
+    BoardMasks m = board_masks(pos.rules.size);
     engine_features(&pos, &m, f);
 }
 
@@ -720,7 +720,7 @@ static void test_flat_race_features(void **state) {
      * komi make it even; White moves, and its next flat would win it. */
     TakPosition pos = support_position(
         "1,1,1,1,2/2,2,2,1,x/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 15", &komi);
-    BbMasks m = bb_masks(5);
+    BoardMasks m = board_masks(5);
     engine_features(&pos, &m, f);
     assert_int_equal(f[F_COUNT_LEAD], 2 * (13 - 11) - 4);
     assert_int_equal(f[F_RACE_SIGN], 7);      /* nearness 8 - 1, White's */
@@ -766,7 +766,7 @@ static void test_flat_win_in_one_matches_core(void **state) {
         TakPosition pos;
         TakError err;
         assert_true(tak_position_init(&pos, &rules, &err));
-        BbMasks m = bb_masks(size);
+        BoardMasks m = board_masks(size);
         while (!tak_position_is_over(&pos)) {
             int n = tak_moves_generate(&pos, &list);
             bool flat_win = false;

@@ -9,56 +9,8 @@ static inline TakBitboard road_squares(const TakPosition *pos, int color) {
     return pos->owner[color] & ~pos->walls;
 }
 
-/* Grows `from` through `through` until it stops; true once it meets `goal`. */
-static bool road_flood_reaches(TakBitboard from, TakBitboard through, TakBitboard goal, int size) {
-    TakBitboard seen = from & through;
-    for (;;) {
-        if (seen & goal) return true;
-        TakBitboard next = (seen | board_neighbours(seen, size)) & through;
-        if (next == seen) return false;
-        seen = next;
-    }
-}
-
-/* A road needs a piece on every rank (north-south) or every file
- * (east-west); checking that first rejects almost every position cheaply. */
-static bool road_possible_ns(TakBitboard r, int size) {
-    TakBitboard row = board_rank_1(size);
-    for (int rank = 0; rank < size; rank++)
-        if (!((r >> (rank * size)) & row)) return false;
-    return true;
-}
-
-static bool road_possible_ew(TakBitboard r, int size) {
-    TakBitboard file = board_file_a[size];
-    for (int f = 0; f < size; f++)
-        if (!((r >> f) & file)) return false;
-    return true;
-}
-
-static bool road_exists(TakBitboard r, int size) {
-    if (__builtin_popcountll(r) < size) return false;
-    if (road_possible_ns(r, size) &&
-        road_flood_reaches(r & board_rank_1(size), r, board_rank_last(size), size))
-        return true;
-    if (road_possible_ew(r, size) &&
-        road_flood_reaches(r & board_file_a[size], r, board_file_last(size), size))
-        return true;
-    return false;
-}
-
 bool tak_position_has_road(const TakPosition *pos, TakColor color) {
-    return road_exists(road_squares(pos, (int)color), pos->rules.size);
-}
-
-/* Everything `from` grows into through `through`. */
-static TakBitboard road_flood(TakBitboard from, TakBitboard through, int size) {
-    TakBitboard seen = from & through;
-    for (;;) {
-        TakBitboard next = (seen | board_neighbours(seen, size)) & through;
-        if (next == seen) return seen;
-        seen = next;
-    }
+    return board_has_road(road_squares(pos, (int)color), pos->rules.size);
 }
 
 TakBitboard tak_position_road_squares(const TakPosition *pos, TakColor color) {
@@ -66,10 +18,10 @@ TakBitboard tak_position_road_squares(const TakPosition *pos, TakColor color) {
     TakBitboard r = road_squares(pos, (int)color);
     /* The chains that touch the first rank, then those of them that also
      * touch the last; the same for the files. */
-    TakBitboard south = road_flood(r & board_rank_1(size), r, size);
-    TakBitboard west = road_flood(r & board_file_a[size], r, size);
-    return road_flood(south & board_rank_last(size), r, size) |
-           road_flood(west & board_file_last(size), r, size);
+    TakBitboard south = board_flood(r & board_rank(size, 0), r, size);
+    TakBitboard west = board_flood(r & board_file(size, 0), r, size);
+    return board_flood(south & board_rank(size, size - 1), r, size) |
+           board_flood(west & board_file(size, size - 1), r, size);
 }
 
 TakResult position_judge_flats(const TakPosition *pos, TakEnd end) {
@@ -84,7 +36,7 @@ TakResult position_judge(const TakPosition *pos, TakColor mover, const bool chec
     int size = pos->rules.size;
     bool road[2] = {false, false};
     for (int c = 0; c < 2; c++)
-        if (check_road[c]) road[c] = road_exists(road_squares(pos, c), size);
+        if (check_road[c]) road[c] = board_has_road(road_squares(pos, c), size);
     if (road[mover] || road[mover ^ 1]) {
         TakResult r = {TAK_END_ROAD, road[mover] ? (int)mover : (int)(mover ^ 1)};
         return r;

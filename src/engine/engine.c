@@ -158,7 +158,7 @@ static bool thread_prepare(SearchThread *t, const TakPosition *pos, const uint64
     t->path_base = history_len;
     path[history_len] = pos->hash;
     t->pos = *pos;
-    t->masks = bb_masks(pos->rules.size);
+    t->masks = board_masks(pos->rules.size);
     t->weights = &engine_weights[pos->rules.size];
     t->key_salt = rules_salt(&pos->rules);
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);

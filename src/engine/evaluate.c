@@ -25,14 +25,14 @@ static inline int below_count(TakStackBits bits, int n, int color) {
  * maxd + 1 when more than maxd (reach: what d additions reach; the last
  * one is not grown, since only its answer counts). */
 static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, TakBitboard goal,
-                         const BbMasks *m, int size, int maxd) {
-    TakBitboard reach = bb_flood(own & start, own, m, size);
+                         int size, int maxd) {
+    TakBitboard reach = board_flood(own & start, own, size);
     for (int d = 0;; d++) {
         if (reach & goal) return d;
         if (d == maxd) return maxd + 1;
-        TakBitboard add = (bb_neighbours(reach, m, size) | start) & empty & ~reach;
+        TakBitboard add = (board_neighbours(reach, size) | start) & empty & ~reach;
         if (!add) return maxd + 1;
-        reach = bb_flood(reach | add, own, m, size);
+        reach = board_flood(reach | add, own, size);
     }
 }
 
@@ -40,32 +40,32 @@ static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, 
  * that touch (or are) both edges of a direction through chains. A road
  * needs a square in every rank (file), so with two ranks (files) missing
  * no one square completes one that way and its floods are skipped. */
-static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BbMasks *m, int size,
+static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BoardMasks *m, int size,
                                     int missing_ranks, int missing_files) {
     TakBitboard crit = 0;
     if (missing_ranks <= 1) {
-        TakBitboard n = bb_flood(road & m->north, road, m, size);
-        TakBitboard s = bb_flood(road & m->south, road, m, size);
-        crit |= (bb_neighbours(n, m, size) | m->north) & (bb_neighbours(s, m, size) | m->south);
+        TakBitboard n = board_flood(road & m->north, road, size);
+        TakBitboard s = board_flood(road & m->south, road, size);
+        crit |= (board_neighbours(n, size) | m->north) & (board_neighbours(s, size) | m->south);
     }
     if (missing_files <= 1) {
-        TakBitboard w = bb_flood(road & m->west, road, m, size);
-        TakBitboard e = bb_flood(road & m->east, road, m, size);
-        crit |= (bb_neighbours(w, m, size) | m->west) & (bb_neighbours(e, m, size) | m->east);
+        TakBitboard w = board_flood(road & m->west, road, size);
+        TakBitboard e = board_flood(road & m->east, road, size);
+        crit |= (board_neighbours(w, size) | m->west) & (board_neighbours(e, size) | m->east);
     }
     return crit & empty;
 }
 
 /* The number of chains of `road`, and the most ranks or files one spans. */
-static int road_groups(TakBitboard road, const BbMasks *m, int size, int *span) {
+static int road_groups(TakBitboard road, const BoardMasks *m, int size, int *span) {
     int groups = 0, best = 0;
     while (road) {
-        TakBitboard group = bb_flood(road & -road, road, m, size);
+        TakBitboard group = board_flood(road & -road, road, size);
         road &= ~group;
         groups++;
         if (__builtin_popcountll(group) <= best) continue;
         unsigned rank_set, file_set;
-        bb_lines(group, m, size, &rank_set, &file_set);
+        board_lines(group, m, size, &rank_set, &file_set);
         int ranks = __builtin_popcount(rank_set), files = __builtin_popcount(file_set);
         int sp = ranks > files ? ranks : files;
         if (sp > best) best = sp;
@@ -76,7 +76,7 @@ static int road_groups(TakBitboard road, const BbMasks *m, int size, int *span) 
 
 static inline int sign(int x) { return (x > 0) - (x < 0); }
 
-int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
+int engine_features(const TakPosition *pos, const BoardMasks *m, int f[F_COUNT]) {
     int size = pos->rules.size, carry_below = size - 1;
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     TakBitboard empty = m->all & ~occupied;
@@ -112,7 +112,7 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         }
         for (TakBitboard b = caps; b; b &= b - 1) {
             int sq = __builtin_ctzll(b);
-            TakBitboard nb = bb_neighbours(bb_bit(sq), m, size);
+            TakBitboard nb = board_neighbours(bit(sq), size);
             f[F_CAP_FREE] += sign_c * __builtin_popcountll(nb & ~pos->walls & ~pos->caps);
             f[F_CAP_NEAR_WALL] += sign_c * __builtin_popcountll(nb & opp & pos->walls);
         }
@@ -130,18 +130,18 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
             f[F_DEEP_OPP] += sign_c * (h - 1 - near - (mine_all - mine));
             if (h >= 3) f[F_STACK_TALL] += sign_c;
             f[F_STACK_NEAR_OPP] +=
-                sign_c * __builtin_popcountll(bb_neighbours(bb_bit(sq), m, size) & opp_flats);
+                sign_c * __builtin_popcountll(board_neighbours(bit(sq), size) & opp_flats);
         }
         f[F_RESERVE] += sign_c * pos->stones[c];
 
         TakBitboard r = road[c];
         f[F_ADJACENT] += sign_c * (__builtin_popcountll(r & ((r & m->not_east) << 1)) +
                                    __builtin_popcountll(r & (r << size)));
-        f[F_LIBERTIES] += sign_c * __builtin_popcountll(bb_neighbours(r, m, size) & empty);
+        f[F_LIBERTIES] += sign_c * __builtin_popcountll(board_neighbours(r, size) & empty);
         /* Every rank (file) a road lacks costs at least one placement: the
          * distances below skip the floods that could not beat what is known. */
         unsigned ranks, files;
-        bb_lines(r, m, size, &ranks, &files);
+        board_lines(r, m, size, &ranks, &files);
         int missing_ranks = size - __builtin_popcount(ranks);
         int missing_files = size - __builtin_popcount(files);
         int crit = __builtin_popcountll(
@@ -152,11 +152,11 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
         if (crit == 0) {
             int d = missing_ranks > maxd
                         ? maxd + 1
-                        : road_distance(r, empty, m->south, m->north, m, size, maxd);
+                        : road_distance(r, empty, m->south, m->north, size, maxd);
             /* The other direction counts only if nearer: searched no
              * farther than d - 1 (d <= maxd + 1), it gives d when not. */
             if (d > 2 && missing_files < d) {
-                int d2 = road_distance(r, empty, m->west, m->east, m, size, d - 1);
+                int d2 = road_distance(r, empty, m->west, m->east, size, d - 1);
                 if (d2 < d) d = d2;
             }
             /* (maxd + 1: farther, or no way through; no feature.) */
@@ -182,7 +182,7 @@ int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]) {
     }
     for (int c = 0; c < 2; c++) {
         int sign_c = c == 0 ? 1 : -1;
-        TakBitboard near_opp = bb_neighbours(road[c ^ 1], m, size);
+        TakBitboard near_opp = board_neighbours(road[c ^ 1], size);
         f[F_WALL_BLOCK] += sign_c * __builtin_popcountll(pos->owner[c] & pos->walls & near_opp);
         f[F_CAP_BLOCK] += sign_c * __builtin_popcountll(pos->owner[c] & pos->caps & near_opp);
     }
@@ -258,7 +258,7 @@ static inline int short_of_a_win(int score) {
     return score > most ? most : score < -most ? -most : score;
 }
 
-int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
+int engine_evaluate_linear(const TakPosition *pos, const BoardMasks *m, const EvalWeights *w) {
     int f[F_COUNT];
     int phase = engine_features(pos, m, f);
     /* 32-bit sums (a loop the compiler vectorises) cannot overflow: no
@@ -274,7 +274,7 @@ int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalW
     return pos->side == TAK_WHITE ? score : -score;
 }
 
-int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w) {
+int engine_evaluate(const TakPosition *pos, const BoardMasks *m, const EvalWeights *w) {
     int score = engine_evaluate_linear(pos, m, w);
     const EvalNet *net = engine_nets[pos->rules.size];
     if (!net) return score;
@@ -284,6 +284,6 @@ int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights 
 int tak_engine_evaluate(const TakPosition *pos) {
     int size = pos->rules.size;
     if (pos->result.end != TAK_END_NONE) return search_terminal_score(pos, 0);
-    BbMasks m = bb_masks(size);
+    BoardMasks m = board_masks(size);
     return engine_evaluate(pos, &m, &engine_weights[size]);
 }

@@ -23,7 +23,7 @@ typedef pthread_t EngineThreadHandle;
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bitboard.h"
+#include "../core/board.h" /* the bitboard helpers, shared with the core */
 #include "tak/engine.h"
 #include "tak/position.h"
 
@@ -95,13 +95,13 @@ const char *engine_feature_name(int i, char buf[32]);
 
 /* Fills f[F_COUNT] for `pos` (game not over) and returns the game phase,
  * 0..EVAL_PHASE_MAX. */
-int engine_features(const TakPosition *pos, const BbMasks *m, int f[F_COUNT]);
+int engine_features(const TakPosition *pos, const BoardMasks *m, int f[F_COUNT]);
 
 /* The evaluation from the side to move's view, in hundredths of a flat. */
-int engine_evaluate(const TakPosition *pos, const BbMasks *m, const EvalWeights *w);
+int engine_evaluate(const TakPosition *pos, const BoardMasks *m, const EvalWeights *w);
 
 /* The linear terms alone (engine_evaluate less the network). */
-int engine_evaluate_linear(const TakPosition *pos, const BbMasks *m, const EvalWeights *w);
+int engine_evaluate_linear(const TakPosition *pos, const BoardMasks *m, const EvalWeights *w);
 
 /* ---- the network's correction (net.c, net_weights.c) ------------------- */
 
@@ -176,40 +176,35 @@ int engine_net_eval(const TakPosition *pos, const EvalNet *net);
 
 /* A move by which `color` would complete its road at once if it were to
  * move, or TAK_MOVE_NONE. */
-TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m);
+TakMove engine_road_in_one(const TakPosition *pos, int color, const BoardMasks *m);
 
 /* For `win`, a road in one of `color` (engine_road_in_one's), the squares a
  * move of the other side must change to stop it: the squares `win` lifts
  * from and covers, and every group of road squares that would join two
  * edges after it. A move that changes none of them (and does not end the
  * game itself) leaves `win` legal and winning. */
-TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BbMasks *m);
-
-/* How a square's number changes a step toward `dir`. */
-static inline int engine_step(int dir, int size) {
-    return dir == TAK_NORTH ? size : dir == TAK_SOUTH ? -size : dir == TAK_EAST ? 1 : -1;
-}
+TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BoardMasks *m);
 
 /* The squares a move changes: a placement's square; a spread's stack and
  * the squares it covers. */
 static inline TakBitboard engine_move_squares(TakMove mv, int size) {
     int sq = tak_move_square(mv);
-    TakBitboard b = bb_bit(sq);
+    TakBitboard b = bit(sq);
     if (!tak_move_is_spread(mv)) return b;
-    int step = engine_step(tak_move_direction(mv), size);
+    int step = board_step(tak_move_direction(mv), size);
     for (int i = tak_move_distance(mv); i > 0; i--) {
         sq += step;
-        b |= bb_bit(sq);
+        b |= bit(sq);
     }
     return b;
 }
 
 /* A placement by which `color` would end the game at once (its last piece,
  * or the last empty square) and win the flat count, or TAK_MOVE_NONE. */
-TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks *m);
+TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BoardMasks *m);
 
 /* Either of the two: a win for `color` in one move. */
-static inline TakMove engine_win_in_one(const TakPosition *pos, int color, const BbMasks *m) {
+static inline TakMove engine_win_in_one(const TakPosition *pos, int color, const BoardMasks *m) {
     TakMove w = engine_road_in_one(pos, color, m);
     return w != TAK_MOVE_NONE ? w : engine_flat_win_in_one(pos, color, m);
 }
@@ -282,7 +277,7 @@ typedef struct SearchThread {
     int id;
     EngineThreadHandle handle;
     TakPosition pos;
-    BbMasks masks;
+    BoardMasks masks;
     const EvalWeights *weights;
     uint64_t key_salt;          /* rules (size, komi) folded into TT keys */
 

@@ -76,9 +76,9 @@ int engine_net_inputs(const TakPosition *pos, uint16_t idx[NET_MAX_ACTIVE]) {
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     for (TakBitboard b = occupied; b; b &= b - 1) {
         int sq = __builtin_ctzll(b), h = pos->height[sq];
-        TakBitboard bit = bb_bit(sq);
-        int kind = (pos->caps & bit) ? 2 : (pos->walls & bit) ? 1 : 0;
-        int theirs = (pos->owner[mover] & bit) ? 0 : 3;
+        TakBitboard here = bit(sq);
+        int kind = (pos->caps & here) ? 2 : (pos->walls & here) ? 1 : 0;
+        int theirs = (pos->owner[mover] & here) ? 0 : 3;
         idx[n++] = (uint16_t)(sq * NET_SQ_INPUTS + theirs + kind);
         TakStackBits bits = pos->stack[sq];
         for (int d = 1; d < h; d++) {

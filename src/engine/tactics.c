@@ -21,16 +21,16 @@ static TakBitboard spread_reach(const TakPosition *pos, int sq, int dir, int car
     }
     TakBitboard blockers = pos->walls | pos->caps, reach = 0;
     int n = 0, s = sq + step;
-    while (n < room && n < carry && !(blockers & bb_bit(s))) {
-        reach |= bb_bit(s);
+    while (n < room && n < carry && !(blockers & bit(s))) {
+        reach |= bit(s);
         n++;
         s += step;
     }
     *run = n;
     *flatten = false;
-    if (n < room && n < carry && (pos->caps & bb_bit(sq)) && (pos->walls & bb_bit(s))) {
+    if (n < room && n < carry && (pos->caps & bit(sq)) && (pos->walls & bit(s))) {
         *flatten = true;
-        reach |= bb_bit(s);
+        reach |= bit(s);
     }
     return reach;
 }
@@ -41,10 +41,10 @@ static TakBitboard spread_reach(const TakPosition *pos, int sq, int dir, int car
 static inline TakBitboard road_after_spread(const TakPosition *pos, int color, int sq, int step,
                                             unsigned code, TakBitboard road) {
     int h = pos->height[sq], k = 32 - __builtin_clz(code);
-    bool moving_wall = (pos->walls & bb_bit(sq)) != 0;
+    bool moving_wall = (pos->walls & bit(sq)) != 0;
     TakStackBits carried = pos->stack[sq];
-    TakBitboard r = road & ~bb_bit(sq);
-    if (h > k && (int)((carried >> k) & 1) == color) r |= bb_bit(sq);
+    TakBitboard r = road & ~bit(sq);
+    if (h > k && (int)((carried >> k) & 1) == color) r |= bit(sq);
     int s = sq;
     for (unsigned c = code; c; c &= c - 1) {
         int i = __builtin_ctz(c);
@@ -52,9 +52,9 @@ static inline TakBitboard road_after_spread(const TakPosition *pos, int color, i
         bool top_is_mover = (int)((carried >> (k - 1 - i)) & 1) == color;
         bool last = (c & (c - 1)) == 0;
         if (top_is_mover && !(last && moving_wall))
-            r |= bb_bit(s);
+            r |= bit(s);
         else
-            r &= ~bb_bit(s);
+            r &= ~bit(s);
     }
     return r;
 }
@@ -64,8 +64,8 @@ static inline TakBitboard road_after_spread(const TakPosition *pos, int color, i
  * fewer than `shortest` squares are known to give none. A road for the mover
  * wins even when the move also completes the opponent's. */
 static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int dir, int carry,
-                               int run, bool flatten, int shortest, const BbMasks *m) {
-    int size = pos->rules.size, step = engine_step(dir, size);
+                               int run, bool flatten, int shortest) {
+    int size = pos->rules.size, step = board_step(dir, size);
     TakBitboard road = pos->owner[color] & ~pos->walls;
     /* Many spreads leave the same tops: each is looked at once. */
     TakBitboard seen[32];
@@ -85,7 +85,7 @@ static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int di
         for (int j = 0; j < seen_count && !again; j++) again = seen[j] == r;
         if (again) continue;
         if (seen_count < 32) seen[seen_count++] = r;
-        if (bb_has_road(r, m, size)) return tak_move_spread(sq, (TakDirection)dir, code);
+        if (board_has_road(r, size)) return tak_move_spread(sq, (TakDirection)dir, code);
     }
     return TAK_MOVE_NONE;
 }
@@ -109,7 +109,7 @@ static inline bool could_cover(int dir, int file, int rank, int far, unsigned ra
 }
 
 /* The squares of rank (or file, when !by_rank) index < n, n >= 0. */
-static inline TakBitboard lines_below(int n, int size, const BbMasks *m, bool by_rank) {
+static inline TakBitboard lines_below(int n, int size, const BoardMasks *m, bool by_rank) {
     if (by_rank) return n >= size ? m->all : ((TakBitboard)1 << (n * size)) - 1;
     /* The first min(n, size) squares of rank 1 copied to every rank: the
      * multiply's terms (one per square of the a-file) do not overlap. */
@@ -121,7 +121,7 @@ static inline TakBitboard lines_below(int n, int size, const BbMasks *m, bool by
  * those lines must start at or before the first missing one and head across
  * them; a spread across them covers one line, so only if one is missing and
  * the stack is in it. With none missing, any spread may do. */
-static void along_missing(TakBitboard own, unsigned missing, int size, const BbMasks *m,
+static void along_missing(TakBitboard own, unsigned missing, int size, const BoardMasks *m,
                           bool by_rank, TakBitboard from[4]) {
     int up = by_rank ? TAK_NORTH : TAK_EAST, down = by_rank ? TAK_SOUTH : TAK_WEST;
     int side1 = by_rank ? TAK_EAST : TAK_NORTH, side2 = by_rank ? TAK_WEST : TAK_SOUTH;
@@ -133,7 +133,7 @@ static void along_missing(TakBitboard own, unsigned missing, int size, const BbM
     from[up] |= own & lines_below(lo + 1, size, m, by_rank);
     from[down] |= own & ~lines_below(hi, size, m, by_rank);
     if (lo == hi) {
-        TakBitboard line = by_rank ? bb_rank(size, lo) : m->west << lo;
+        TakBitboard line = by_rank ? board_rank(size, lo) : m->west << lo;
         from[side1] |= own & line;
         from[side2] |= own & line;
     }
@@ -152,20 +152,20 @@ typedef struct EdgeReach {
 } EdgeReach;
 
 /* The squares touching `edge` or the chain of `road` from it. */
-static TakBitboard edge_reach(TakBitboard road, TakBitboard edge, const BbMasks *m, int size) {
-    TakBitboard chain = bb_flood(road & edge, road, m, size);
-    return chain | bb_neighbours(chain, m, size) | edge;
+static TakBitboard edge_reach(TakBitboard road, TakBitboard edge, int size) {
+    TakBitboard chain = board_flood(road & edge, road, size);
+    return chain | board_neighbours(chain, size) | edge;
 }
 
-static void edge_reach_ns(EdgeReach *r, const BbMasks *m, int size) {
-    r->n = edge_reach(r->road, m->north, m, size);
-    r->s = edge_reach(r->road, m->south, m, size);
+static void edge_reach_ns(EdgeReach *r, const BoardMasks *m, int size) {
+    r->n = edge_reach(r->road, m->north, size);
+    r->s = edge_reach(r->road, m->south, size);
     r->ns = true;
 }
 
-static void edge_reach_we(EdgeReach *r, const BbMasks *m, int size) {
-    r->w = edge_reach(r->road, m->west, m, size);
-    r->e = edge_reach(r->road, m->east, m, size);
+static void edge_reach_we(EdgeReach *r, const BoardMasks *m, int size) {
+    r->w = edge_reach(r->road, m->west, size);
+    r->e = edge_reach(r->road, m->east, size);
     r->we = true;
 }
 
@@ -179,7 +179,7 @@ static inline bool road_with_run(const EdgeReach *r, TakBitboard run) {
 
 /* The squares from which the line toward `dir` to the board's edge meets
  * `x`: x spread the other way along ranks (files) by doubling shifts. */
-static inline TakBitboard toward(TakBitboard x, int dir, const BbMasks *m, int size) {
+static inline TakBitboard toward(TakBitboard x, int dir, const BoardMasks *m, int size) {
     switch (dir) {
     case TAK_NORTH:
         x |= x >> size;
@@ -204,7 +204,7 @@ static inline TakBitboard toward(TakBitboard x, int dir, const BbMasks *m, int s
  * road (road_with_run of that run; both pairs filled in). The run meets the
  * edge it heads for, so its own pair needs only the chain of the other. A
  * shorter run can give a road only where this one does. */
-static TakBitboard could_join(const EdgeReach *r, int dir, const BbMasks *m, int size) {
+static TakBitboard could_join(const EdgeReach *r, int dir, const BoardMasks *m, int size) {
     if (r->road & ((r->n & r->s) | (r->w & r->e))) return m->all;
     TakBitboard along = dir == TAK_NORTH ? r->s : dir == TAK_SOUTH ? r->n
                         : dir == TAK_EAST ? r->w : r->e;
@@ -216,12 +216,12 @@ static TakBitboard could_join(const EdgeReach *r, int dir, const BbMasks *m, int
  * (or file) but at most one covered already, the new square in the missing
  * one, and the square must join the two edges of a direction. */
 static int placement_win(EdgeReach *r, TakBitboard empty, unsigned ranks, unsigned files,
-                         const BbMasks *m, int size) {
+                         const BoardMasks *m, int size) {
     if (!empty || __builtin_popcountll(r->road) < size - 1) return -1;
     unsigned full = (1u << size) - 1, missing_ranks = full & ~ranks, missing_files = full & ~files;
     TakBitboard cand = 0;
     if ((missing_ranks & (missing_ranks - 1)) == 0) {
-        TakBitboard gap = missing_ranks ? bb_rank(size, __builtin_ctz(missing_ranks)) : m->all;
+        TakBitboard gap = missing_ranks ? board_rank(size, __builtin_ctz(missing_ranks)) : m->all;
         edge_reach_ns(r, m, size);
         cand |= gap & r->n & r->s;
     }
@@ -235,7 +235,7 @@ static int placement_win(EdgeReach *r, TakBitboard empty, unsigned ranks, unsign
 }
 
 /* The line of squares from `sq` toward `dir`, `far` of them past it. */
-static inline TakBitboard segment(int sq, int dir, int far, int size, const BbMasks *m) {
+static inline TakBitboard segment(int sq, int dir, int far, int size, const BoardMasks *m) {
     int file = sq % size, rank = sq / size;
     switch (dir) {
     case TAK_NORTH:
@@ -249,13 +249,13 @@ static inline TakBitboard segment(int sq, int dir, int far, int size, const BbMa
     }
 }
 
-TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) {
+TakMove engine_road_in_one(const TakPosition *pos, int color, const BoardMasks *m) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 2) return TAK_MOVE_NONE;
     int size = pos->rules.size;
     TakBitboard occupied = pos->owner[0] | pos->owner[1];
     TakBitboard road = pos->owner[color] & ~pos->walls;
     unsigned full = (1u << size) - 1, ranks, files;
-    bb_lines(road, m, size, &ranks, &files);
+    board_lines(road, m, size, &ranks, &files);
     EdgeReach edges = {.road = road};
     if (pos->stones[color] || pos->capstones[color]) {
         int sq = placement_win(&edges, m->all & ~occupied, ranks, files, m, size);
@@ -286,7 +286,7 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
         int carry = pos->height[sq] < size ? pos->height[sq] : size;
         int file = sq % size, rank = sq / size;
         for (int dir = 0; dir < 4; dir++) {
-            if (!(from[dir] & bb_bit(sq))) continue;
+            if (!(from[dir] & bit(sq))) continue;
             int room = dir == TAK_NORTH   ? size - 1 - rank
                        : dir == TAK_SOUTH ? rank
                        : dir == TAK_EAST  ? size - 1 - file
@@ -299,7 +299,7 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
             int run;
             bool flatten;
             TakBitboard reach = spread_reach(pos, sq, dir, carry, &run, &flatten);
-            if (!reach || !road_with_run(&edges, reach | bb_bit(sq))) continue;
+            if (!reach || !road_with_run(&edges, reach | bit(sq))) continue;
             /* The most a spread over d squares can leave is all of them and
              * the stack's own square: spreads over fewer squares than the
              * first d that gives a road are not worth playing out. */
@@ -307,14 +307,14 @@ TakMove engine_road_in_one(const TakPosition *pos, int color, const BbMasks *m) 
             while (shortest < run + flatten &&
                    !road_with_run(&edges, segment(sq, dir, shortest, size, m)))
                 shortest++;
-            TakMove mv = spread_win_line(pos, color, sq, dir, carry, run, flatten, shortest, m);
+            TakMove mv = spread_win_line(pos, color, sq, dir, carry, run, flatten, shortest);
             if (mv != TAK_MOVE_NONE) return mv;
         }
     }
     return TAK_MOVE_NONE;
 }
 
-TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks *m) {
+TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BoardMasks *m) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 2) return TAK_MOVE_NONE;
     int stones = pos->stones[color], caps = pos->capstones[color];
     TakBitboard empty = m->all & ~(pos->owner[0] | pos->owner[1]);
@@ -331,17 +331,17 @@ TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BbMasks 
     return tak_move_place(__builtin_ctzll(empty), stones ? TAK_PLACE_FLAT : TAK_PLACE_CAP);
 }
 
-TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BbMasks *m) {
+TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, const BoardMasks *m) {
     int size = pos->rules.size, sq = tak_move_square(win);
     TakBitboard road = pos->owner[color] & ~pos->walls, zone = engine_move_squares(win, size);
     TakBitboard after = road | zone; /* a placement's */
     if (tak_move_is_spread(win))
-        after = road_after_spread(pos, color, sq, engine_step(tak_move_direction(win), size),
+        after = road_after_spread(pos, color, sq, board_step(tak_move_direction(win), size),
                                   tak_move_drops(win), road);
     /* Every group of road squares that joins two opposite edges after it. */
-    TakBitboard ns = bb_flood(after & m->north, after, m, size) &
-                     bb_flood(after & m->south, after, m, size);
-    TakBitboard we = bb_flood(after & m->west, after, m, size) &
-                     bb_flood(after & m->east, after, m, size);
+    TakBitboard ns = board_flood(after & m->north, after, size) &
+                     board_flood(after & m->south, after, size);
+    TakBitboard we = board_flood(after & m->west, after, size) &
+                     board_flood(after & m->east, after, size);
     return zone | ns | we;
 }

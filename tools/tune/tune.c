@@ -58,7 +58,7 @@ static uint64_t rng_next(uint64_t *s) {
  * evaluation. */
 static void emit(const TakPosition *pos, double result, const int *score) {
     if (pos->result.end != TAK_END_NONE || pos->ply < 6) return;
-    BbMasks m = bb_masks(pos->rules.size);
+    BoardMasks m = board_masks(pos->rules.size);
     /* Positions with a win in one are the search's business, not the evaluation's. */
     if (engine_win_in_one(pos, pos->side, &m) != TAK_MOVE_NONE) return;
     char tps[TAK_TPS_MAX];
@@ -94,8 +94,8 @@ static uint64_t key_mix(uint64_t h, uint64_t v) {
 static uint64_t square_code(const TakPosition *pos, int sq) {
     int height = pos->height[sq];
     if (height == 0) return 0;
-    TakBitboard bit = bb_bit(sq);
-    uint64_t kind = (pos->caps & bit) ? 2 : (pos->walls & bit) ? 1 : 0;
+    TakBitboard here = bit(sq);
+    uint64_t kind = (pos->caps & here) ? 2 : (pos->walls & here) ? 1 : 0;
     TakStackBits colours = pos->stack[sq];
     if (height < 128) colours &= ((TakStackBits)1 << height) - 1;
     uint64_t h = key_mix((uint64_t)height, kind);
@@ -659,7 +659,7 @@ static void fit(Weights w, const Data *d, int size, double k, double lambda, int
     }
     /* A flat's worth halfway through the game: the mean of the flat square
      * table over the board's squares... */
-    BbMasks masks = bb_masks(size);
+    BoardMasks masks = board_masks(size);
     double flat = 0;
     for (int c = 0; c < EVAL_SQ_CLASSES; c++)
         flat += __builtin_popcountll(masks.sq_class[c]) * (w[F_PST_FLAT + c][0] + w[F_PST_FLAT + c][1]) / 2;
@@ -699,7 +699,7 @@ static bool add_sample(Data *d, const Sample *s) {
  * evaluation's business: not over, and no win in one for the side to move
  * (the search's; older data has them). False when the file cannot be read
  * or take() returns false (it says why). */
-typedef bool SampleTaker(const DataLine *d, const BbMasks *m, void *user);
+typedef bool SampleTaker(const DataLine *d, const BoardMasks *m, void *user);
 static bool read_samples(const char *path, int only_size, SampleTaker *take, void *user) {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -717,7 +717,7 @@ static bool read_samples(const char *path, int only_size, SampleTaker *take, voi
             continue;
         }
         if (only_size && d.size != only_size) continue;
-        BbMasks m = bb_masks(d.size);
+        BoardMasks m = board_masks(d.size);
         if (tak_position_is_over(&d.pos) || engine_win_in_one(&d.pos, d.pos.side, &m) != TAK_MOVE_NONE)
             continue;
         if (!take(&d, &m, user)) {
@@ -731,7 +731,7 @@ static bool read_samples(const char *path, int only_size, SampleTaker *take, voi
 }
 
 /* A sample's features, added to the data of its size. */
-static bool take_features(const DataLine *d, const BbMasks *m, void *user) {
+static bool take_features(const DataLine *d, const BoardMasks *m, void *user) {
     Data *data = user;
     int feats[F_COUNT];
     Sample s;
@@ -935,7 +935,7 @@ typedef struct NetReader {
     const char *path;
 } NetReader;
 
-static bool take_net_sample(const DataLine *dl, const BbMasks *m, void *user) {
+static bool take_net_sample(const DataLine *dl, const BoardMasks *m, void *user) {
     NetReader *r = user;
     Sample s = {.result = dl->result, .score = dl->score};
     double t = target(&s, r->k, r->lambda);
