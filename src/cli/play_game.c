@@ -218,7 +218,8 @@ static void offer_draw(PlayGame *g, TakColor side) {
         int score = play_engine_evaluate(g->engine, &g->game);
         if (tak_position_side(&g->game.current) != other) score = -score;
         accepted = score <= 25;
-        printf("%s (engine) %s the draw.\n", tak_color_name(other), accepted ? "accepts" : "declines");
+        printf("%s (engine) %s the draw.\n", tak_color_name(other),
+               accepted ? "accepts" : "declines");
     } else {
         char q[96];
         snprintf(q, sizeof q, "%s offers a draw. %s, do you accept?", tak_color_name(side),
@@ -317,8 +318,9 @@ static void engine_turn(PlayGame *g) {
     char text[TAK_MOVE_TEXT_MAX], score[32];
     tak_move_write(move, tak_position_size(pos), pos, text);
     if (g->in->tty)
-        printf("%s (%s) plays %s   [eval %s for %s, depth %d]\n", tak_color_name(side), g->names[side],
-               text, play_score_text(info.score, score, sizeof score), tak_color_name(side), info.depth);
+        printf("%s (%s) plays %s   [eval %s for %s, depth %d]\n", tak_color_name(side),
+               g->names[side], text, play_score_text(info.score, score, sizeof score),
+               tak_color_name(side), info.depth);
     else
         printf("%s (%s) plays %s\n", tak_color_name(side), g->names[side], text);
     tak_game_play(&g->game, move, NULL);
@@ -339,8 +341,10 @@ static void wager_tak(PlayGame *g, TakColor mover) {
     bool call = true;
     if (!g->is_engine[mover]) {
         char q[160];
-        snprintf(q, sizeof q, "%s, you can complete a road next turn. Call Tak? (%s must pay %d "
-                 "coins or resign)", tak_color_name(mover), tak_color_name(other), TAK_WAGER_PENALTY);
+        snprintf(q, sizeof q,
+                 "%s, you can complete a road next turn. Call Tak? (%s must pay %d "
+                 "coins or resign)",
+                 tak_color_name(mover), tak_color_name(other), TAK_WAGER_PENALTY);
         call = play_ask_yes_no(g->in, q, true) == 1;
     }
     if (!call) return;

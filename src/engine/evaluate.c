@@ -40,8 +40,8 @@ static int road_distance(TakBitboard own, TakBitboard empty, TakBitboard start, 
  * that touch (or are) both edges of a direction through chains. A road
  * needs a square in every rank (file), so with two ranks (files) missing
  * no one square completes one that way and its floods are skipped. */
-static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BoardMasks *m, int size,
-                                    int missing_ranks, int missing_files) {
+static TakBitboard critical_squares(TakBitboard road, TakBitboard empty, const BoardMasks *m,
+                                    int size, int missing_ranks, int missing_files) {
     TakBitboard crit = 0;
     if (missing_ranks <= 1) {
         TakBitboard n = board_flood(road & m->north, road, size);

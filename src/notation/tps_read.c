@@ -86,10 +86,11 @@ static bool read_stack(const char *text, size_t end, size_t *i, const TakRules *
         int stones = colors[c] - (top == TAK_CAP && c == top_color);
         tally->stones[c] += stones;
         if (tally->stones[c] > rules->stones)
-            return notation_fail(err, start,
-                                 "too many %s stones: %d on the board, but a reserve holds %d",
-                                 tak_color_name(c), tally->board[c] > tally->stones[c] ? tally->board[c] : tally->stones[c],
-                                 rules->stones);
+            return notation_fail(
+                err, start, "too many %s stones: %d on the board, but a reserve holds %d",
+                tak_color_name(c),
+                tally->board[c] > tally->stones[c] ? tally->board[c] : tally->stones[c],
+                rules->stones);
     }
     if (top == TAK_CAP && ++tally->caps[top_color] > rules->capstones)
         return notation_fail(err, type_at,
