@@ -2,8 +2,10 @@
  * cli.h: what the `tak` command's files share: the subcommands, the exit
  * codes every command uses, and small helpers for arguments and input.
  *
- * Each subcommand lives in its own file as `int cmd_<name>(argc, argv)`,
- * where argv[0] is the subcommand's name; main.c only dispatches.
+ * Each subcommand lives in its own file, cmd_<name>.c, as
+ * `int cmd_<name>(argc, argv)`, where argv[0] is the subcommand's name;
+ * main.c only dispatches. Files without the prefix are helpers: args.c
+ * (this header's cli_ functions) and play_*.c (the parts of cmd_play.c).
  */
 #ifndef TAK_CLI_H
 #define TAK_CLI_H

@@ -1,5 +1,5 @@
 /*
- * play.h: what the files of `tak play` share. play.c reads the options and
+ * play.h: what the files of `tak play` share. cmd_play.c reads the options and
  * runs the match (scores, wagers); play_game.c plays one game (turns,
  * commands, Tak calls); play_board.c draws the board; play_engine.c lets the
  * engine think in a thread that Enter can stop; play_input.c reads lines

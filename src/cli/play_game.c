@@ -2,7 +2,7 @@
  * play_game.c: one game of `tak play`: whose turn it is, the commands a
  * human may type, the engine's moves, and the calls of Tak under the
  * University wagering rules. The match around it (scores, bids, saving at
- * the end) is play.c's.
+ * the end) is cmd_play.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,5 +1,5 @@
 /*
- * moves.c: `tak moves TPS`, the legal moves of a position in PTN, one a
+ * cmd_moves.c: `tak moves TPS`, the legal moves of a position in PTN, one a
  * line, in the order the generator produces them.
  */
 #include <string.h>

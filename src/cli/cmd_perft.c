@@ -1,5 +1,5 @@
 /*
- * perft.c: `tak perft`, counting the move sequences of a given depth from a
+ * cmd_perft.c: `tak perft`, counting the move sequences of a given depth from a
  * start position or a TPS: the standard check of a move generator against
  * the published tables (../shared/spec/perft.md). The count is always the
  * last line alone, so scripts can read it with `tail -n 1`.

@@ -1,5 +1,5 @@
 /*
- * bench.c: `tak bench`, the speed of move generation measured by perft on a
+ * cmd_bench.c: `tak bench`, the speed of move generation measured by perft on a
  * fixed set of positions: the start of every size and every position of
  * ../shared/spec/perft.md, with their published counts embedded, so a wrong
  * count fails loudly instead of being timed. Single-threaded on purpose: it

@@ -1,5 +1,5 @@
 /*
- * play.c: `tak play`: reads the options, sets up the players (you against
+ * cmd_play.c: `tak play`: reads the options, sets up the players (you against
  * the engine by default, two humans, or two engines to watch), and runs a
  * game or a match of several, with the rule book's multi-game scoring and,
  * on request, its University wagering rules (bids, antes, the pot). One

@@ -1,5 +1,5 @@
 /*
- * replay.c: `tak replay FILE`, reading a PTN game and replaying every move,
+ * cmd_replay.c: `tak replay FILE`, reading a PTN game and replaying every move,
  * then printing the final TPS and the result the game itself reached. The
  * Result tag is a claim by whoever wrote the file, so it is not printed:
  * what counts is the board (and the game's history, for repetition).
