@@ -60,8 +60,12 @@ TakEngine *tak_engine_new(size_t hash_mb, int threads);
 /** Stops the engine's threads and frees it and its table (NULL is fine). */
 void tak_engine_free(TakEngine *engine);
 
-/** Resizes the table to `hash_mb` megabytes (and clears it); false when out
- * of memory, the old table kept. */
+/** Resizes the table to `hash_mb` megabytes (0 counts as 1; the table takes
+ * the largest power of two of entries that fits) and clears it. Call it
+ * between searches, never during one. Returns true when the new table is in
+ * place; false only when it could not be allocated, and then nothing has
+ * changed: the engine keeps its old table, entries and all, and searches as
+ * before. */
 bool tak_engine_set_hash(TakEngine *engine, size_t hash_mb);
 /** The number of search threads of the next searches (at least 1). */
 void tak_engine_set_threads(TakEngine *engine, int threads);
