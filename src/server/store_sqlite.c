@@ -23,25 +23,11 @@ enum {
 #define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
 
 static const char *const queries[Q_COUNT] = {
-    [Q_INSERT_GAME] =
-        "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps,"
-        " half_komi, no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
-        " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-        " white_name, black_name, import_ptn, white_player, black_player, rated,"
-        " white_rating, black_rating)"
-        " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-        "?20,?21,?22,?23,?24,?25,?26,?27)",
     [Q_INSERT_MOVE] = "INSERT OR REPLACE INTO moves(game, ply, ptn, left_ms) VALUES(?1,?2,?3,?4)",
     [Q_TURN_START] = "UPDATE games SET turn_start = ?2 WHERE id = ?1",
-    [Q_LOAD_GAME] = "SELECT white_token, black_token, invite, size, stones, caps, half_komi,"
-                    " no_pass, start_tps, engine_color, engine_level, end_kind, winner,"
-                    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start,"
-                    " white_name, black_name, created, import_ptn, white_player, black_player,"
-                    " rated, white_rating, black_rating, white_rating_after, white_rd_after,"
-                    " white_vol_after, black_rating_after, black_rd_after, black_vol_after,"
-                    " result, finished FROM games WHERE id = ?1",
     [Q_LOAD_MOVES] = "SELECT ptn, left_ms FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_TRUNCATE] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+    /* Q_INSERT_GAME and Q_LOAD_GAME are made from store_game_columns. */
     [Q_SEAT] = "UPDATE games SET white_token = CASE WHEN ?2 = 0 THEN ?3 ELSE white_token END,"
                " black_token = CASE WHEN ?2 = 1 THEN ?3 ELSE black_token END, invite = '',"
                " white_name = CASE WHEN ?2 = 0 THEN ?4 ELSE white_name END,"
@@ -69,7 +55,7 @@ static const char *const queries[Q_COUNT] = {
     [Q_RATED_PLAYERS] = "SELECT white_player, black_player FROM games"
                         " WHERE id = ?1 AND rated <> 0 AND white_player <> 0 AND black_player <> 0",
     [Q_PLAYER_RATE] = "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4,"
-                      " rated_games = rated_games + 1, last_rated = ?5 WHERE id = ?1",
+                      " rated_games = ?5, last_rated = ?6 WHERE id = ?1",
     [Q_GAME_RATED] = "UPDATE games SET white_rating_after = ?2, white_rd_after = ?3,"
                      " white_vol_after = ?4, black_rating_after = ?5, black_rd_after = ?6,"
                      " black_vol_after = ?7 WHERE id = ?1",
@@ -92,14 +78,8 @@ static const char *const queries[Q_COUNT] = {
                     " ORDER BY id",
 };
 
+/* The games table is made from store_game_columns (open_tables). */
 static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS games("
-    " id TEXT PRIMARY KEY, created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
-    " white_token TEXT NOT NULL, black_token TEXT NOT NULL, invite TEXT NOT NULL,"
-    " size INTEGER NOT NULL, stones INTEGER NOT NULL, caps INTEGER NOT NULL,"
-    " half_komi INTEGER NOT NULL, no_pass INTEGER NOT NULL, start_tps TEXT NOT NULL,"
-    " engine_color INTEGER NOT NULL, engine_level INTEGER NOT NULL,"
-    " end_kind INTEGER NOT NULL, winner INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS moves("
     " game TEXT NOT NULL, ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
     " PRIMARY KEY(game, ply)) WITHOUT ROWID;"
@@ -116,33 +96,25 @@ static const char schema[] =
     " text TEXT NOT NULL, time INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);";
 
-/* Columns added since the first version of the tables: added to a file that
- * lacks them (SQLite says "duplicate column" to the others). */
-static const char *const added_columns[] = {
-    "ALTER TABLE games ADD COLUMN clock_base INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN clock_inc INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN clock_extra INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN clock_extra_move INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN turn_start INTEGER NOT NULL DEFAULT 0",
+/* What has changed since the first tables besides the games' columns (which
+ * add_game_columns adds); run once per file (a duplicate column, which
+ * SQLite names, means it has run). */
+static const char *const migrations[] = {
     "ALTER TABLE moves ADD COLUMN left_ms INTEGER NOT NULL DEFAULT -1",
-    "ALTER TABLE games ADD COLUMN white_name TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE games ADD COLUMN black_name TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE games ADD COLUMN import_ptn TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE games ADD COLUMN white_player INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN black_player INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN white_rating REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN black_rating REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN white_rating_after REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN white_rd_after REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN white_vol_after REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN black_rating_after REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN black_rd_after REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN black_vol_after REAL NOT NULL DEFAULT 0",
-    "ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0",
     "CREATE INDEX IF NOT EXISTS games_white_player ON games(white_player) WHERE white_player <> 0",
     "CREATE INDEX IF NOT EXISTS games_black_player ON games(black_player) WHERE black_player <> 0",
+};
+
+static const StoreDialect dialect = {
+    .types = {[STORE_TEXT] = "TEXT",
+              [STORE_OWNED_TEXT] = "TEXT",
+              [STORE_INT] = "INTEGER",
+              [STORE_BOOL] = "INTEGER",
+              [STORE_INT64] = "INTEGER",
+              [STORE_REAL] = "REAL",
+              [STORE_NOW] = "INTEGER"},
+    .now = "(strftime('%s','now'))",
+    .param = '?',
 };
 
 typedef struct SqliteStore {
@@ -221,32 +193,22 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
         return db_error(s, err, "starting a transaction");
     sqlite3_stmt *st = s->q[Q_INSERT_GAME];
     bind_text(st, 1, g->id);
-    bind_text(st, 2, g->token[0]);
-    bind_text(st, 3, g->token[1]);
-    bind_text(st, 4, g->invite);
-    sqlite3_bind_int(st, 5, g->rules.size);
-    sqlite3_bind_int(st, 6, g->rules.stones);
-    sqlite3_bind_int(st, 7, g->rules.capstones);
-    sqlite3_bind_int(st, 8, g->rules.half_komi);
-    sqlite3_bind_int(st, 9, g->rules.no_pass);
-    bind_text(st, 10, g->start_tps);
-    sqlite3_bind_int(st, 11, g->engine_color);
-    sqlite3_bind_int(st, 12, g->engine_level);
-    sqlite3_bind_int(st, 13, g->end);
-    sqlite3_bind_int(st, 14, g->winner);
-    sqlite3_bind_int64(st, 15, g->clock.base_ms);
-    sqlite3_bind_int64(st, 16, g->clock.increment_ms);
-    sqlite3_bind_int64(st, 17, g->clock.extra_ms);
-    sqlite3_bind_int(st, 18, g->clock.extra_move);
-    sqlite3_bind_int64(st, 19, g->turn_start_ms);
-    bind_text(st, 20, g->name[0]);
-    bind_text(st, 21, g->name[1]);
-    bind_text(st, 22, g->import_ptn ? g->import_ptn : "");
-    sqlite3_bind_int64(st, 23, g->player[0]);
-    sqlite3_bind_int64(st, 24, g->player[1]);
-    sqlite3_bind_int(st, 25, g->rated);
-    sqlite3_bind_double(st, 26, g->rating[0]);
-    sqlite3_bind_double(st, 27, g->rating[1]);
+    int param = 2;
+    for (size_t i = 0; i < store_game_column_count; i++) {
+        const StoreColumn *c = &store_game_columns[i];
+        if (!store_column_is_given(c)) continue;
+        switch (store_column_kind(c)) {
+        case STORE_AS_TEXT:
+            bind_text(st, param++, store_column_text(g, c));
+            break;
+        case STORE_AS_INTEGER:
+            sqlite3_bind_int64(st, param++, store_column_integer(g, c));
+            break;
+        case STORE_AS_REAL:
+            sqlite3_bind_double(st, param++, store_column_real(g, c));
+            break;
+        }
+    }
     bool ok = run(s, st, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++)
         ok = insert_move(s, g->id, i, g->moves[i], g->left_ms ? g->left_ms[i] : -1, err);
@@ -255,9 +217,14 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
     return ok;
 }
 
-static void copy_column(sqlite3_stmt *st, int col, char *out, size_t cap) {
+/* A text column's value, "" for NULL. */
+static const char *column_text(sqlite3_stmt *st, int col) {
     const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(out, cap, "%s", t ? (const char *)t : "");
+    return t ? (const char *)t : "";
+}
+
+static void copy_column(sqlite3_stmt *st, int col, char *out, size_t cap) {
+    snprintf(out, cap, "%s", column_text(st, col));
 }
 
 static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *found,
@@ -274,42 +241,26 @@ static bool sq_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     StoredGame g;
     memset(&g, 0, sizeof g);
     snprintf(g.id, sizeof g.id, "%s", id);
-    copy_column(st, 0, g.token[0], sizeof g.token[0]);
-    copy_column(st, 1, g.token[1], sizeof g.token[1]);
-    copy_column(st, 2, g.invite, sizeof g.invite);
-    g.rules.size = sqlite3_column_int(st, 3);
-    g.rules.stones = sqlite3_column_int(st, 4);
-    g.rules.capstones = sqlite3_column_int(st, 5);
-    g.rules.half_komi = sqlite3_column_int(st, 6);
-    g.rules.no_pass = sqlite3_column_int(st, 7) != 0;
-    copy_column(st, 8, g.start_tps, sizeof g.start_tps);
-    g.engine_color = sqlite3_column_int(st, 9);
-    g.engine_level = sqlite3_column_int(st, 10);
-    g.end = sqlite3_column_int(st, 11);
-    g.winner = sqlite3_column_int(st, 12);
-    g.clock.base_ms = sqlite3_column_int64(st, 13);
-    g.clock.increment_ms = sqlite3_column_int64(st, 14);
-    g.clock.extra_ms = sqlite3_column_int64(st, 15);
-    g.clock.extra_move = sqlite3_column_int(st, 16);
-    g.turn_start_ms = sqlite3_column_int64(st, 17);
-    copy_column(st, 18, g.name[0], sizeof g.name[0]);
-    copy_column(st, 19, g.name[1], sizeof g.name[1]);
-    g.created_s = sqlite3_column_int64(st, 20);
-    const unsigned char *imported = sqlite3_column_text(st, 21);
-    if (imported && imported[0]) g.import_ptn = stored_text_copy((const char *)imported);
-    g.player[0] = sqlite3_column_int64(st, 22);
-    g.player[1] = sqlite3_column_int64(st, 23);
-    g.rated = sqlite3_column_int(st, 24) != 0;
-    g.rating[0] = sqlite3_column_double(st, 25);
-    g.rating[1] = sqlite3_column_double(st, 26);
-    for (int c = 0; c < 2; c++) {
-        g.rating_after[c].rating = sqlite3_column_double(st, 27 + 3 * c);
-        g.rating_after[c].rd = sqlite3_column_double(st, 28 + 3 * c);
-        g.rating_after[c].volatility = sqlite3_column_double(st, 29 + 3 * c);
+    bool ok = true;
+    for (size_t i = 0; i < store_game_column_count; i++) {
+        const StoreColumn *c = &store_game_columns[i];
+        switch (store_column_kind(c)) {
+        case STORE_AS_TEXT:
+            ok &= store_column_set_text(&g, c, column_text(st, (int)i));
+            break;
+        case STORE_AS_INTEGER:
+            store_column_set_integer(&g, c, sqlite3_column_int64(st, (int)i));
+            break;
+        case STORE_AS_REAL:
+            store_column_set_real(&g, c, sqlite3_column_double(st, (int)i));
+            break;
+        }
     }
-    copy_column(st, 33, g.result, sizeof g.result);
-    g.finished_s = sqlite3_column_int64(st, 34);
     sqlite3_reset(st);
+    if (!ok) {
+        stored_game_free(&g);
+        return tak_error_set(err, "store: out of memory");
+    }
 
     st = s->q[Q_LOAD_MOVES];
     bind_text(st, 1, id);
@@ -350,13 +301,13 @@ static bool sq_truncate_moves(Store *base, const char *id, size_t from, size_t c
     return exec_simple(s, "COMMIT", err);
 }
 
-static bool sq_take_seat(Store *base, const char *id, int color, const char *token,
+static bool sq_take_seat(Store *base, const char *id, int color, const char *secret,
                          const char *name, int64_t player, double rating, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     sqlite3_stmt *st = s->q[Q_SEAT];
     bind_text(st, 1, id);
     sqlite3_bind_int(st, 2, color);
-    bind_text(st, 3, token);
+    bind_text(st, 3, secret);
     bind_text(st, 4, name);
     sqlite3_bind_int64(st, 5, player);
     sqlite3_bind_double(st, 6, rating);
@@ -482,22 +433,16 @@ static bool rate(SqliteStore *s, const char *id, double white_score, int64_t now
         if (!one_player(s, st, &p[c], &found, err)) return false;
         if (!found) return tak_error_set(err, "store: a rated game's player is gone");
     }
-    double score[2] = {white_score, 1 - white_score};
-    for (int c = 0; c < 2; c++)
-        if (p[c].last_rated_s > 0)
-            p[c].rating = tak_rating_idle(p[c].rating, (double)(now_s - p[c].last_rated_s) /
-                                                           STORE_RATING_PERIOD_S);
+    store_rate_game(p, white_score, now_s);
     for (int c = 0; c < 2; c++) {
-        TakRatingGame game = {p[!c].rating, score[c]};
-        after[c] = tak_rating_update(p[c].rating, &game, 1, TAK_RATING_TAU);
-    }
-    for (int c = 0; c < 2; c++) {
+        after[c] = p[c].rating;
         st = s->q[Q_PLAYER_RATE];
         sqlite3_bind_int64(st, 1, who[c]);
         sqlite3_bind_double(st, 2, after[c].rating);
         sqlite3_bind_double(st, 3, after[c].rd);
         sqlite3_bind_double(st, 4, after[c].volatility);
-        sqlite3_bind_int64(st, 5, now_s);
+        sqlite3_bind_int(st, 5, p[c].rated_games);
+        sqlite3_bind_int64(st, 6, p[c].last_rated_s);
         if (!run(s, st, err, "saving a rating")) return false;
     }
     st = s->q[Q_GAME_RATED];
@@ -648,6 +593,71 @@ static const StoreOps sqlite_ops = {
     .load_chat = sq_load_chat,
 };
 
+/* Adds the games' columns that a table made before them lacks. */
+static bool add_game_columns(SqliteStore *s, TakError *err) {
+    sqlite3_stmt *has = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('games') WHERE name = ?1", -1,
+                           &has, NULL) != SQLITE_OK)
+        return db_error(s, err, "reading the games' columns");
+    bool ok = true;
+    for (size_t i = 0; ok && i < store_game_column_count; i++) {
+        const StoreColumn *c = &store_game_columns[i];
+        bind_text(has, 1, c->name);
+        int rc = sqlite3_step(has);
+        sqlite3_reset(has);
+        if (rc == SQLITE_ROW) continue;
+        char sql[300], column[256];
+        ok = rc == SQLITE_DONE && store_sql_column(column, sizeof column, &dialect, c);
+        snprintf(sql, sizeof sql, "ALTER TABLE games ADD COLUMN %s", column);
+        ok = ok ? exec_simple(s, sql, err) : db_error(s, err, "adding a column");
+    }
+    sqlite3_finalize(has);
+    return ok;
+}
+
+/* The tables, made when missing and brought up to date. */
+static bool open_tables(SqliteStore *s, const char *path, TakError *err) {
+    char games[4096], *msg = NULL;
+    if (!store_sql_games_table(games, sizeof games, &dialect, ""))
+        return tak_error_set(err, "store: the games table is too long to write");
+    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL,
+                     &msg) != SQLITE_OK ||
+        sqlite3_exec(s->db, games, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        tak_error_set(err, "store: %s: %s", path, msg ? msg : "cannot set up");
+        sqlite3_free(msg);
+        return false;
+    }
+    if (!add_game_columns(s, err)) return false;
+    for (size_t i = 0; i < sizeof migrations / sizeof *migrations; i++) {
+        if (sqlite3_exec(s->db, migrations[i], NULL, NULL, &msg) != SQLITE_OK &&
+            (msg == NULL || strstr(msg, "duplicate column") == NULL)) {
+            tak_error_set(err, "store: %s: %s", path, msg ? msg : "cannot add a column");
+            sqlite3_free(msg);
+            return false;
+        }
+        sqlite3_free(msg);
+        msg = NULL;
+    }
+    return true;
+}
+
+/* Every statement, prepared once; the game's row from store_game_columns. */
+static bool prepare(SqliteStore *s, TakError *err) {
+    char insert[4096], columns[2048], load[2200];
+    if (!store_sql_insert_game(insert, sizeof insert, &dialect) ||
+        !store_sql_game_columns(columns, sizeof columns, ""))
+        return tak_error_set(err, "store: a game's statement is too long to write");
+    snprintf(load, sizeof load, "SELECT %s FROM games WHERE id = ?1", columns);
+    for (int i = 0; i < Q_COUNT; i++) {
+        const char *sql = i == Q_INSERT_GAME ? insert : i == Q_LOAD_GAME ? load : queries[i];
+        if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->q[i], NULL) !=
+            SQLITE_OK)
+            return db_error(s, err, "preparing a statement");
+    }
+    return true;
+}
+
 Store *store_sqlite_open(const char *path, TakError *err) {
     SqliteStore *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -663,33 +673,9 @@ Store *store_sqlite_open(const char *path, TakError *err) {
         return NULL;
     }
     sqlite3_busy_timeout(s->db, 5000);
-    char *msg = NULL;
-    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL,
-                     &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-        tak_error_set(err, "store: %s: %s", path, msg ? msg : "cannot set up");
-        sqlite3_free(msg);
+    if (!open_tables(s, path, err) || !prepare(s, err)) {
         sq_close(&s->base);
         return NULL;
-    }
-    for (size_t i = 0; i < sizeof added_columns / sizeof *added_columns; i++) {
-        if (sqlite3_exec(s->db, added_columns[i], NULL, NULL, &msg) != SQLITE_OK &&
-            (msg == NULL || strstr(msg, "duplicate column") == NULL)) {
-            tak_error_set(err, "store: %s: %s", path, msg ? msg : "cannot add a column");
-            sqlite3_free(msg);
-            sq_close(&s->base);
-            return NULL;
-        }
-        sqlite3_free(msg);
-        msg = NULL;
-    }
-    for (int i = 0; i < Q_COUNT; i++) {
-        if (sqlite3_prepare_v3(s->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &s->q[i],
-                               NULL) != SQLITE_OK) {
-            db_error(s, err, "preparing a statement");
-            sq_close(&s->base);
-            return NULL;
-        }
     }
     return &s->base;
 }
