@@ -6,20 +6,20 @@
  * that compares and sets plies under the game's row lock, so two processes
  * cannot both record ply N, nor take back over a move they have not seen.
  * Calls block the event loop for one round trip, as SQLite's commits do.
+ * This file makes the tables and keeps the games; store_postgres_players.c
+ * the players, ratings and chat.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
-#include "store.h"
+#include "store_postgres.h"
 
 /* Serialises schema creation when several processes start at once. */
 #define SCHEMA_LOCK "7461"
 
-/* Made when missing (schema_sql puts the games table, made from
- * store_game_columns, and its columns an older table lacks before it). */
+/* Made when missing (open_tables puts the games table, made from
+ * store_game_columns, and the columns an older one lacks before it). */
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS moves("
     " game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
@@ -101,62 +101,8 @@ static const char q_resume[] =
     "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint, $2::bigint)"
     " WHERE turn_start > 0 AND end_kind = 0";
 
-#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
-static const char q_player_hash[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE secret_hash = $1";
-static const char q_player_name[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE name_key = $1";
-static const char q_player_id[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE id = $1::bigint";
-static const char q_player_new[] =
-    "INSERT INTO players(secret_hash, name, name_key, rating, rd, volatility)"
-    " VALUES($1,$2,$3,$4::float8,$5::float8,$6::float8) ON CONFLICT DO NOTHING";
-/* Claims the game's end under its row lock: of several processes recording
- * it, the first changes the row, the others (re-checking after the lock)
- * find result set and change nothing. */
-static const char q_finish[] =
-    "UPDATE games SET result = $2, finished = $3::bigint WHERE id = $1 AND result = ''"
-    " RETURNING rated, white_player, black_player";
-/* Both players' rows locked, in id order (so two games rated at once
- * cannot deadlock), until the transaction ends. */
-static const char q_rated_players[] =
-    "SELECT " PLAYER_COLUMNS " FROM players WHERE id IN ($1::bigint, $2::bigint)"
-    " ORDER BY id FOR UPDATE";
-static const char q_player_rate[] =
-    "UPDATE players SET rating = $2::float8, rd = $3::float8, volatility = $4::float8,"
-    " rated_games = $5::int, last_rated = $6::bigint WHERE id = $1::bigint";
-static const char q_game_rated[] =
-    "UPDATE games SET white_rating_after = $2::float8, white_rd_after = $3::float8,"
-    " white_vol_after = $4::float8, black_rating_after = $5::float8, black_rd_after = $6::float8,"
-    " black_vol_after = $7::float8 WHERE id = $1";
-static const char q_player_games[] =
-    "SELECT id, created, finished, size, CASE WHEN white_player = $1::bigint THEN 0 ELSE 1 END,"
-    " CASE WHEN white_player = $1::bigint THEN black_name ELSE white_name END,"
-    " CASE WHEN engine_color >= 0 THEN engine_level ELSE 0 END, result, rated,"
-    " CASE WHEN white_player = $1::bigint THEN white_rating ELSE black_rating END,"
-    " CASE WHEN white_player = $1::bigint THEN white_rating_after ELSE black_rating_after END,"
-    " CASE WHEN white_player = $1::bigint THEN white_rd_after ELSE black_rd_after END,"
-    " CASE WHEN white_player = $1::bigint THEN white_vol_after ELSE black_vol_after END"
-    " FROM games WHERE white_player = $1::bigint OR black_player = $1::bigint"
-    " ORDER BY created DESC, id DESC LIMIT $2::bigint";
-static const char q_leaders[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
-                                " ORDER BY rating DESC, id LIMIT $1::bigint";
-static const char q_unfinished[] =
-    "SELECT id FROM games WHERE rated <> 0 AND result = '' LIMIT $1::bigint";
-
-static const char q_chat_add[] =
-    "INSERT INTO chat(game, room, sender, text, time) VALUES($1, $2::int, $3, $4, $5::bigint)"
-    " RETURNING id";
-static const char q_chat_load[] =
-    "SELECT id, sender, text, time FROM (SELECT id, sender, text, time FROM chat"
-    " WHERE game = $1 AND room = $2::int AND id > $3::bigint ORDER BY id DESC LIMIT $4::bigint)"
-    " AS last ORDER BY id";
-
-typedef struct PgStore {
-    Store base;
-    PGconn *conn;
-    char insert_sql[2048], load_sql[2048]; /* made from store_game_columns */
-} PgStore;
-
 /* The first line of libpq's message (they end in a newline, some run on). */
-static bool pg_error(TakError *err, const char *what, const char *message) {
+bool pg_error(TakError *err, const char *what, const char *message) {
     size_t n = strcspn(message, "\n");
     return tak_error_set(err, "store: %s: %.*s", what, (int)n, message);
 }
@@ -165,8 +111,8 @@ static bool pg_error(TakError *err, const char *what, const char *message) {
  * status is `want` (the caller clears it), else NULL with err filled. A
  * connection found broken is reset first (a statement that failed is never
  * retried: it may have committed). */
-static PGresult *exec(PgStore *s, const char *sql, int n, const char *const *params,
-                      ExecStatusType want, TakError *err, const char *what) {
+PGresult *pg_exec(PgStore *s, const char *sql, int n, const char *const *params,
+                  ExecStatusType want, TakError *err, const char *what) {
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     PGresult *r = PQexecParams(s->conn, sql, n, NULL, params, NULL, NULL, 0);
     if (r != NULL && PQresultStatus(r) == want) return r;
@@ -176,16 +122,16 @@ static PGresult *exec(PgStore *s, const char *sql, int n, const char *const *par
 }
 
 /* Runs a statement that changes rows; *changed is how many (NULL: any). */
-static bool change(PgStore *s, const char *sql, int n, const char *const *params, long *changed,
-                   TakError *err, const char *what) {
-    PGresult *r = exec(s, sql, n, params, PGRES_COMMAND_OK, err, what);
+bool pg_change(PgStore *s, const char *sql, int n, const char *const *params, long *changed,
+               TakError *err, const char *what) {
+    PGresult *r = pg_exec(s, sql, n, params, PGRES_COMMAND_OK, err, what);
     if (r == NULL) return false;
     if (changed) *changed = strtol(PQcmdTuples(r), NULL, 10);
     PQclear(r);
     return true;
 }
 
-static bool simple(PgStore *s, const char *sql, TakError *err, const char *what) {
+bool pg_simple(PgStore *s, const char *sql, TakError *err, const char *what) {
     PGresult *r = PQexec(s->conn, sql);
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     bool ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
@@ -227,47 +173,47 @@ static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
             params[n] = column_param(g, &store_game_columns[i], num[n]), n++;
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
-    if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    bool ok = change(s, s->insert_sql, n, params, NULL, err, "saving a new game");
+    if (!pg_simple(s, "BEGIN", err, "starting a transaction")) return false;
+    bool ok = pg_change(s, s->insert_sql, n, params, NULL, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++) {
         char ply[24], left[24];
         snprintf(ply, sizeof ply, "%zu", i);
         snprintf(left, sizeof left, "%lld", (long long)(g->left_ms ? g->left_ms[i] : -1));
         const char *mp[4] = {g->id, ply, g->moves[i], left};
-        ok = change(s, q_insert_move, 4, mp, NULL, err, "saving a move");
+        ok = pg_change(s, q_insert_move, 4, mp, NULL, err, "saving a move");
     }
     if (ok && g->move_count) {
         char plies[24];
         snprintf(plies, sizeof plies, "%zu", g->move_count);
         const char *pp[2] = {g->id, plies};
-        ok = change(s, q_set_plies, 2, pp, NULL, err, "saving a game's plies");
+        ok = pg_change(s, q_set_plies, 2, pp, NULL, err, "saving a game's plies");
     }
     if (!ok) {
-        simple(s, "ROLLBACK", NULL, "");
+        pg_simple(s, "ROLLBACK", NULL, "");
         return false;
     }
-    return simple(s, "COMMIT", err, "committing a new game");
+    return pg_simple(s, "COMMIT", err, "committing a new game");
 }
 
-static void copy_column(const PGresult *r, int row, int col, char *out, size_t cap) {
+void pg_copy_column(const PGresult *r, int row, int col, char *out, size_t cap) {
     snprintf(out, cap, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
 }
 
-static int64_t int64_column(const PGresult *r, int row, int col) {
+int64_t pg_int64_column(const PGresult *r, int row, int col) {
     return PQgetisnull(r, row, col) ? -1 : strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-static double double_column(const PGresult *r, int row, int col) {
+double pg_double_column(const PGresult *r, int row, int col) {
     return PQgetisnull(r, row, col) ? 0 : strtod(PQgetvalue(r, row, col), NULL);
 }
 
 static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found, TakError *err) {
     PgStore *s = (PgStore *)base;
     const char *params[1] = {id};
-    PGresult *r = exec(s, s->load_sql, 1, params, PGRES_TUPLES_OK, err, "loading a game");
+    PGresult *r = pg_exec(s, s->load_sql, 1, params, PGRES_TUPLES_OK, err, "loading a game");
     /* A read is safe to try again on a connection that broke under it. */
     if (r == NULL && PQstatus(s->conn) != CONNECTION_OK)
-        r = exec(s, s->load_sql, 1, params, PGRES_TUPLES_OK, err, "loading a game");
+        r = pg_exec(s, s->load_sql, 1, params, PGRES_TUPLES_OK, err, "loading a game");
     if (r == NULL) return false;
     int rows = PQntuples(r);
     *found = rows > 0;
@@ -304,8 +250,8 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
             return tak_error_set(err, "store: out of memory");
         }
         for (size_t i = 0; i < count; i++) {
-            copy_column(r, (int)i, ptn, g.moves[i], sizeof g.moves[0]);
-            g.left_ms[i] = int64_column(r, (int)i, ptn + 1);
+            pg_copy_column(r, (int)i, ptn, g.moves[i], sizeof g.moves[0]);
+            g.left_ms[i] = pg_int64_column(r, (int)i, ptn + 1);
         }
         g.move_count = count;
     }
@@ -323,7 +269,7 @@ static bool pg_append_move(Store *base, const char *id, size_t ply, const char *
     snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
     const char *params[5] = {id, n, ptn, l, t};
     long changed = 0;
-    if (!change(s, q_append, 5, params, &changed, err, "saving a move")) return false;
+    if (!pg_change(s, q_append, 5, params, &changed, err, "saving a move")) return false;
     if (changed != 1)
         return tak_error_set(err,
                              "the game has changed meanwhile (ply %zu is taken or the game "
@@ -340,7 +286,7 @@ static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t c
     snprintf(c, sizeof c, "%zu", count);
     snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
     const char *params[4] = {id, f, c, t};
-    PGresult *r = exec(s, q_truncate, 4, params, PGRES_TUPLES_OK, err, "taking back moves");
+    PGresult *r = pg_exec(s, q_truncate, 4, params, PGRES_TUPLES_OK, err, "taking back moves");
     if (r == NULL) return false;
     bool done = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "1") == 0;
     PQclear(r);
@@ -356,7 +302,7 @@ static bool pg_take_seat(Store *base, const char *id, int color, const char *sec
     snprintf(rt, sizeof rt, "%.17g", rating);
     const char *params[6] = {id, c, secret, name, p, rt};
     long changed = 0;
-    if (!change(s, q_seat, 6, params, &changed, err, "saving a seat")) return false;
+    if (!pg_change(s, q_seat, 6, params, &changed, err, "saving a seat")) return false;
     return changed == 1 ? true : tak_error_set(err, "the invitation has been used already");
 }
 
@@ -367,7 +313,7 @@ static bool pg_set_ending(Store *base, const char *id, int end, int winner, TakE
     snprintf(w, sizeof w, "%d", winner);
     const char *params[3] = {id, e, w};
     long changed = 0;
-    if (!change(s, q_ending, 3, params, &changed, err, "saving a result")) return false;
+    if (!pg_change(s, q_ending, 3, params, &changed, err, "saving a result")) return false;
     return changed == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
@@ -376,9 +322,10 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
     char now[24];
     snprintf(now, sizeof now, "%lld", (long long)now_ms);
     if (resume) {
-        PGresult *r = exec(s, q_alive_get, 0, NULL, PGRES_TUPLES_OK, err, "reading the heartbeat");
+        PGresult *r =
+            pg_exec(s, q_alive_get, 0, NULL, PGRES_TUPLES_OK, err, "reading the heartbeat");
         if (r == NULL) return false;
-        int64_t alive = PQntuples(r) == 1 ? int64_column(r, 0, 0) : 0;
+        int64_t alive = PQntuples(r) == 1 ? pg_int64_column(r, 0, 0) : 0;
         PQclear(r);
         /* Another server still up keeps the heartbeat fresh: then the gap is
          * about a second, and the clocks ran, as they should. */
@@ -386,229 +333,11 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
             char gap[24];
             snprintf(gap, sizeof gap, "%lld", (long long)(now_ms - alive));
             const char *params[2] = {gap, now};
-            if (!change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
+            if (!pg_change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
         }
     }
     const char *params[1] = {now};
-    return change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
-}
-
-/* ---- players and ratings ------------------------------------------------------ */
-
-static void read_player(const PGresult *r, int row, StoredPlayer *p) {
-    memset(p, 0, sizeof *p);
-    p->id = int64_column(r, row, 0);
-    copy_column(r, row, 1, p->name, sizeof p->name);
-    p->rating.rating = double_column(r, row, 2);
-    p->rating.rd = double_column(r, row, 3);
-    p->rating.volatility = double_column(r, row, 4);
-    p->rated_games = (int)int64_column(r, row, 5);
-    p->created_s = int64_column(r, row, 6);
-    p->last_rated_s = int64_column(r, row, 7);
-}
-
-static bool pg_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *out,
-                           bool *found, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char lower[STORE_NAME_LEN + 1];
-    if (by == PLAYER_BY_NAME) {
-        store_name_key(key, lower);
-        key = lower;
-    }
-    const char *params[1] = {key};
-    const char *sql = by == PLAYER_BY_HASH   ? q_player_hash
-                      : by == PLAYER_BY_NAME ? q_player_name
-                                             : q_player_id;
-    PGresult *r = exec(s, sql, 1, params, PGRES_TUPLES_OK, err, "reading a player");
-    if (r == NULL) return false;
-    *found = PQntuples(r) == 1;
-    if (*found) read_player(r, 0, out);
-    PQclear(r);
-    return true;
-}
-
-static bool pg_create_player(Store *base, const char *hash, const char *name, StoredPlayer *out,
-                             bool *taken, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char lower[STORE_NAME_LEN + 1], num[3][32];
-    store_name_key(name, lower);
-    TakRating fresh = tak_rating_new();
-    snprintf(num[0], sizeof num[0], "%.17g", fresh.rating);
-    snprintf(num[1], sizeof num[1], "%.17g", fresh.rd);
-    snprintf(num[2], sizeof num[2], "%.17g", fresh.volatility);
-    const char *params[6] = {hash, name, lower, num[0], num[1], num[2]};
-    if (!change(s, q_player_new, 6, params, NULL, err, "saving a player")) return false;
-    /* Inserted or not (the identity had a player already, or the name is
-     * another's), the identity's player is the one to read. */
-    bool found;
-    *taken = false;
-    if (!pg_find_player(base, PLAYER_BY_HASH, hash, out, &found, err)) return false;
-    if (!found) *taken = true;
-    return true;
-}
-
-/* Inside finish_game's transaction, after the claim: both players' rows
- * locked, their new ratings computed and written, with the game's record. */
-static bool rate(PgStore *s, const char *id, const int64_t who[2], double white_score,
-                 int64_t now_s, TakRating after[2], TakError *err) {
-    char ids[2][24];
-    for (int c = 0; c < 2; c++) snprintf(ids[c], sizeof ids[c], "%lld", (long long)who[c]);
-    const char *params[2] = {ids[0], ids[1]};
-    PGresult *r = exec(s, q_rated_players, 2, params, PGRES_TUPLES_OK, err, "reading the players");
-    if (r == NULL) return false;
-    StoredPlayer p[2];
-    int got = 0;
-    for (int row = 0; row < PQntuples(r); row++) {
-        StoredPlayer one;
-        read_player(r, row, &one);
-        for (int c = 0; c < 2; c++)
-            if (one.id == who[c]) p[c] = one, got |= 1 << c;
-    }
-    PQclear(r);
-    if (got != 3) return tak_error_set(err, "store: a rated game's player is gone");
-    store_rate_game(p, white_score, now_s);
-    char v[2][3][32], games[2][24], now[24];
-    for (int c = 0; c < 2; c++) {
-        after[c] = p[c].rating;
-        snprintf(v[c][0], sizeof v[c][0], "%.17g", after[c].rating);
-        snprintf(v[c][1], sizeof v[c][1], "%.17g", after[c].rd);
-        snprintf(v[c][2], sizeof v[c][2], "%.17g", after[c].volatility);
-        snprintf(games[c], sizeof games[c], "%d", p[c].rated_games);
-        snprintf(now, sizeof now, "%lld", (long long)p[c].last_rated_s);
-        const char *pp[6] = {ids[c], v[c][0], v[c][1], v[c][2], games[c], now};
-        if (!change(s, q_player_rate, 6, pp, NULL, err, "saving a rating")) return false;
-    }
-    const char *gp[7] = {id, v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2]};
-    return change(s, q_game_rated, 7, gp, NULL, err, "saving a game's ratings");
-}
-
-static bool pg_finish_game(Store *base, const char *id, const char *result, double white_score,
-                           int64_t now_s, bool *rated, TakRating after[2], TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char now[24];
-    snprintf(now, sizeof now, "%lld", (long long)now_s);
-    const char *params[3] = {id, result, now};
-    *rated = false;
-    if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
-    if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    PGresult *r = exec(s, q_finish, 3, params, PGRES_TUPLES_OK, err, "saving a game's end");
-    bool ok = r != NULL;
-    if (ok && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) != 0) {
-        int64_t who[2] = {int64_column(r, 0, 1), int64_column(r, 0, 2)};
-        if (who[0] > 0 && who[1] > 0) {
-            ok = rate(s, id, who, white_score, now_s, after, err);
-            *rated = ok;
-        }
-    }
-    PQclear(r);
-    if (!ok) {
-        simple(s, "ROLLBACK", NULL, "");
-        *rated = false;
-        return false;
-    }
-    if (!simple(s, "COMMIT", err, "committing a game's end")) return *rated = false, false;
-    return true;
-}
-
-static bool pg_player_games(Store *base, int64_t player, size_t max, StoredGameSummary *out,
-                            size_t *count, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char p[24], m[24];
-    snprintf(p, sizeof p, "%lld", (long long)player);
-    snprintf(m, sizeof m, "%zu", max);
-    const char *params[2] = {p, m};
-    PGresult *r =
-        exec(s, q_player_games, 2, params, PGRES_TUPLES_OK, err, "reading a player's games");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
-        StoredGameSummary *g = &out[(*count)++];
-        memset(g, 0, sizeof *g);
-        copy_column(r, row, 0, g->id, sizeof g->id);
-        g->created_s = int64_column(r, row, 1);
-        g->finished_s = int64_column(r, row, 2);
-        g->size = (int)int64_column(r, row, 3);
-        g->color = (int)int64_column(r, row, 4);
-        copy_column(r, row, 5, g->opponent, sizeof g->opponent);
-        g->engine_level = (int)int64_column(r, row, 6);
-        copy_column(r, row, 7, g->result, sizeof g->result);
-        g->rated = int64_column(r, row, 8) != 0;
-        g->rating_before = double_column(r, row, 9);
-        g->rating_after.rating = double_column(r, row, 10);
-        g->rating_after.rd = double_column(r, row, 11);
-        g->rating_after.volatility = double_column(r, row, 12);
-    }
-    PQclear(r);
-    return true;
-}
-
-static bool pg_leaderboard(Store *base, size_t max, StoredPlayer *out, size_t *count,
-                           TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char m[24];
-    snprintf(m, sizeof m, "%zu", max);
-    const char *params[1] = {m};
-    PGresult *r = exec(s, q_leaders, 1, params, PGRES_TUPLES_OK, err, "reading the leaderboard");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++)
-        read_player(r, row, &out[(*count)++]);
-    PQclear(r);
-    return true;
-}
-
-static bool pg_unfinished_rated(Store *base, size_t max, char (*ids)[STORE_ID_LEN + 1],
-                                size_t *count, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char m[24];
-    snprintf(m, sizeof m, "%zu", max);
-    const char *params[1] = {m};
-    PGresult *r = exec(s, q_unfinished, 1, params, PGRES_TUPLES_OK, err, "reading the rated games");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++)
-        copy_column(r, row, 0, ids[(*count)++], STORE_ID_LEN + 1);
-    PQclear(r);
-    return true;
-}
-
-/* ---- chat ------------------------------------------------------------------ */
-
-static bool pg_add_chat(Store *base, const char *game, const StoredChat *line, int64_t *id,
-                        TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char room[8], time[24];
-    snprintf(room, sizeof room, "%d", line->room);
-    snprintf(time, sizeof time, "%lld", (long long)line->time_ms);
-    const char *params[5] = {game, room, line->from, line->text, time};
-    PGresult *r = exec(s, q_chat_add, 5, params, PGRES_TUPLES_OK, err, "saving a chat message");
-    if (r == NULL) return false;
-    *id = int64_column(r, 0, 0);
-    PQclear(r);
-    return true;
-}
-
-static bool pg_load_chat(Store *base, const char *game, int room, int64_t after, size_t max,
-                         StoredChat *out, size_t *count, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char rm[8], af[24], mx[24];
-    snprintf(rm, sizeof rm, "%d", room);
-    snprintf(af, sizeof af, "%lld", (long long)after);
-    snprintf(mx, sizeof mx, "%zu", max);
-    const char *params[4] = {game, rm, af, mx};
-    PGresult *r = exec(s, q_chat_load, 4, params, PGRES_TUPLES_OK, err, "reading the chat");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
-        StoredChat *c = &out[(*count)++];
-        c->id = int64_column(r, row, 0);
-        c->room = room;
-        copy_column(r, row, 1, c->from, sizeof c->from);
-        copy_column(r, row, 2, c->text, sizeof c->text);
-        c->time_ms = int64_column(r, row, 3);
-    }
-    PQclear(r);
-    return true;
+    return pg_change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
 }
 
 static const StoreOps postgres_ops = {
@@ -667,7 +396,7 @@ static bool open_tables(PgStore *s, TakError *err) {
     if (len < sizeof sql)
         len += (size_t)snprintf(sql + len, sizeof sql - len, ";%sCOMMIT;", schema);
     if (len >= sizeof sql) return tak_error_set(err, "store: the tables are too long to write");
-    return simple(s, sql, err, "creating the tables");
+    return pg_simple(s, sql, err, "creating the tables");
 }
 
 Store *store_postgres_open(const char *conninfo, TakError *err) {
