@@ -60,8 +60,6 @@ static const StoreDialect dialect = {
 static const char q_set_plies[] = "UPDATE games SET plies = $2::int WHERE id = $1";
 static const char q_insert_move[] =
     "INSERT INTO moves(game, ply, ptn, left_ms) VALUES($1,$2,$3,$4)";
-/* The game's load (load_sql) is one statement, so one snapshot: the game
- * and exactly its plies. */
 /* The UPDATE claims ply $2 under the row lock; a process that lost the race
  * finds plies moved on (re-checked after the wait) and inserts nothing. */
 static const char q_append[] =
@@ -361,7 +359,8 @@ static const StoreOps postgres_ops = {
 
 static void no_notice(void *arg, const char *message) { (void)arg, (void)message; }
 
-/* The game's INSERT and load, from store_game_columns. */
+/* The game's INSERT and load, from store_game_columns. The load is one
+ * statement, so one snapshot: the game and exactly its plies. */
 static bool make_statements(PgStore *s, TakError *err) {
     char columns[1800];
     if (!store_sql_insert_game(s->insert_sql, sizeof s->insert_sql, &dialect) ||
