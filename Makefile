@@ -303,7 +303,7 @@ clean:
 # ---- tak serve: the web server (src/server/) and its page (web/) ----------
 # Only build/tak links libwebsockets, jansson, SQLite, libpq and OpenSSL's libcrypto
 # (SHA-256 of players' secrets); the library and its
-# tests stay free of them. The page is embedded as generated C, so the binary
+# tests stay free of them, but for test_store, which links the stores (below). The page is embedded as generated C, so the binary
 # needs nothing beside it. libtak.a is named again after the server's objects,
 # which use it.
 
