@@ -303,7 +303,7 @@ clean:
 # ---- tak serve: the web server (src/server/) and its page (web/) ----------
 # Only build/tak links libwebsockets, jansson, SQLite, libpq and OpenSSL's libcrypto
 # (SHA-256 of players' secrets); the library and its
-# tests stay free of them. The page is embedded as generated C, so the binary
+# tests stay free of them, but for test_store, which links the stores (below). The page is embedded as generated C, so the binary
 # needs nothing beside it. libtak.a is named again after the server's objects,
 # which use it.
 
@@ -353,14 +353,28 @@ $(BUILD)/tak: LDLIBS += $(BUILD)/libtak.a $(SERVER_LIBS)
 $(BUILD)/asan/tak: $(ASAN_SERVER_OBJS)
 $(BUILD)/asan/tak: LDLIBS += $(BUILD)/asan/libtak.a $(SERVER_LIBS)
 
+# tests/test_store.c checks the stores themselves (src/server/store*.c), so it
+# links them and their databases' client libraries; `make test` runs it on
+# SQLite, test-server on PostgreSQL too (TAK_TEST_PG, from with-postgres.sh).
+STORE_SRCS := $(wildcard src/server/store*.c)
+STORE_LIBS := $(or $(shell pkg-config --libs sqlite3 libpq 2>/dev/null),-lsqlite3 -lpq)
+$(BUILD)/obj/tests/test_store.o $(BUILD)/asan/obj/tests/test_store.o: CPPFLAGS += -Isrc/server $(PQ_CFLAGS)
+$(BUILD)/tests/test_store: $(STORE_SRCS:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/tests/test_store: LDLIBS += $(BUILD)/libtak.a $(STORE_LIBS) -lm
+$(BUILD)/asan/tests/test_store: $(STORE_SRCS:%.c=$(BUILD)/asan/obj/%.o)
+$(BUILD)/asan/tests/test_store: LDLIBS += $(BUILD)/asan/libtak.a $(STORE_LIBS) -lm
+
 # Server tests (node + ws) against both builds and both stores, browser tests (node +
 # playwright-core + chromium), the load benchmark; scripts/setup.sh installs
 # what they need.
 .PHONY: test-server e2e bench-server
-# Each build runs the suite on the SQLite store, then on a throw-away
+# First the store's own test on PostgreSQL (both builds). Each build runs the
+# suite on the SQLite store, then on a throw-away
 # PostgreSQL database (scripts/with-postgres.sh; skipped, loudly, without one),
 # where tests/server/cluster.test.js also runs two servers sharing it.
-test-server: $(BUILD)/tak $(BUILD)/asan/tak
+test-server: $(BUILD)/tak $(BUILD)/asan/tak $(BUILD)/tests/test_store $(BUILD)/asan/tests/test_store
+	scripts/with-postgres.sh $(BUILD)/tests/test_store
+	scripts/with-postgres.sh $(BUILD)/asan/tests/test_store
 	node --test tests/server/
 	TAK_BIN=$(BUILD)/asan/tak node --test tests/server/
 	scripts/with-postgres.sh node --test tests/server/

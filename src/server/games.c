@@ -442,7 +442,7 @@ json_t *games_board_json(const TakPosition *pos, size_t ply) {
 
 static json_t *seat_json(const LiveGame *g, int c) {
     if (g->info.engine_color == c) return json_string("engine");
-    return json_string(g->info.token[c][0] ? "taken" : "open");
+    return json_string(g->info.secret[c][0] ? "taken" : "open");
 }
 
 static json_t *name_json(const LiveGame *g, int c) {

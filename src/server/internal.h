@@ -252,8 +252,8 @@ void cluster_announce_chat(Cluster *c, const char *id, int room);
  * Kept in memory only (not in the store): a restart ends them. */
 typedef struct TakatLive {
     char id[STORE_ID_LEN + 1];
-    char token[2][STORE_TOKEN_LEN + 1];
-    char invite[STORE_TOKEN_LEN + 1];
+    char token[2][STORE_SECRET_LEN + 1];
+    char invite[STORE_SECRET_LEN + 1];
     int ai_color, level; /* the AI's colour, or -1 */
     int resigned;        /* the colour that resigned, or -1 */
     bool ai_busy;

@@ -128,7 +128,7 @@ static json_t *lobby_json(Server *s) {
     }
     for (size_t b = 0; b < s->bucket_count && json_array_size(playing) < PLAYING_SHOWN; b++)
         for (LiveGame *g = s->buckets[b]; g && json_array_size(playing) < PLAYING_SHOWN; g = g->hnext) {
-            bool seated = g->info.token[0][0] && g->info.token[1][0];
+            bool seated = g->info.secret[0][0] && g->info.secret[1][0];
             bool engine = g->info.engine_color >= 0;
             if (tak_game_result(&g->game).end != TAK_END_NONE || !(seated || engine)) continue;
             json_array_append_new(playing,
@@ -306,8 +306,8 @@ void lobby_on_accept(const Request *r) {
     StoredGame info;
     memset(&info, 0, sizeof info);
     random_token(info.id, STORE_ID_LEN);
-    random_token(info.token[0], STORE_TOKEN_LEN);
-    random_token(info.token[1], STORE_TOKEN_LEN);
+    random_token(info.secret[0], STORE_SECRET_LEN);
+    random_token(info.secret[1], STORE_SECRET_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
     /* The seeker's rating now: a game ended since the seek was posted may have changed it. */
@@ -323,12 +323,12 @@ void lobby_on_accept(const Request *r) {
     if (g == NULL) return request_fail(r, "cannot start the game: %s", err.message);
     remove_seek(l, i); /* taken: a second accept finds it gone */
     int mine = !seeker_color;
-    session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "seek_accepted",
-                                          "seek", k.id, "game", g->info.id, "seat",
-                                          seeker_color ? "black" : "white", "token",
-                                          g->info.token[seeker_color]));
+    session_send_json(k.seeker,
+                      json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "seek_accepted", "seek", k.id,
+                                "game", g->info.id, "seat", seeker_color ? "black" : "white",
+                                "token", g->info.secret[seeker_color]));
     request_ok(r, json_pack("{s:s, s:s, s:s, s:I}", "game", g->info.id, "seat",
-                            mine ? "black" : "white", "token", g->info.token[mine], "now_ms",
+                            mine ? "black" : "white", "token", g->info.secret[mine], "now_ms",
                             (json_int_t)clock_now_ms()));
     session_attach(r->ss, g, mine);
 }

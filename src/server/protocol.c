@@ -174,7 +174,7 @@ static bool same_secret(const char *a, const char *b) {
 }
 
 /* The seat (colour) whose secret is `token`, or -1. */
-static int seat_of_secret(const char *token, char (*tokens)[STORE_TOKEN_LEN + 1]) {
+static int seat_of_secret(const char *token, char (*tokens)[STORE_SECRET_LEN + 1]) {
     int seat = -1;
     for (int c = 0; c < 2; c++)
         if (same_secret(token, tokens[c])) seat = c;
@@ -183,7 +183,7 @@ static int seat_of_secret(const char *token, char (*tokens)[STORE_TOKEN_LEN + 1]
 
 /* The seat an invitation takes: one without a secret that the engine does
  * not hold, or -1. */
-static int invited_seat(char (*tokens)[STORE_TOKEN_LEN + 1], int engine_color) {
+static int invited_seat(char (*tokens)[STORE_SECRET_LEN + 1], int engine_color) {
     int seat = -1;
     for (int c = 0; c < 2; c++)
         if (tokens[c][0] == '\0' && engine_color != c) seat = c;
@@ -388,7 +388,7 @@ static void on_create(const Request *r) {
         info.winner = -1;
     }
     random_token(info.id, STORE_ID_LEN);
-    random_token(info.token[color], STORE_TOKEN_LEN);
+    random_token(info.secret[color], STORE_SECRET_LEN);
     info.clock = clock;
     seat_player_set(&info, color, &player);
     info.engine_color = -1;
@@ -396,12 +396,12 @@ static void on_create(const Request *r) {
     if (opponent == 1)
         info.engine_color = !color;
     else
-        random_token(info.invite, STORE_TOKEN_LEN);
+        random_token(info.invite, STORE_SECRET_LEN);
 
     LiveGame *g = games_create(r->ss->server, &info, NULL, &err);
     stored_game_free(&info);
     if (g == NULL) return request_fail(r, "cannot create the game: %s", err.message);
-    reply_created(r, g->info.id, color, g->info.token[color], g->info.invite);
+    reply_created(r, g->info.id, color, g->info.secret[color], g->info.invite);
     session_attach(r->ss, g, color);
 }
 
@@ -431,7 +431,7 @@ static void on_join(const Request *r) {
     int seat = -1;
     bool issued = false;
     if (token) {
-        seat = seat_of_secret(token, g->info.token);
+        seat = seat_of_secret(token, g->info.secret);
         if (seat < 0) {
             games_unload_if_idle(s, g);
             return request_fail(r, "that seat secret does not belong to game %s", id);
@@ -441,22 +441,22 @@ static void on_join(const Request *r) {
             games_unload_if_idle(s, g);
             return request_fail(r, "that invitation has been used already, or is not for game %s", id);
         }
-        seat = invited_seat(g->info.token, g->info.engine_color);
-        char secret[STORE_TOKEN_LEN + 1];
-        random_token(secret, STORE_TOKEN_LEN);
+        seat = invited_seat(g->info.secret, g->info.engine_color);
+        char secret[STORE_SECRET_LEN + 1];
+        random_token(secret, STORE_SECRET_LEN);
         if (seat < 0 || !s->store->ops->take_seat(s->store, g->info.id, seat, secret, player.name,
                                                   player.id, player.rating, &err)) {
             games_unload_if_idle(s, g);
             return request_fail(r, "cannot take the seat: %s", seat < 0 ? "none is free" : err.message);
         }
-        memcpy(g->info.token[seat], secret, sizeof secret);
+        memcpy(g->info.secret[seat], secret, sizeof secret);
         seat_player_set(&g->info, seat, &player);
         g->info.invite[0] = '\0';
         issued = true;
     } else if ((seat = seat_of_player(r->ss, g)) >= 0) {
         issued = true; /* the seat's secret, for a page that lost it */
     }
-    reply_joined(r, g->info.id, seat, issued ? g->info.token[seat] : NULL);
+    reply_joined(r, g->info.id, seat, issued ? g->info.secret[seat] : NULL);
     session_attach(r->ss, g, seat);
     if (issued) {
         games_changed(s, g); /* everyone sees the seat taken */
@@ -727,7 +727,7 @@ static void next_game_id(const char *id, char out[STORE_ID_LEN + 1]) {
 /* Whether `next` is the rematch of `g`: the same players, colours swapped. */
 static bool is_rematch(const LiveGame *g, const LiveGame *next) {
     for (int c = 0; c < 2; c++)
-        if (strcmp(g->info.token[c], next->info.token[!c]) != 0) return false;
+        if (strcmp(g->info.secret[c], next->info.secret[!c]) != 0) return false;
     return next->info.engine_color == (g->info.engine_color < 0 ? -1 : !g->info.engine_color);
 }
 
@@ -761,7 +761,8 @@ static void on_rematch(const Request *r) {
         memcpy(info.id, id, sizeof info.id);
         info.rules = g->info.rules;
         memcpy(info.start_tps, g->info.start_tps, sizeof info.start_tps);
-        for (int c = 0; c < 2; c++) memcpy(info.token[c], g->info.token[!c], sizeof info.token[c]);
+        for (int c = 0; c < 2; c++)
+            memcpy(info.secret[c], g->info.secret[!c], sizeof info.secret[c]);
         memcpy(info.invite, g->info.invite, sizeof info.invite);
         info.engine_color = g->info.engine_color < 0 ? -1 : !g->info.engine_color;
         info.engine_level = g->info.engine_level;
@@ -781,7 +782,7 @@ static void on_rematch(const Request *r) {
     int new_seat = !seat;
     json_t *reply = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}", "game", next->info.id, "from",
                               g->info.id, "seat", color_name(new_seat), "token",
-                              next->info.token[new_seat], "number", (int)number, "of", (int)of);
+                              next->info.secret[new_seat], "number", (int)number, "of", (int)of);
     if (next->info.invite[0]) json_object_set_new(reply, "invite", json_string(next->info.invite));
     if (created)
         for (Session *o = g->subs; o; o = o->next)
@@ -864,8 +865,8 @@ static void on_takat_create(const Request *r) {
     TakError err;
     TakatLive *t = takat_games_create(r->ss->server, opponent == 1 ? !color : -1, (int)level, &err);
     if (t == NULL) return request_fail(r, "%s", err.message);
-    random_token(t->token[color], STORE_TOKEN_LEN);
-    if (opponent == 0) random_token(t->invite, STORE_TOKEN_LEN);
+    random_token(t->token[color], STORE_SECRET_LEN);
+    if (opponent == 0) random_token(t->invite, STORE_SECRET_LEN);
     reply_created(r, t->id, color, t->token[color], t->invite);
     takat_games_attach(r->ss, t, color);
 }
@@ -887,7 +888,7 @@ static void on_takat_join(const Request *r) {
             return request_fail(r, "that invitation has been used already, or is not for game %s", id);
         seat = invited_seat(t->token, t->ai_color);
         if (seat < 0) return request_fail(r, "cannot take the seat: none is free");
-        random_token(t->token[seat], STORE_TOKEN_LEN);
+        random_token(t->token[seat], STORE_SECRET_LEN);
         t->invite[0] = '\0';
         issued = true;
     }

@@ -19,7 +19,7 @@
 #include "tak/tak.h"
 
 #define STORE_ID_LEN 10    /* game ids: public, in links */
-#define STORE_TOKEN_LEN 24 /* seat secrets and invitations */
+#define STORE_SECRET_LEN 24 /* seat secrets and invitations */
 #define STORE_NAME_LEN 20  /* players' names (lobby_bad_name checks them) */
 #define STORE_HASH_LEN 64  /* an identity secret's SHA-256, in hex: all the store keeps of it */
 #define STORE_RESULT_LEN 8 /* a result code: "R-0", "1/2-1/2" */
@@ -42,8 +42,8 @@ typedef struct StoredClock {
 /* One game as stored: how it started, who holds which seat, its moves. */
 typedef struct StoredGame {
     char id[STORE_ID_LEN + 1];
-    char token[2][STORE_TOKEN_LEN + 1]; /* seat secrets by colour; "" when free */
-    char invite[STORE_TOKEN_LEN + 1];   /* takes the free seat; "" when none */
+    char secret[2][STORE_SECRET_LEN + 1]; /* seat secrets by colour; "" when free */
+    char invite[STORE_SECRET_LEN + 1];    /* takes the free seat; "" when none */
     char name[2][STORE_NAME_LEN + 1];   /* the players' names by colour; "" when not given */
     int64_t player[2];                  /* the players by colour (StoredPlayer.id); 0 for none */
     bool rated;                         /* a rated game: its end updates both ratings */
@@ -142,7 +142,7 @@ typedef struct StoreOps {
     /* Gives a free seat its secret and its player's name ("" for none), id
      * (0 for none) and rating (0 for none), and retires the invitation; fails
      * when the invitation is spent or the seat taken. */
-    bool (*take_seat)(Store *s, const char *id, int color, const char *token, const char *name,
+    bool (*take_seat)(Store *s, const char *id, int color, const char *secret, const char *name,
                       int64_t player, double rating, TakError *err);
     /* Records an ending off the board (resignation, agreement); fails when
      * one is recorded already. */
@@ -209,5 +209,78 @@ bool store_is_postgres(const char *where);
 
 /* The store `where` names: PostgreSQL for a URI, else an SQLite file. */
 Store *store_open(const char *where, TakError *err);
+
+/* ---- what the two stores share ---------------------------------------------
+ * The games table written down once: every column but the key (id) is a row
+ * of store_game_columns, named as in SQL and tied to its StoredGame field.
+ * Both stores make from it their CREATE TABLE, the columns an older table
+ * lacks, the INSERT and the SELECT of a game, and load a game by it; they
+ * differ only in their dialect. A new column is one row of the list: rows
+ * stored before it read the zero of its type (0, or '' for text). */
+
+typedef enum StoreType {
+    STORE_TEXT,       /* char[N], its capacity the field's size */
+    STORE_OWNED_TEXT, /* char *, malloc'd, NULL for "" (import_ptn) */
+    STORE_INT,        /* int */
+    STORE_BOOL,       /* bool, stored as 0 or 1 */
+    STORE_INT64,      /* int64_t */
+    STORE_REAL,       /* double */
+    STORE_NOW,        /* int64_t: the second the row was made, set by the store alone */
+    STORE_TYPE_COUNT
+} StoreType;
+
+typedef struct StoreColumn {
+    const char *name; /* in SQL */
+    StoreType type;
+    size_t offset, size; /* the field's place in StoredGame and its size */
+} StoreColumn;
+
+extern const StoreColumn store_game_columns[];
+extern const size_t store_game_column_count;
+
+/* How a store passes a column's value to its database. */
+typedef enum { STORE_AS_TEXT, STORE_AS_INTEGER, STORE_AS_REAL } StoreValueKind;
+StoreValueKind store_column_kind(const StoreColumn *c);
+/* Whether the INSERT of a game gives the column (every column but STORE_NOW). */
+bool store_column_is_given(const StoreColumn *c);
+
+/* A column's value in `g`, by its kind ("" for a NULL owned text). */
+const char *store_column_text(const StoredGame *g, const StoreColumn *c);
+int64_t store_column_integer(const StoredGame *g, const StoreColumn *c);
+double store_column_real(const StoredGame *g, const StoreColumn *c);
+/* Sets a column's field in `g` from a value of its kind: text is cut to the
+ * field's capacity, an owned text is copied (false: out of memory). */
+bool store_column_set_text(StoredGame *g, const StoreColumn *c, const char *text);
+void store_column_set_integer(StoredGame *g, const StoreColumn *c, int64_t value);
+void store_column_set_real(StoredGame *g, const StoreColumn *c, double value);
+
+/* What differs between the stores' SQL. */
+typedef struct StoreDialect {
+    const char *types[STORE_TYPE_COUNT]; /* the SQL type of each StoreType */
+    const char *now;                     /* STORE_NOW's default: seconds since 1970, now */
+    char param;                          /* a parameter's mark: '?' for ?1, '$' for $1 */
+} StoreDialect;
+
+/* Each writes one statement (or part) into out, cap bytes with its NUL, and
+ * returns false when it does not fit. */
+/* A column's definition: "name TYPE NOT NULL DEFAULT zero". */
+bool store_sql_column(char *out, size_t cap, const StoreDialect *d, const StoreColumn *c);
+/* CREATE TABLE IF NOT EXISTS games(id TEXT PRIMARY KEY, every column, `more`),
+ * `more` the columns of one store alone ("" for none). */
+bool store_sql_games_table(char *out, size_t cap, const StoreDialect *d, const char *more);
+/* INSERT INTO games(id, the given columns) VALUES(parameters 1.., in that
+ * order): id is parameter 1, the i-th given column parameter i + 2. */
+bool store_sql_insert_game(char *out, size_t cap, const StoreDialect *d);
+/* Every column's name, in the list's order, each after `prefix` ("g."), with
+ * commas between: a SELECT's columns, loaded with store_column_set_*. */
+bool store_sql_game_columns(char *out, size_t cap, const char *prefix);
+
+/* The rating arithmetic of a rated game's end, done once for both stores:
+ * p[0] (White) and p[1] (Black) as stored now become themselves after a game
+ * that White scored `white_score` in (1, 0.5 or 0) and that ended at now_s:
+ * Glicko-2, one game as one rating period, each deviation first grown by the
+ * days since their last rated game; one more rated game each, the last at
+ * now_s. The store writes p[] back. */
+void store_rate_game(StoredPlayer p[2], double white_score, int64_t now_s);
 
 #endif

@@ -6,42 +6,26 @@
  * that compares and sets plies under the game's row lock, so two processes
  * cannot both record ply N, nor take back over a move they have not seen.
  * Calls block the event loop for one round trip, as SQLite's commits do.
+ * This file makes the tables and keeps the games; store_postgres_players.c
+ * the players, ratings and chat.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
-#include "store.h"
+#include "store_postgres.h"
 
 /* Serialises schema creation when several processes start at once. */
 #define SCHEMA_LOCK "7461"
 
+/* Made when missing (open_tables puts the games table, made from
+ * store_game_columns, and the columns an older one lacks before it). */
 static const char schema[] =
-    "BEGIN;"
-    "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ");"
-    "CREATE TABLE IF NOT EXISTS games("
-    " id TEXT PRIMARY KEY, created BIGINT NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
-    " white_token TEXT NOT NULL, black_token TEXT NOT NULL, invite TEXT NOT NULL,"
-    " size INTEGER NOT NULL, stones INTEGER NOT NULL, caps INTEGER NOT NULL,"
-    " half_komi INTEGER NOT NULL, no_pass INTEGER NOT NULL, start_tps TEXT NOT NULL,"
-    " engine_color INTEGER NOT NULL, engine_level INTEGER NOT NULL,"
-    " end_kind INTEGER NOT NULL, winner INTEGER NOT NULL,"
-    " plies INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS moves("
     " game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, ptn TEXT NOT NULL,"
     " PRIMARY KEY(game, ply));"
     /* Added since the first version of the tables: */
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_base BIGINT NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_inc BIGINT NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_extra BIGINT NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS clock_extra_move INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS turn_start BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE moves ADD COLUMN IF NOT EXISTS left_ms BIGINT NOT NULL DEFAULT -1;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_name TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_name TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS import_ptn TEXT NOT NULL DEFAULT '';"
     "CREATE TABLE IF NOT EXISTS servers(id INTEGER PRIMARY KEY, alive_ms BIGINT NOT NULL);"
     /* Players (name_key: the name in lower case, so names are unique in any case). */
     "CREATE TABLE IF NOT EXISTS players("
@@ -51,51 +35,31 @@ static const char schema[] =
     " rated_games INTEGER NOT NULL DEFAULT 0,"
     " created BIGINT NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
     " last_rated BIGINT NOT NULL DEFAULT 0);"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_player BIGINT NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_player BIGINT NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rating DOUBLE PRECISION NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rating DOUBLE PRECISION NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rating_after DOUBLE PRECISION NOT NULL"
-    " DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_rd_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS white_vol_after DOUBLE PRECISION NOT NULL DEFAULT "
-    "0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rating_after DOUBLE PRECISION NOT NULL"
-    " DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_rd_after DOUBLE PRECISION NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS black_vol_after DOUBLE PRECISION NOT NULL DEFAULT "
-    "0;"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS result TEXT NOT NULL DEFAULT '';"
-    "ALTER TABLE games ADD COLUMN IF NOT EXISTS finished BIGINT NOT NULL DEFAULT 0;"
     "CREATE INDEX IF NOT EXISTS games_white_player ON games(white_player) WHERE white_player <> 0;"
     "CREATE INDEX IF NOT EXISTS games_black_player ON games(black_player) WHERE black_player <> 0;"
     "CREATE TABLE IF NOT EXISTS chat("
     " id BIGSERIAL PRIMARY KEY, game TEXT NOT NULL, room INTEGER NOT NULL, sender TEXT NOT NULL,"
     " text TEXT NOT NULL, time BIGINT NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);"
-    "COMMIT;";
+    "CREATE INDEX IF NOT EXISTS chat_room ON chat(game, room, id);";
 
-static const char q_insert_game[] =
-    "INSERT INTO games(id, white_token, black_token, invite, size, stones, caps, half_komi,"
-    " no_pass, start_tps, engine_color, engine_level, end_kind, winner, plies,"
-    " clock_base, clock_inc, clock_extra, clock_extra_move, turn_start, white_name, black_name,"
-    " import_ptn, white_player, black_player, rated, white_rating, black_rating)"
-    " VALUES($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,"
-    "$24,$25,$26,$27,$28)";
+static const StoreDialect dialect = {
+    .types = {[STORE_TEXT] = "TEXT",
+              [STORE_OWNED_TEXT] = "TEXT",
+              [STORE_INT] = "INTEGER",
+              [STORE_BOOL] = "INTEGER",
+              [STORE_INT64] = "BIGINT",
+              [STORE_REAL] = "DOUBLE PRECISION",
+              [STORE_NOW] = "BIGINT"},
+    .now = "extract(epoch FROM now())::bigint",
+    .param = '$',
+};
+
+/* games.plies: how many plies are recorded, PostgreSQL's alone (see above). */
+#define PLIES_COLUMN "plies INTEGER NOT NULL DEFAULT 0"
+/* Imported plies, counted once they are in. */
+static const char q_set_plies[] = "UPDATE games SET plies = $2::int WHERE id = $1";
 static const char q_insert_move[] =
     "INSERT INTO moves(game, ply, ptn, left_ms) VALUES($1,$2,$3,$4)";
-/* One statement, so one snapshot: the game and exactly its plies. */
-static const char q_load[] =
-    "SELECT g.white_token, g.black_token, g.invite, g.size, g.stones, g.caps, g.half_komi,"
-    " g.no_pass, g.start_tps, g.engine_color, g.engine_level, g.end_kind, g.winner, m.ptn,"
-    " m.left_ms, g.clock_base, g.clock_inc, g.clock_extra, g.clock_extra_move, g.turn_start,"
-    " g.white_name, g.black_name, g.created, g.import_ptn, g.white_player, g.black_player,"
-    " g.rated, g.white_rating, g.black_rating, g.white_rating_after, g.white_rd_after,"
-    " g.white_vol_after, g.black_rating_after, g.black_rd_after, g.black_vol_after, g.result,"
-    " g.finished"
-    " FROM games g LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
-    " WHERE g.id = $1 ORDER BY m.ply";
 /* The UPDATE claims ply $2 under the row lock; a process that lost the race
  * finds plies moved on (re-checked after the wait) and inserts nothing. */
 static const char q_append[] =
@@ -135,61 +99,8 @@ static const char q_resume[] =
     "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint, $2::bigint)"
     " WHERE turn_start > 0 AND end_kind = 0";
 
-#define PLAYER_COLUMNS "id, name, rating, rd, volatility, rated_games, created, last_rated"
-static const char q_player_hash[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE secret_hash = $1";
-static const char q_player_name[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE name_key = $1";
-static const char q_player_id[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE id = $1::bigint";
-static const char q_player_new[] =
-    "INSERT INTO players(secret_hash, name, name_key, rating, rd, volatility)"
-    " VALUES($1,$2,$3,$4::float8,$5::float8,$6::float8) ON CONFLICT DO NOTHING";
-/* Claims the game's end under its row lock: of several processes recording
- * it, the first changes the row, the others (re-checking after the lock)
- * find result set and change nothing. */
-static const char q_finish[] =
-    "UPDATE games SET result = $2, finished = $3::bigint WHERE id = $1 AND result = ''"
-    " RETURNING rated, white_player, black_player";
-/* Both players' rows locked, in id order (so two games rated at once
- * cannot deadlock), until the transaction ends. */
-static const char q_rated_players[] =
-    "SELECT " PLAYER_COLUMNS " FROM players WHERE id IN ($1::bigint, $2::bigint)"
-    " ORDER BY id FOR UPDATE";
-static const char q_player_rate[] =
-    "UPDATE players SET rating = $2::float8, rd = $3::float8, volatility = $4::float8,"
-    " rated_games = rated_games + 1, last_rated = $5::bigint WHERE id = $1::bigint";
-static const char q_game_rated[] =
-    "UPDATE games SET white_rating_after = $2::float8, white_rd_after = $3::float8,"
-    " white_vol_after = $4::float8, black_rating_after = $5::float8, black_rd_after = $6::float8,"
-    " black_vol_after = $7::float8 WHERE id = $1";
-static const char q_player_games[] =
-    "SELECT id, created, finished, size, CASE WHEN white_player = $1::bigint THEN 0 ELSE 1 END,"
-    " CASE WHEN white_player = $1::bigint THEN black_name ELSE white_name END,"
-    " CASE WHEN engine_color >= 0 THEN engine_level ELSE 0 END, result, rated,"
-    " CASE WHEN white_player = $1::bigint THEN white_rating ELSE black_rating END,"
-    " CASE WHEN white_player = $1::bigint THEN white_rating_after ELSE black_rating_after END,"
-    " CASE WHEN white_player = $1::bigint THEN white_rd_after ELSE black_rd_after END,"
-    " CASE WHEN white_player = $1::bigint THEN white_vol_after ELSE black_vol_after END"
-    " FROM games WHERE white_player = $1::bigint OR black_player = $1::bigint"
-    " ORDER BY created DESC, id DESC LIMIT $2::bigint";
-static const char q_leaders[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
-                                " ORDER BY rating DESC, id LIMIT $1::bigint";
-static const char q_unfinished[] =
-    "SELECT id FROM games WHERE rated <> 0 AND result = '' LIMIT $1::bigint";
-
-static const char q_chat_add[] =
-    "INSERT INTO chat(game, room, sender, text, time) VALUES($1, $2::int, $3, $4, $5::bigint)"
-    " RETURNING id";
-static const char q_chat_load[] =
-    "SELECT id, sender, text, time FROM (SELECT id, sender, text, time FROM chat"
-    " WHERE game = $1 AND room = $2::int AND id > $3::bigint ORDER BY id DESC LIMIT $4::bigint)"
-    " AS last ORDER BY id";
-
-typedef struct PgStore {
-    Store base;
-    PGconn *conn;
-} PgStore;
-
 /* The first line of libpq's message (they end in a newline, some run on). */
-static bool pg_error(TakError *err, const char *what, const char *message) {
+bool pg_error(TakError *err, const char *what, const char *message) {
     size_t n = strcspn(message, "\n");
     return tak_error_set(err, "store: %s: %.*s", what, (int)n, message);
 }
@@ -198,8 +109,8 @@ static bool pg_error(TakError *err, const char *what, const char *message) {
  * status is `want` (the caller clears it), else NULL with err filled. A
  * connection found broken is reset first (a statement that failed is never
  * retried: it may have committed). */
-static PGresult *exec(PgStore *s, const char *sql, int n, const char *const *params,
-                      ExecStatusType want, TakError *err, const char *what) {
+PGresult *pg_exec(PgStore *s, const char *sql, int n, const char *const *params,
+                  ExecStatusType want, TakError *err, const char *what) {
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     PGresult *r = PQexecParams(s->conn, sql, n, NULL, params, NULL, NULL, 0);
     if (r != NULL && PQresultStatus(r) == want) return r;
@@ -209,16 +120,16 @@ static PGresult *exec(PgStore *s, const char *sql, int n, const char *const *par
 }
 
 /* Runs a statement that changes rows; *changed is how many (NULL: any). */
-static bool change(PgStore *s, const char *sql, int n, const char *const *params, long *changed,
-                   TakError *err, const char *what) {
-    PGresult *r = exec(s, sql, n, params, PGRES_COMMAND_OK, err, what);
+bool pg_change(PgStore *s, const char *sql, int n, const char *const *params, long *changed,
+               TakError *err, const char *what) {
+    PGresult *r = pg_exec(s, sql, n, params, PGRES_COMMAND_OK, err, what);
     if (r == NULL) return false;
     if (changed) *changed = strtol(PQcmdTuples(r), NULL, 10);
     PQclear(r);
     return true;
 }
 
-static bool simple(PgStore *s, const char *sql, TakError *err, const char *what) {
+bool pg_simple(PgStore *s, const char *sql, TakError *err, const char *what) {
     PGresult *r = PQexec(s->conn, sql);
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     bool ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
@@ -233,88 +144,74 @@ static void pg_close(Store *base) {
     free(s);
 }
 
+/* A game column's value as text, numbers written into buf. */
+static const char *column_param(const StoredGame *g, const StoreColumn *c, char buf[32]) {
+    switch (store_column_kind(c)) {
+    case STORE_AS_TEXT:
+        return store_column_text(g, c);
+    case STORE_AS_INTEGER:
+        snprintf(buf, 32, "%lld", (long long)store_column_integer(g, c));
+        return buf;
+    case STORE_AS_REAL:
+        snprintf(buf, 32, "%.17g", store_column_real(g, c));
+        return buf;
+    }
+    return "";
+}
+
 static bool pg_create_game(Store *base, const StoredGame *g, TakError *err) {
     PgStore *s = (PgStore *)base;
-    int v[10] = {g->rules.size,    g->rules.stones,   g->rules.capstones, g->rules.half_komi,
-                 g->rules.no_pass, g->engine_color,   g->engine_level,    g->end,
-                 g->winner,        (int)g->move_count};
-    char num[10][24], clk[5][24];
-    for (int i = 0; i < 10; i++) snprintf(num[i], sizeof num[i], "%d", v[i]);
-    int64_t c[5] = {g->clock.base_ms, g->clock.increment_ms, g->clock.extra_ms,
-                    g->clock.extra_move, g->turn_start_ms};
-    for (int i = 0; i < 5; i++) snprintf(clk[i], sizeof clk[i], "%lld", (long long)c[i]);
-    char who[5][32];
-    snprintf(who[0], sizeof who[0], "%lld", (long long)g->player[0]);
-    snprintf(who[1], sizeof who[1], "%lld", (long long)g->player[1]);
-    snprintf(who[2], sizeof who[2], "%d", g->rated ? 1 : 0);
-    snprintf(who[3], sizeof who[3], "%.17g", g->rating[0]);
-    snprintf(who[4], sizeof who[4], "%.17g", g->rating[1]);
-    const char *params[28] = {g->id,
-                              g->token[0],
-                              g->token[1],
-                              g->invite,
-                              num[0],
-                              num[1],
-                              num[2],
-                              num[3],
-                              num[4],
-                              g->start_tps,
-                              num[5],
-                              num[6],
-                              num[7],
-                              num[8],
-                              num[9],
-                              clk[0],
-                              clk[1],
-                              clk[2],
-                              clk[3],
-                              clk[4],
-                              g->name[0],
-                              g->name[1],
-                              g->import_ptn ? g->import_ptn : "",
-                              who[0],
-                              who[1],
-                              who[2],
-                              who[3],
-                              who[4]};
+    enum { MAX_PARAMS = 64 };
+    const char *params[MAX_PARAMS];
+    char num[MAX_PARAMS][32];
+    int n = 0;
+    params[n++] = g->id;
+    for (size_t i = 0; i < store_game_column_count && n < MAX_PARAMS; i++)
+        if (store_column_is_given(&store_game_columns[i]))
+            params[n] = column_param(g, &store_game_columns[i], num[n]), n++;
     /* One transaction, so an imported game appears whole or not at all. */
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
-    if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    bool ok = change(s, q_insert_game, 28, params, NULL, err, "saving a new game");
+    if (!pg_simple(s, "BEGIN", err, "starting a transaction")) return false;
+    bool ok = pg_change(s, s->insert_sql, n, params, NULL, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++) {
         char ply[24], left[24];
         snprintf(ply, sizeof ply, "%zu", i);
         snprintf(left, sizeof left, "%lld", (long long)(g->left_ms ? g->left_ms[i] : -1));
         const char *mp[4] = {g->id, ply, g->moves[i], left};
-        ok = change(s, q_insert_move, 4, mp, NULL, err, "saving a move");
+        ok = pg_change(s, q_insert_move, 4, mp, NULL, err, "saving a move");
+    }
+    if (ok && g->move_count) {
+        char plies[24];
+        snprintf(plies, sizeof plies, "%zu", g->move_count);
+        const char *pp[2] = {g->id, plies};
+        ok = pg_change(s, q_set_plies, 2, pp, NULL, err, "saving a game's plies");
     }
     if (!ok) {
-        simple(s, "ROLLBACK", NULL, "");
+        pg_simple(s, "ROLLBACK", NULL, "");
         return false;
     }
-    return simple(s, "COMMIT", err, "committing a new game");
+    return pg_simple(s, "COMMIT", err, "committing a new game");
 }
 
-static void copy_field(const PGresult *r, int row, int col, char *out, size_t cap) {
+void pg_copy_column(const PGresult *r, int row, int col, char *out, size_t cap) {
     snprintf(out, cap, "%s", PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
 }
 
-static int int_field(const PGresult *r, int col) { return atoi(PQgetvalue(r, 0, col)); }
-static int64_t int64_field(const PGresult *r, int row, int col) {
+int64_t pg_int64_column(const PGresult *r, int row, int col) {
     return PQgetisnull(r, row, col) ? -1 : strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-static double double_field(const PGresult *r, int row, int col) {
+double pg_double_column(const PGresult *r, int row, int col) {
     return PQgetisnull(r, row, col) ? 0 : strtod(PQgetvalue(r, row, col), NULL);
 }
 
 static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *found, TakError *err) {
     PgStore *s = (PgStore *)base;
     const char *params[1] = {id};
-    PGresult *r = exec(s, q_load, 1, params, PGRES_TUPLES_OK, err, "loading a game");
+    PGresult *r = pg_exec(s, s->load_sql, 1, params, PGRES_TUPLES_OK, err, "loading a game");
     /* A read is safe to try again on a connection that broke under it. */
     if (r == NULL && PQstatus(s->conn) != CONNECTION_OK)
-        r = exec(s, q_load, 1, params, PGRES_TUPLES_OK, err, "loading a game");
+        r = pg_exec(s, s->load_sql, 1, params, PGRES_TUPLES_OK, err, "loading a game");
     if (r == NULL) return false;
     int rows = PQntuples(r);
     *found = rows > 0;
@@ -325,52 +222,34 @@ static bool pg_load_game(Store *base, const char *id, StoredGame *out, bool *fou
     StoredGame g;
     memset(&g, 0, sizeof g);
     snprintf(g.id, sizeof g.id, "%s", id);
-    copy_field(r, 0, 0, g.token[0], sizeof g.token[0]);
-    copy_field(r, 0, 1, g.token[1], sizeof g.token[1]);
-    copy_field(r, 0, 2, g.invite, sizeof g.invite);
-    g.rules.size = int_field(r, 3);
-    g.rules.stones = int_field(r, 4);
-    g.rules.capstones = int_field(r, 5);
-    g.rules.half_komi = int_field(r, 6);
-    g.rules.no_pass = int_field(r, 7) != 0;
-    copy_field(r, 0, 8, g.start_tps, sizeof g.start_tps);
-    g.engine_color = int_field(r, 9);
-    g.engine_level = int_field(r, 10);
-    g.end = int_field(r, 11);
-    g.winner = int_field(r, 12);
-    g.clock.base_ms = int64_field(r, 0, 15);
-    g.clock.increment_ms = int64_field(r, 0, 16);
-    g.clock.extra_ms = int64_field(r, 0, 17);
-    g.clock.extra_move = int_field(r, 18);
-    g.turn_start_ms = int64_field(r, 0, 19);
-    copy_field(r, 0, 20, g.name[0], sizeof g.name[0]);
-    copy_field(r, 0, 21, g.name[1], sizeof g.name[1]);
-    g.created_s = int64_field(r, 0, 22);
-    const char *imported = PQgetisnull(r, 0, 23) ? "" : PQgetvalue(r, 0, 23);
-    if (imported[0]) g.import_ptn = stored_text_copy(imported);
-    g.player[0] = int64_field(r, 0, 24);
-    g.player[1] = int64_field(r, 0, 25);
-    g.rated = int_field(r, 26) != 0;
-    g.rating[0] = double_field(r, 0, 27);
-    g.rating[1] = double_field(r, 0, 28);
-    for (int c = 0; c < 2; c++) {
-        g.rating_after[c].rating = double_field(r, 0, 29 + 3 * c);
-        g.rating_after[c].rd = double_field(r, 0, 30 + 3 * c);
-        g.rating_after[c].volatility = double_field(r, 0, 31 + 3 * c);
+    bool ok = true;
+    for (size_t i = 0; i < store_game_column_count; i++) {
+        const StoreColumn *c = &store_game_columns[i];
+        const char *text = PQgetisnull(r, 0, (int)i) ? "" : PQgetvalue(r, 0, (int)i);
+        switch (store_column_kind(c)) {
+        case STORE_AS_TEXT:
+            ok &= store_column_set_text(&g, c, text);
+            break;
+        case STORE_AS_INTEGER:
+            store_column_set_integer(&g, c, strtoll(text, NULL, 10));
+            break;
+        case STORE_AS_REAL:
+            store_column_set_real(&g, c, strtod(text, NULL));
+            break;
+        }
     }
-    copy_field(r, 0, 35, g.result, sizeof g.result);
-    g.finished_s = int64_field(r, 0, 36);
     /* A game without moves is one row whose ptn is NULL (the outer join). */
-    size_t count = PQgetisnull(r, 0, 13) ? 0 : (size_t)rows;
-    if (count) {
-        if (!stored_game_reserve(&g, count)) {
+    int ptn = (int)store_game_column_count; /* then left_ms */
+    size_t count = PQgetisnull(r, 0, ptn) ? 0 : (size_t)rows;
+    if (!ok || count) {
+        if (!ok || !stored_game_reserve(&g, count)) {
             stored_game_free(&g);
             PQclear(r);
             return tak_error_set(err, "store: out of memory");
         }
         for (size_t i = 0; i < count; i++) {
-            copy_field(r, (int)i, 13, g.moves[i], sizeof g.moves[0]);
-            g.left_ms[i] = int64_field(r, (int)i, 14);
+            pg_copy_column(r, (int)i, ptn, g.moves[i], sizeof g.moves[0]);
+            g.left_ms[i] = pg_int64_column(r, (int)i, ptn + 1);
         }
         g.move_count = count;
     }
@@ -388,7 +267,7 @@ static bool pg_append_move(Store *base, const char *id, size_t ply, const char *
     snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
     const char *params[5] = {id, n, ptn, l, t};
     long changed = 0;
-    if (!change(s, q_append, 5, params, &changed, err, "saving a move")) return false;
+    if (!pg_change(s, q_append, 5, params, &changed, err, "saving a move")) return false;
     if (changed != 1)
         return tak_error_set(err,
                              "the game has changed meanwhile (ply %zu is taken or the game "
@@ -405,23 +284,23 @@ static bool pg_truncate_moves(Store *base, const char *id, size_t from, size_t c
     snprintf(c, sizeof c, "%zu", count);
     snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
     const char *params[4] = {id, f, c, t};
-    PGresult *r = exec(s, q_truncate, 4, params, PGRES_TUPLES_OK, err, "taking back moves");
+    PGresult *r = pg_exec(s, q_truncate, 4, params, PGRES_TUPLES_OK, err, "taking back moves");
     if (r == NULL) return false;
     bool done = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "1") == 0;
     PQclear(r);
     return done ? true : tak_error_set(err, "the game has changed meanwhile: look again");
 }
 
-static bool pg_take_seat(Store *base, const char *id, int color, const char *token,
+static bool pg_take_seat(Store *base, const char *id, int color, const char *secret,
                          const char *name, int64_t player, double rating, TakError *err) {
     PgStore *s = (PgStore *)base;
     char c[8], p[24], rt[32];
     snprintf(c, sizeof c, "%d", color);
     snprintf(p, sizeof p, "%lld", (long long)player);
     snprintf(rt, sizeof rt, "%.17g", rating);
-    const char *params[6] = {id, c, token, name, p, rt};
+    const char *params[6] = {id, c, secret, name, p, rt};
     long changed = 0;
-    if (!change(s, q_seat, 6, params, &changed, err, "saving a seat")) return false;
+    if (!pg_change(s, q_seat, 6, params, &changed, err, "saving a seat")) return false;
     return changed == 1 ? true : tak_error_set(err, "the invitation has been used already");
 }
 
@@ -432,7 +311,7 @@ static bool pg_set_ending(Store *base, const char *id, int end, int winner, TakE
     snprintf(w, sizeof w, "%d", winner);
     const char *params[3] = {id, e, w};
     long changed = 0;
-    if (!change(s, q_ending, 3, params, &changed, err, "saving a result")) return false;
+    if (!pg_change(s, q_ending, 3, params, &changed, err, "saving a result")) return false;
     return changed == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
@@ -441,9 +320,10 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
     char now[24];
     snprintf(now, sizeof now, "%lld", (long long)now_ms);
     if (resume) {
-        PGresult *r = exec(s, q_alive_get, 0, NULL, PGRES_TUPLES_OK, err, "reading the heartbeat");
+        PGresult *r =
+            pg_exec(s, q_alive_get, 0, NULL, PGRES_TUPLES_OK, err, "reading the heartbeat");
         if (r == NULL) return false;
-        int64_t alive = PQntuples(r) == 1 ? int64_field(r, 0, 0) : 0;
+        int64_t alive = PQntuples(r) == 1 ? pg_int64_column(r, 0, 0) : 0;
         PQclear(r);
         /* Another server still up keeps the heartbeat fresh: then the gap is
          * about a second, and the clocks ran, as they should. */
@@ -451,235 +331,11 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
             char gap[24];
             snprintf(gap, sizeof gap, "%lld", (long long)(now_ms - alive));
             const char *params[2] = {gap, now};
-            if (!change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
+            if (!pg_change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
         }
     }
     const char *params[1] = {now};
-    return change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
-}
-
-/* ---- players and ratings ------------------------------------------------------ */
-
-static void read_player(const PGresult *r, int row, StoredPlayer *p) {
-    memset(p, 0, sizeof *p);
-    p->id = int64_field(r, row, 0);
-    copy_field(r, row, 1, p->name, sizeof p->name);
-    p->rating.rating = double_field(r, row, 2);
-    p->rating.rd = double_field(r, row, 3);
-    p->rating.volatility = double_field(r, row, 4);
-    p->rated_games = (int)int64_field(r, row, 5);
-    p->created_s = int64_field(r, row, 6);
-    p->last_rated_s = int64_field(r, row, 7);
-}
-
-static bool pg_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *out,
-                           bool *found, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char lower[STORE_NAME_LEN + 1];
-    if (by == PLAYER_BY_NAME) {
-        store_name_key(key, lower);
-        key = lower;
-    }
-    const char *params[1] = {key};
-    const char *sql = by == PLAYER_BY_HASH   ? q_player_hash
-                      : by == PLAYER_BY_NAME ? q_player_name
-                                             : q_player_id;
-    PGresult *r = exec(s, sql, 1, params, PGRES_TUPLES_OK, err, "reading a player");
-    if (r == NULL) return false;
-    *found = PQntuples(r) == 1;
-    if (*found) read_player(r, 0, out);
-    PQclear(r);
-    return true;
-}
-
-static bool pg_create_player(Store *base, const char *hash, const char *name, StoredPlayer *out,
-                             bool *taken, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char lower[STORE_NAME_LEN + 1], num[3][32];
-    store_name_key(name, lower);
-    TakRating fresh = tak_rating_new();
-    snprintf(num[0], sizeof num[0], "%.17g", fresh.rating);
-    snprintf(num[1], sizeof num[1], "%.17g", fresh.rd);
-    snprintf(num[2], sizeof num[2], "%.17g", fresh.volatility);
-    const char *params[6] = {hash, name, lower, num[0], num[1], num[2]};
-    if (!change(s, q_player_new, 6, params, NULL, err, "saving a player")) return false;
-    /* Inserted or not (the identity had a player already, or the name is
-     * another's), the identity's player is the one to read. */
-    bool found;
-    *taken = false;
-    if (!pg_find_player(base, PLAYER_BY_HASH, hash, out, &found, err)) return false;
-    if (!found) *taken = true;
-    return true;
-}
-
-/* Inside finish_game's transaction, after the claim: both players' rows
- * locked, their new ratings computed and written, with the game's record. */
-static bool rate(PgStore *s, const char *id, const int64_t who[2], double white_score,
-                 int64_t now_s, TakRating after[2], TakError *err) {
-    char ids[2][24];
-    for (int c = 0; c < 2; c++) snprintf(ids[c], sizeof ids[c], "%lld", (long long)who[c]);
-    const char *params[2] = {ids[0], ids[1]};
-    PGresult *r = exec(s, q_rated_players, 2, params, PGRES_TUPLES_OK, err, "reading the players");
-    if (r == NULL) return false;
-    StoredPlayer p[2];
-    int got = 0;
-    for (int row = 0; row < PQntuples(r); row++) {
-        StoredPlayer one;
-        read_player(r, row, &one);
-        for (int c = 0; c < 2; c++)
-            if (one.id == who[c]) p[c] = one, got |= 1 << c;
-    }
-    PQclear(r);
-    if (got != 3) return tak_error_set(err, "store: a rated game's player is gone");
-    double score[2] = {white_score, 1 - white_score};
-    for (int c = 0; c < 2; c++)
-        if (p[c].last_rated_s > 0)
-            p[c].rating = tak_rating_idle(p[c].rating, (double)(now_s - p[c].last_rated_s) /
-                                                           STORE_RATING_PERIOD_S);
-    for (int c = 0; c < 2; c++) {
-        TakRatingGame game = {p[!c].rating, score[c]};
-        after[c] = tak_rating_update(p[c].rating, &game, 1, TAK_RATING_TAU);
-    }
-    char v[2][3][32], now[24];
-    snprintf(now, sizeof now, "%lld", (long long)now_s);
-    for (int c = 0; c < 2; c++) {
-        snprintf(v[c][0], sizeof v[c][0], "%.17g", after[c].rating);
-        snprintf(v[c][1], sizeof v[c][1], "%.17g", after[c].rd);
-        snprintf(v[c][2], sizeof v[c][2], "%.17g", after[c].volatility);
-        const char *pp[5] = {ids[c], v[c][0], v[c][1], v[c][2], now};
-        if (!change(s, q_player_rate, 5, pp, NULL, err, "saving a rating")) return false;
-    }
-    const char *gp[7] = {id, v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2]};
-    return change(s, q_game_rated, 7, gp, NULL, err, "saving a game's ratings");
-}
-
-static bool pg_finish_game(Store *base, const char *id, const char *result, double white_score,
-                           int64_t now_s, bool *rated, TakRating after[2], TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char now[24];
-    snprintf(now, sizeof now, "%lld", (long long)now_s);
-    const char *params[3] = {id, result, now};
-    *rated = false;
-    if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
-    if (!simple(s, "BEGIN", err, "starting a transaction")) return false;
-    PGresult *r = exec(s, q_finish, 3, params, PGRES_TUPLES_OK, err, "saving a game's end");
-    bool ok = r != NULL;
-    if (ok && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) != 0) {
-        int64_t who[2] = {int64_field(r, 0, 1), int64_field(r, 0, 2)};
-        if (who[0] > 0 && who[1] > 0) {
-            ok = rate(s, id, who, white_score, now_s, after, err);
-            *rated = ok;
-        }
-    }
-    PQclear(r);
-    if (!ok) {
-        simple(s, "ROLLBACK", NULL, "");
-        *rated = false;
-        return false;
-    }
-    if (!simple(s, "COMMIT", err, "committing a game's end")) return *rated = false, false;
-    return true;
-}
-
-static bool pg_player_games(Store *base, int64_t player, size_t max, StoredGameSummary *out,
-                            size_t *count, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char p[24], m[24];
-    snprintf(p, sizeof p, "%lld", (long long)player);
-    snprintf(m, sizeof m, "%zu", max);
-    const char *params[2] = {p, m};
-    PGresult *r =
-        exec(s, q_player_games, 2, params, PGRES_TUPLES_OK, err, "reading a player's games");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
-        StoredGameSummary *g = &out[(*count)++];
-        memset(g, 0, sizeof *g);
-        copy_field(r, row, 0, g->id, sizeof g->id);
-        g->created_s = int64_field(r, row, 1);
-        g->finished_s = int64_field(r, row, 2);
-        g->size = (int)int64_field(r, row, 3);
-        g->color = (int)int64_field(r, row, 4);
-        copy_field(r, row, 5, g->opponent, sizeof g->opponent);
-        g->engine_level = (int)int64_field(r, row, 6);
-        copy_field(r, row, 7, g->result, sizeof g->result);
-        g->rated = int64_field(r, row, 8) != 0;
-        g->rating_before = double_field(r, row, 9);
-        g->rating_after.rating = double_field(r, row, 10);
-        g->rating_after.rd = double_field(r, row, 11);
-        g->rating_after.volatility = double_field(r, row, 12);
-    }
-    PQclear(r);
-    return true;
-}
-
-static bool pg_leaderboard(Store *base, size_t max, StoredPlayer *out, size_t *count,
-                           TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char m[24];
-    snprintf(m, sizeof m, "%zu", max);
-    const char *params[1] = {m};
-    PGresult *r = exec(s, q_leaders, 1, params, PGRES_TUPLES_OK, err, "reading the leaderboard");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++)
-        read_player(r, row, &out[(*count)++]);
-    PQclear(r);
-    return true;
-}
-
-static bool pg_unfinished_rated(Store *base, size_t max, char (*ids)[STORE_ID_LEN + 1],
-                                size_t *count, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char m[24];
-    snprintf(m, sizeof m, "%zu", max);
-    const char *params[1] = {m};
-    PGresult *r = exec(s, q_unfinished, 1, params, PGRES_TUPLES_OK, err, "reading the rated games");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++)
-        copy_field(r, row, 0, ids[(*count)++], STORE_ID_LEN + 1);
-    PQclear(r);
-    return true;
-}
-
-/* ---- chat ------------------------------------------------------------------ */
-
-static bool pg_add_chat(Store *base, const char *game, const StoredChat *line, int64_t *id,
-                        TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char room[8], time[24];
-    snprintf(room, sizeof room, "%d", line->room);
-    snprintf(time, sizeof time, "%lld", (long long)line->time_ms);
-    const char *params[5] = {game, room, line->from, line->text, time};
-    PGresult *r = exec(s, q_chat_add, 5, params, PGRES_TUPLES_OK, err, "saving a chat message");
-    if (r == NULL) return false;
-    *id = int64_field(r, 0, 0);
-    PQclear(r);
-    return true;
-}
-
-static bool pg_load_chat(Store *base, const char *game, int room, int64_t after, size_t max,
-                         StoredChat *out, size_t *count, TakError *err) {
-    PgStore *s = (PgStore *)base;
-    char rm[8], af[24], mx[24];
-    snprintf(rm, sizeof rm, "%d", room);
-    snprintf(af, sizeof af, "%lld", (long long)after);
-    snprintf(mx, sizeof mx, "%zu", max);
-    const char *params[4] = {game, rm, af, mx};
-    PGresult *r = exec(s, q_chat_load, 4, params, PGRES_TUPLES_OK, err, "reading the chat");
-    if (r == NULL) return false;
-    *count = 0;
-    for (int row = 0; row < PQntuples(r) && *count < max; row++) {
-        StoredChat *c = &out[(*count)++];
-        c->id = int64_field(r, row, 0);
-        c->room = room;
-        copy_field(r, row, 1, c->from, sizeof c->from);
-        copy_field(r, row, 2, c->text, sizeof c->text);
-        c->time_ms = int64_field(r, row, 3);
-    }
-    PQclear(r);
-    return true;
+    return pg_change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
 }
 
 static const StoreOps postgres_ops = {
@@ -703,6 +359,45 @@ static const StoreOps postgres_ops = {
 
 static void no_notice(void *arg, const char *message) { (void)arg, (void)message; }
 
+/* The game's INSERT and load, from store_game_columns. The load is one
+ * statement, so one snapshot: the game and exactly its plies. */
+static bool make_statements(PgStore *s, TakError *err) {
+    char columns[1800];
+    if (!store_sql_insert_game(s->insert_sql, sizeof s->insert_sql, &dialect) ||
+        !store_sql_game_columns(columns, sizeof columns, "g."))
+        return tak_error_set(err, "store: a game's statement is too long to write");
+    int n = snprintf(s->load_sql, sizeof s->load_sql,
+                     "SELECT %s, m.ptn, m.left_ms FROM games g"
+                     " LEFT JOIN moves m ON m.game = g.id AND m.ply < g.plies"
+                     " WHERE g.id = $1 ORDER BY m.ply",
+                     columns);
+    return n > 0 && (size_t)n < sizeof s->load_sql
+               ? true
+               : tak_error_set(err, "store: a game's statement is too long to write");
+}
+
+/* The tables, made when missing and brought up to date, in one transaction
+ * under a lock, so that processes starting at once make them once. */
+static bool open_tables(PgStore *s, TakError *err) {
+    char sql[12288];
+    size_t len =
+        (size_t)snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ");");
+    if (!store_sql_games_table(sql + len, sizeof sql - len, &dialect, PLIES_COLUMN))
+        return tak_error_set(err, "store: the games table is too long to write");
+    len += strlen(sql + len);
+    for (size_t i = 0; i < store_game_column_count && len < sizeof sql; i++) {
+        char column[256];
+        if (!store_sql_column(column, sizeof column, &dialect, &store_game_columns[i]))
+            return tak_error_set(err, "store: a column is too long to write");
+        len += (size_t)snprintf(sql + len, sizeof sql - len,
+                                "; ALTER TABLE games ADD COLUMN IF NOT EXISTS %s", column);
+    }
+    if (len < sizeof sql)
+        len += (size_t)snprintf(sql + len, sizeof sql - len, ";%sCOMMIT;", schema);
+    if (len >= sizeof sql) return tak_error_set(err, "store: the tables are too long to write");
+    return pg_simple(s, sql, err, "creating the tables");
+}
+
 Store *store_postgres_open(const char *conninfo, TakError *err) {
     PgStore *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -718,7 +413,7 @@ Store *store_postgres_open(const char *conninfo, TakError *err) {
         return NULL;
     }
     PQsetNoticeProcessor(s->conn, no_notice, NULL); /* "relation exists, skipping" is no news */
-    if (!simple(s, schema, err, "creating the tables")) {
+    if (!make_statements(s, err) || !open_tables(s, err)) {
         pg_close(&s->base);
         return NULL;
     }
