@@ -1,6 +1,9 @@
 // settings.js: the looks and sounds this browser keeps (localStorage): the
-// board's theme, the dark page, wobbly stacks, sound off. The sounds are
-// short tones the browser makes: no files to load.
+// board's theme, the dark page, wobbly stacks, sound off, all in the
+// header's one settings menu, so they are there on every page (a game, the
+// lobby, the analysis board, players' pages, the leaderboard). On a wide
+// screen the menu's controls sit in the header; on a phone they fold behind
+// its button. The sounds are short tones the browser makes: no files to load.
 import { $ } from './dom.js';
 import { app } from './state.js';
 
@@ -17,13 +20,20 @@ export function applyLooks() {
   $('wobbly').checked = app.wobbly;
 }
 
-// Wires the controls; `redraw` draws the board again (wobbly stacks on or off).
+// Wires the menu; `redraw` draws the board again (wobbly stacks on or off).
 export function initSettings(redraw) {
   applyLooks();
   $('dark').onchange = () => { localStorage.setItem('tak.dark', $('dark').checked ? '1' : '0'); applyLooks(); };
   $('board-theme').onchange = () => { localStorage.setItem('tak.board', $('board-theme').value); applyLooks(); };
   $('mute').onchange = () => { app.muted = $('mute').checked; localStorage.setItem('tak.muted', app.muted ? '1' : '0'); };
   $('wobbly').onchange = () => { app.wobbly = $('wobbly').checked; localStorage.setItem('tak.wobbly', app.wobbly ? '1' : '0'); redraw(); };
+  // The folded menu (a phone): its button opens and closes it; Escape or a
+  // click elsewhere closes it.
+  const button = $('settings-btn'), menu = $('settings-menu');
+  const open = (on) => { menu.classList.toggle('open', on); button.setAttribute('aria-expanded', on ? 'true' : 'false'); };
+  button.onclick = () => open(!menu.classList.contains('open'));
+  document.addEventListener('click', (e) => { if (!menu.contains(e.target)) open(false); });
+  menu.addEventListener('keydown', (e) => { if (e.key === 'Escape' && menu.classList.contains('open')) { open(false); button.focus(); } });
 }
 
 const SOUNDS = {

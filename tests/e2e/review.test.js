@@ -377,3 +377,47 @@ test('a game\'s move list reads and copies as PTN, spaces between the moves', as
   assert.match(await p.evaluate(() => document.getElementById('moves').innerText.replace(/\s+/g, ' ').trim()), /^1\. a1 e5 2\. c3 d3$/);
   await p.context().close();
 });
+
+test('settings (board, dark page, wobbly stacks, sound) in one menu on every page; folded behind a button on a phone', async () => {
+  const p = await newPage(env.browser);
+  const shown = () => p.evaluate(() => ['board-theme', 'dark', 'wobbly', 'mute'].map((id) => document.getElementById(id).checkVisibility()));
+  for (const path of ['/', '/analysis', '/players', '/p/nobody-here']) {
+    await p.goto(env.srv.url + path);
+    await p.waitForFunction(() => window.takApp && window.takApp.connected);
+    assert.deepEqual(await shown(), [true, true, true, true], path);
+  }
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=engine]');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-square=a1]');
+  assert.deepEqual(await shown(), [true, true, true, true], 'a game');
+  // Chosen on the leaderboard, kept on the home page.
+  await p.goto(env.srv.url + '/players');
+  await p.check('#dark');
+  await p.selectOption('#board-theme', 'green');
+  await p.check('#mute');
+  assert.equal(await p.evaluate(() => document.documentElement.dataset.dark), '1');
+  await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.connected);
+  assert.deepEqual(await p.evaluate(() => [document.documentElement.dataset.dark, document.documentElement.dataset.board,
+    document.getElementById('mute').checked, window.takApp.muted]), ['1', 'green', true, true]);
+  await p.context().close();
+  // A phone: the header's Settings button opens the menu; Escape closes it.
+  const q = await newPage(env.browser, { viewport: { width: 390, height: 844 } });
+  for (const path of ['/', '/players', '/analysis']) {
+    await q.goto(env.srv.url + path);
+    await q.waitForFunction(() => window.takApp && window.takApp.connected);
+    assert.equal(await q.isVisible('#dark'), false, path);
+    await q.click('#settings-btn');
+    assert.equal(await q.getAttribute('#settings-btn', 'aria-expanded'), 'true', path);
+    assert.equal(await q.isVisible('#dark'), true, path);
+    await q.click('#dark');
+    assert.equal(await q.isVisible('#dark'), true, 'the menu stays open while it is used');
+    await q.keyboard.press('Escape');
+    assert.equal(await q.isVisible('#dark'), false, path);
+    assert.equal(await q.evaluate(() => document.activeElement.id), 'settings-btn');
+    assert.equal(await q.evaluate(() => document.documentElement.scrollWidth), 390, `${path}: nothing sideways`);
+  }
+  assert.equal(await q.evaluate(() => document.documentElement.dataset.dark), '1', 'clicked three times: dark');
+  await q.context().close();
+});
