@@ -378,6 +378,25 @@ test('a game\'s move list reads and copies as PTN, spaces between the moves', as
   await p.context().close();
 });
 
+test('an address the site does not know: a 404 page in the site\'s look, saying so, with a way home', async () => {
+  const p = await newPage(env.browser);
+  await p.addInitScript(() => localStorage.setItem('tak.dark', '1'));
+  const res = await p.goto(env.srv.url + '/no/such/page');
+  assert.equal(res.status(), 404);
+  assert.match(res.headers()['content-type'], /^text\/html/);
+  assert.match(await p.title(), /not found/i);
+  assert.match(await p.textContent('main'), /no page at \/no\/such\/page/);
+  // The site's header and stylesheet, dark as chosen in this browser.
+  assert.equal(await p.$eval('header', (e) => getComputedStyle(e).backgroundColor), 'rgb(59, 47, 34)');
+  await p.waitForFunction(() => document.documentElement.dataset.dark === '1');
+  assert.equal(await p.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(28, 29, 32)');
+  await shot(p, 'not-found');
+  await p.click('main a[href="/"]');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby);
+  assert.equal(new URL(p.url()).pathname, '/');
+  await p.context().close();
+});
+
 test('settings (board, dark page, wobbly stacks, sound) in one menu on every page; folded behind a button on a phone', async () => {
   const p = await newPage(env.browser);
   const shown = () => p.evaluate(() => ['board-theme', 'dark', 'wobbly', 'mute'].map((id) => document.getElementById(id).checkVisibility()));
