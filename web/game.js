@@ -38,16 +38,18 @@ export async function joinGame(id) {
     say('');
     showLinks();
   } catch (e) {
-    if (msg.invite || msg.token) { // a used invitation: watch instead
+    // The server says "no game ID": said once, in a sentence, wherever it comes.
+    const missing = /^no game/.test(e.message);
+    if ((msg.invite || msg.token) && !missing) { // a used invitation: watch instead
       history.replaceState(null, '', '/g/' + id);
       say(e.message + ' — watching');
       request({ type: 'join', game: id }).then((r) => { app.seat = r.seat; showLinks(); }).catch((e2) => say(e2.message));
     } else if (!app.state && app.gameId === id) { // no such game: say so where a game can be started
       showNewGame();
-      $('new-message').textContent = /^no game/.test(e.message) ? `There is no game ${id} here: start a new one.`
+      $('new-message').textContent = missing ? `There is no game ${id} here: start a new one.`
         : `Game ${id} cannot be opened (${e.message}): start a new one.`;
     } else {
-      say(e.message);
+      say(missing ? `There is no game ${id} here.` : e.message);
     }
   }
 }

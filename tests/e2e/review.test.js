@@ -378,6 +378,18 @@ test('a game\'s move list reads and copies as PTN, spaces between the moves', as
   await p.context().close();
 });
 
+test('a game link that is not there, with an invitation or a seat in it, is said once, plainly, where a game can be started', async () => {
+  const p = await newPage(env.browser);
+  for (const hash of ['#invite=abcdefgh', '#s=abcdefghijklmnop']) {
+    await p.goto(env.srv.url + '/g/zzzzzzzz' + hash);
+    await p.waitForSelector('#new-game:not([hidden])');
+    await p.waitForFunction(() => document.getElementById('new-message').textContent);
+    assert.equal(await p.textContent('#new-message'), 'There is no game zzzzzzzz here: start a new one.', hash);
+    assert.equal(await p.textContent('#message'), '', hash);
+  }
+  await p.context().close();
+});
+
 test('an address the site does not know: a 404 page in the site\'s look, saying so, with a way home', async () => {
   const p = await newPage(env.browser);
   await p.addInitScript(() => localStorage.setItem('tak.dark', '1'));
