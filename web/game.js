@@ -119,6 +119,10 @@ function announce(s, before) {
   const tak = s.tak[mover === 'white' ? 0 : 1] ? ' Tak!' : '';
   $('announce').textContent = `${name} played ${s.moves[s.ply - 1]}.${tak}` + (s.result ? ` ${s.result.text}.` : other === app.seat ? ' Your move.' : '');
 }
+
+// Draws the game shown from the state: the board, the panel beside it, and
+// each part's own (sandbox, review, match, chat, clocks, analysis board).
+// Every part of the page calls it after a change.
 export function render() {
   const s = app.state;
   if (!s) return;
@@ -284,6 +288,7 @@ export async function sendChat(ev) {
 
 // ---- new games -----------------------------------------------------------------------------
 
+// Creates a game and opens it; false (after telling `onError`) when refused.
 export async function startGame(msg, onError) {
   try {
     const r = await request(msg);
