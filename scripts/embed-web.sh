@@ -22,7 +22,9 @@ served_name() {
 assets="" version=""
 for f in "$@"; do
     name=$(served_name "$f")
-    [ "$name" = sw.js ] && continue
+    # Not kept by the worker: itself, and the page for unknown addresses
+    # (only the server answers with it; offline, every address is the page).
+    [ "$name" = sw.js ] || [ "$name" = 404.html ] && continue
     assets+="${assets:+, }'/$name'"
     version+=$(sha256sum <"$f" | cut -c1-16)
 done

@@ -8,51 +8,23 @@
 // worker's script kept as a Blob, so this takes milliseconds and works with
 // the server gone. Quick questions (legal moves, the position after a move)
 // go to a second copy of the module on this thread. No rule is written here.
-'use strict';
+import { $, say } from './dom.js';
+import { app, takat, shown } from './state.js';
+import { request } from './connection.js';
+import * as TakTree from './tree.js';
+import { engine, prepareEngine } from './engine.js';
+import { route as playerPages } from './players.js';
+import { render } from './game.js';
+import { showPly, stepFrom, showExport } from './review.js';
+import { startSandbox } from './sandbox.js';
 
 const AB_LINES = 3; // the engine's best lines shown
-
-// ---- the page's engine: prepared once, after the first paint, while the server is there ----
-// The module compiled, a copy on this thread, and the workers' script as a
-// Blob: the analysis board's workers and app.js's review worker are made
-// from them, so the page fetches the module once and needs the server no more.
-
-const abEngine = { ready: null, module: null, tak: null, workerUrl: null };
-
-function prepareEngine() {
-  if (abEngine.ready) return abEngine.ready;
-  const get = (url, how) => fetch(url).then((r) => {
-    if (!r.ok) throw new Error(`${url}: ${r.status}`);
-    return r[how]();
-  });
-  abEngine.ready = (async () => {
-    const [bytes, engineJs, workerJs] = await Promise.all([get('/tak.wasm', 'arrayBuffer'),
-      get('/tak-engine.js', 'text'), get('/tak-worker.js', 'text')]);
-    abEngine.module = await WebAssembly.compile(bytes);
-    if (typeof TakEngine === 'undefined') await addScript(engineJs);
-    abEngine.tak = await TakEngine.load(abEngine.module);
-    // tak-worker.js skips its importScripts when TakEngine is there already.
-    abEngine.workerUrl = URL.createObjectURL(new Blob([engineJs, '\n', workerJs], { type: 'text/javascript' }));
-    return abEngine;
-  })();
-  abEngine.ready.catch(() => { abEngine.ready = null; }); // tried again when next asked for
-  return abEngine.ready;
-}
-
-function addScript(text) {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script');
-    s.src = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-    s.onload = resolve; s.onerror = () => reject(new Error('the engine script did not load'));
-    document.head.appendChild(s);
-  });
-}
 
 // The rules as the module's options.
 function abOpts(rules) {
   return { komi: rules.komi || 0, stones: rules.stones || 0, capstones: rules.capstones === undefined ? null : rules.capstones };
 }
-function abPlay(ab) { return (tps, move) => abEngine.tak.play(tps, move, abOpts(ab.rules)); }
+function abPlay(ab) { return (tps, move) => engine.tak.play(tps, move, abOpts(ab.rules)); }
 
 // ---- opening and closing the board --------------------------------------------------
 
@@ -64,8 +36,8 @@ function showAnalysisBoard(tree, node, rules, id) {
   if (app.gameId && app.connected) request({ type: 'leave' }).catch(() => {});
   app.sandbox = null; app.gameId = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
   app.chat = []; app.target = null; app.matchRows = null;
-  if (window.takatApp) takatApp.id = null;
-  if (window.takPlayers) takPlayers.route(''); // a player's page or the leaderboard: hidden
+  takat.id = null;
+  playerPages(''); // a player's page or the leaderboard: hidden
   $('new-game').hidden = true; $('takat').hidden = true; $('play').hidden = false; $('links').textContent = '';
   $('export').hidden = true;
   abHideLink();
@@ -75,13 +47,13 @@ function showAnalysisBoard(tree, node, rules, id) {
   abGoto(app.analysisBoard, app.analysisBoard.node);
 }
 
-function closeAnalysisBoard() {
+export function closeAnalysisBoard() {
   const ab = app.analysisBoard;
   if (!ab) return;
   abSave(ab, false); // its last change kept; the address is already another page's
   abStop(ab);
-  if (abEngine.spare) abEngine.spare.terminate(); // its table too: the page may stay open long
-  abEngine.spare = null;
+  if (engine.spare) engine.spare.terminate(); // its table too: the page may stay open long
+  engine.spare = null;
   app.analysisBoard = null;
   $('play').classList.remove('ab-mode');
   $('ab').hidden = true; $('eval-bar').hidden = true;
@@ -89,17 +61,17 @@ function closeAnalysisBoard() {
 
 // The full reserves of `rules` (the standard ones where not given), as the module counts them.
 function abReserves(rules) {
-  return abEngine.tak.view('', [], 0, { ...abOpts(rules), size: rules.size }).stash[0];
+  return engine.tak.view('', [], 0, { ...abOpts(rules), size: rules.size }).stash[0];
 }
 
 // A new tree on a position: `tps`, or the empty board of rules.size.
 function abTree(rules, tps, tags) {
-  const start = tps || abEngine.tak.view('', [], 0, { ...abOpts(rules), size: rules.size }).tps;
+  const start = tps || engine.tak.view('', [], 0, { ...abOpts(rules), size: rules.size }).tps;
   return TakTree.create(start, tags || []);
 }
 
 // The game (or editor) shown, at the position shown.
-async function openGameAnalysis() {
+export async function openGameAnalysis() {
   const s = app.state, v = shown();
   if (!s) return;
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
@@ -129,7 +101,7 @@ function abEntered() {
 // The game's PTN as the server exports it (tags, comments, marks), read by
 // the module, when the server is there; else null.
 async function abGameDoc() {
-  const tak = abEngine.tak;
+  const tak = engine.tak;
   if (!tak || !app.connected || !app.gameId) return null;
   try { return tak.readPtn((await request({ type: 'export', game: app.gameId })).ptn); } catch (e) { return null; }
 }
@@ -137,7 +109,7 @@ async function abGameDoc() {
 // An empty board, or a pasted PTN game or TPS position.
 async function openAnalysisText(text, size, komi) {
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
-  const tak = abEngine.tak;
+  const tak = engine.tak;
   text = (text || '').trim();
   try {
     if (!text) {
@@ -173,7 +145,7 @@ function abNoPass(tags) { return !tags.some((t) => t[0].toLowerCase() === 'zugzw
 // /analysis, with what a share link carries in its fragment: #tps=...
 // (a position) or #ptn=... (a game, compressed), and &at= (where in it); or
 // #g=... (a board kept in this browser: a reload, Back, Forward).
-async function openAnalysisFromUrl() {
+export async function openAnalysisFromUrl() {
   const h = new URLSearchParams(location.hash.slice(1));
   const komi = +h.get('komi') || 0;
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
@@ -183,13 +155,13 @@ async function openAnalysisFromUrl() {
       if (!rec) throw new Error('that board is no longer kept in this browser');
       // Where the board was last (kept as the page goes, which a reload
       // begun within the address's quarter-second wait would not see).
-      abOpenDoc(abEngine.tak.readPtn(rec.ptn), rec.at || h.get('at'), h.get('g'));
-    } else if (h.get('ptn')) abOpenDoc(abEngine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
+      abOpenDoc(engine.tak.readPtn(rec.ptn), rec.at || h.get('at'), h.get('g'));
+    } else if (h.get('ptn')) abOpenDoc(engine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
     else if (h.get('tps')) {
       const rules = { komi, no_pass: true };
       if (h.get('stones')) rules.stones = +h.get('stones');
       if (h.get('caps')) rules.capstones = +h.get('caps');
-      rules.size = Math.sqrt(abEngine.tak.view(h.get('tps'), [], 0, abOpts(rules)).board.length);
+      rules.size = Math.sqrt(engine.tak.view(h.get('tps'), [], 0, abOpts(rules)).board.length);
       showAnalysisBoard(abTree(rules, h.get('tps')), null, rules);
     } else {
       const rules = { size: +h.get('size') || 5, komi, no_pass: true };
@@ -239,12 +211,12 @@ function abSaveSoon() {
 // (replacing the history's entry: steps on the board are not pages).
 function abSave(ab, url) {
   clearTimeout(abSaveTimer);
-  if (!ab || !abEngine.tak) return;
+  if (!ab || !engine.tak) return;
   const at = TakTree.address(ab.node);
   let where = '/analysis';
   if (abWorthKeeping(ab)) {
     let ptn;
-    try { ptn = abEngine.tak.writePtn(abDoc(ab)); } catch (e) { return; }
+    try { ptn = engine.tak.writePtn(abDoc(ab)); } catch (e) { return; }
     if (abStore(ab.id, { ptn, at, title: abTitle(ab), time: Date.now() })) where += `#g=${ab.id}&at=${at}`;
   } else if (ab.rules.size !== 5 || ab.rules.komi) {
     where += `#size=${ab.rules.size}` + (ab.rules.komi ? `&komi=${ab.rules.komi}` : '');
@@ -314,7 +286,7 @@ function abHideLink() {
 // Shows `node`: the page's state becomes its position (as the server's
 // states describe one, with its legal moves), and the engine moves to it.
 function abGoto(ab, node) {
-  const tak = abEngine.tak, o = abOpts(ab.rules), r = node.over ? tak.result(node.tps, o) : null;
+  const tak = engine.tak, o = abOpts(ab.rules), r = node.over ? tak.result(node.tps, o) : null;
   const v = tak.view(node.tps, [], 0, o), [stones, capstones] = abReserves(ab.rules);
   if (ab.node !== node) abHideLink();
   ab.node = node;
@@ -328,14 +300,14 @@ function abGoto(ab, node) {
 
 // A move played on the board (clicks or the PTN box): the next ply of the
 // line when it is that move, else a new branch.
-function analysisPlay(text) {
+export function analysisPlay(text) {
   const ab = app.analysisBoard;
   try { abGoto(ab, TakTree.add(ab.tree, ab.node, text, abPlay(ab))); say(''); } catch (e) { say(e.message); }
 }
 
 // The review's steps: `ply` plies into the line through the position shown
 // (Infinity: its end).
-function analysisStep(ply) {
+export function analysisStep(ply) {
   const ab = app.analysisBoard;
   const n = TakTree.along(ab.node, Math.max(0, ply));
   if (n !== ab.node) abGoto(ab, n);
@@ -349,8 +321,8 @@ function abThink(ab, tps, turn) {
   abStop(ab);
   ab.thinking = tps; ab.turn = turn; ab.lines = []; ab.done = false; ab.error = null;
   if (!tps) return;
-  const w = abEngine.spare || abWorker();
-  abEngine.spare = abWorker();
+  const w = engine.spare || abWorker();
+  engine.spare = abWorker();
   ab.worker = w;
   w.onmessage = (ev) => {
     if (ab.worker !== w) return;
@@ -371,8 +343,8 @@ function abThink(ab, tps, turn) {
 // nodes allocates its 16 MB table): the next position's analysis starts in
 // one, made while the last one thinks, and so in milliseconds.
 function abWorker() {
-  const w = new Worker(abEngine.workerUrl, { name: 'analysis' });
-  w.postMessage({ id: 0, op: 'load', args: [abEngine.module] });
+  const w = new Worker(engine.workerUrl, { name: 'analysis' });
+  w.postMessage({ id: 0, op: 'load', args: [engine.module] });
   w.postMessage({ id: 0, op: 'search', args: ['x3/x3/x3 1 1', { nodes: 1 }] });
   return w;
 }
@@ -457,9 +429,9 @@ function abPlayLine(ab, pv) {
   abGoto(ab, n);
 }
 
-// ---- drawing: called at the end of every render() of app.js ---------------------------------
+// ---- drawing: called at the end of every render() of game.js --------------------------------
 
-function drawAnalysisBoard() {
+export function drawAnalysisBoard() {
   const ab = app.analysisBoard, on = !!ab && !$('play').hidden;
   $('play').classList.toggle('ab-mode', on);
   $('ab').hidden = !on; $('eval-bar').hidden = !on;
@@ -561,7 +533,7 @@ function abNote(text) { return Object.assign(document.createElement('span'), { c
 
 // The PTN document of the tree; a tree not read from PTN (a position, a
 // game of this server) gets the tags of its rules.
-function abDoc(ab) {
+export function abDoc(ab) {
   const doc = TakTree.toDoc(ab.tree), has = (n) => doc.tags.some((t) => t[0].toLowerCase() === n.toLowerCase());
   const r = ab.rules, [stones, capstones] = abReserves({ size: r.size }), add = [['Size', String(r.size)]];
   if (r.komi) add.push(['Komi', String(r.komi)]);
@@ -578,7 +550,7 @@ function abDoc(ab) {
 // moves yet.
 async function abShareLink(ab) {
   const base = location.origin + '/analysis#';
-  const tak = abEngine.tak, r = ab.rules;
+  const tak = engine.tak, r = ab.rules;
   if (ab.tree.root.children.length || ab.tree.preface) {
     return base + 'ptn=' + await abDeflate(tak.writePtn(abDoc(ab))) + '&at=' + TakTree.address(ab.node);
   }
@@ -611,8 +583,8 @@ function abEdit(ab) {
 }
 
 // The editor's `setup`, answered by the module as the server answers it.
-function analysisSetup(msg) {
-  const o = abOpts(msg), tak = abEngine.tak;
+export function analysisSetup(msg) {
+  const o = abOpts(msg), tak = engine.tak;
   const tps = tak.setup(msg.board, { ...o, size: msg.size, turn: msg.turn, move_number: msg.move_number });
   const v = tak.view(tps, [], 0, o), r = tak.result(tps, o), [stones, capstones] = abReserves(msg);
   return { ...v, size: msg.size, stones, capstones, no_pass: msg.no_pass !== false, result: r.code ? r : null };
@@ -627,7 +599,7 @@ function abFromEditor() {
 
 // ---- wiring ----------------------------------------------------------------------------
 
-window.addEventListener('DOMContentLoaded', () => {
+export function initAnalysis() {
   // On the board already: to its form for a new one, rather than losing the tree to a click.
   $('analysis-board-btn').onclick = () => (app.analysisBoard && !app.sandbox ? $('ab-paste').focus() : openAnalysisText('', 5, 0));
   $('open-analysis-board').onclick = openGameAnalysis;
@@ -683,7 +655,7 @@ window.addEventListener('DOMContentLoaded', () => {
       said.textContent = document.execCommand('copy') ? 'Link copied.' : 'Press Ctrl+C (⌘C) to copy the link.';
     }
   };
-  $('ab-export').onclick = () => { try { showExport(abEngine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
+  $('ab-export').onclick = () => { try { showExport(engine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);
   $('ab-analyse-edited').onclick = abFromEditor;
   $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
@@ -691,4 +663,4 @@ window.addEventListener('DOMContentLoaded', () => {
   window.addEventListener('pagehide', () => { if (app.analysisBoard) abSave(app.analysisBoard, true); });
   // The module, once the page is up, so the board opens at once and with the server gone.
   (window.requestIdleCallback || ((f) => setTimeout(f, 500)))(() => prepareEngine().catch(() => {}));
-});
+}

@@ -3,201 +3,193 @@
 // it is the only key to the name, so it never leaves this browser but to the
 // server), the name it claims once and for good, a player's page (/p/NAME:
 // rating, its history, their games with PTN downloads) and the leaderboard
-// (/players), both read from the server's JSON (/api/...). Kept apart from
-// app.js, which calls takPlayers.connected(), .claim(), .route() and
-// takPlayers.link().
-'use strict';
+// (/players), both read from the server's JSON (/api/...).
+import { app } from './state.js';
+import { request } from './connection.js';
 
-const takPlayers = (() => {
-  const me = { player: null, claiming: null };
-
-  function identity() {
-    let id = localStorage.getItem('tak.identity');
-    if (!id || !/^[A-Za-z0-9_-]{20,128}$/.test(id)) {
-      const bytes = crypto.getRandomValues(new Uint8Array(24));
-      id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-      localStorage.setItem('tak.identity', id);
-    }
-    return id;
+function identity() {
+  let id = localStorage.getItem('tak.identity');
+  if (!id || !/^[A-Za-z0-9_-]{20,128}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    localStorage.setItem('tak.identity', id);
   }
+  return id;
+}
 
-  const ratingOf = (p) => `${Math.round(p.rating)}${p.provisional ? '?' : ''}`;
+const ratingOf = (p) => `${Math.round(p.rating)}${p.provisional ? '?' : ''}`;
 
-  // Shows who this browser plays as: the name, fixed now, and a link to its page.
-  function setMe(p) {
-    me.player = p;
-    const input = document.getElementById('player-name'), status = document.getElementById('me');
-    if (!input || !status) return;
-    status.textContent = '';
-    if (!p) { input.readOnly = false; return; }
-    input.value = p.name; input.readOnly = true;
-    input.title = 'Your name is yours for good (kept with this browser\'s identity)';
-    localStorage.setItem('tak.name', p.name);
-    status.append('You play as ', link(p.name), ` · rating ${ratingOf(p)}`);
+// Shows who this browser plays as: the name, fixed now, and a link to its page.
+function setMe(p) {
+  app.player = p;
+  const input = document.getElementById('player-name'), status = document.getElementById('me');
+  if (!input || !status) return;
+  status.textContent = '';
+  if (!p) { input.readOnly = false; return; }
+  input.value = p.name; input.readOnly = true;
+  input.title = 'Your name is yours for good (kept with this browser\'s identity)';
+  localStorage.setItem('tak.name', p.name);
+  status.append('You play as ', link(p.name), ` · rating ${ratingOf(p)}`);
+}
+
+function say(text) {
+  const el = document.getElementById('me');
+  if (el) el.textContent = text;
+}
+
+// Identifies this connection, before anything else is sent on it.
+export function connected() {
+  request({ type: 'identify', identity: identity() }).then((r) => setMe(r.player)).catch((e) => say(e.message));
+}
+
+// Claims `name` for this browser when it has none yet. The request goes out
+// now, so the server reads it before whatever the caller sends next.
+export function claim(name) {
+  if (!name || app.player || app.claiming === name) return;
+  app.claiming = name;
+  request({ type: 'identify', identity: identity(), name })
+    .then((r) => setMe(r.player))
+    .catch((e) => say(e.message))
+    .finally(() => { app.claiming = null; });
+}
+
+// A link to a player's page; `rating` (a state's {before, after}, or a
+// number) is shown after the name.
+export function link(name, rating, newTab) {
+  const a = document.createElement('a');
+  a.href = '/p/' + encodeURIComponent(name);
+  a.className = 'player-link';
+  a.textContent = name;
+  if (newTab) { a.target = '_blank'; a.rel = 'noopener'; }
+  const span = document.createElement('span'), r = document.createElement('span');
+  r.className = 'rating';
+  if (typeof rating === 'number') r.textContent = ` (${rating})`;
+  else if (rating && rating.after != null) r.textContent = ` (${rating.before} → ${rating.after})`;
+  else if (rating) r.textContent = ` (${rating.before})`;
+  span.append(a, r);
+  return span;
+}
+
+// ---- the pages -------------------------------------------------------------------
+
+const el = (tag, text, attrs) => {
+  const e = document.createElement(tag);
+  if (text != null) e.textContent = text;
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  return e;
+};
+const day = (s) => (s ? new Date(s * 1000).toISOString().slice(0, 10) : '');
+
+// The rating after each rated game, as a line (an SVG, with a text alternative).
+function historyChart(history) {
+  const NS = 'http://www.w3.org/2000/svg', w = 600, h = 160, pad = 24;
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('class', 'rating-chart');
+  svg.setAttribute('role', 'img');
+  const points = [{ rating: 1500 }, ...history];
+  const rs = points.map((p) => p.rating), lo = Math.min(...rs) - 20, hi = Math.max(...rs) + 20;
+  svg.setAttribute('aria-label', `Rating history: ${rs.map(Math.round).join(', ')}`);
+  const xy = points.map((p, i) => [pad + i * (w - 2 * pad) / Math.max(1, points.length - 1), h - pad - (p.rating - lo) / (hi - lo) * (h - 2 * pad)]);
+  const line = document.createElementNS(NS, 'polyline');
+  line.setAttribute('points', xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '));
+  svg.append(line);
+  for (const [i, [x, y]] of xy.entries()) {
+    const c = document.createElementNS(NS, 'circle');
+    c.setAttribute('cx', x); c.setAttribute('cy', y); c.setAttribute('r', 4);
+    const t = document.createElementNS(NS, 'title');
+    t.textContent = Math.round(points[i].rating);
+    c.append(t); svg.append(c);
   }
-
-  function say(text) {
-    const el = document.getElementById('me');
-    if (el) el.textContent = text;
+  for (const [v, y] of [[hi - 20, pad], [lo + 20, h - pad]]) {
+    const t = document.createElementNS(NS, 'text');
+    t.setAttribute('x', 2); t.setAttribute('y', y); t.textContent = Math.round(v);
+    svg.append(t);
   }
+  return svg;
+}
 
-  // Identifies this connection, before anything else is sent on it.
-  function connected() {
-    request({ type: 'identify', identity: identity() }).then((r) => setMe(r.player)).catch((e) => say(e.message));
+// The result from the player's side: won, lost, drawn, or going on.
+function outcome(g) {
+  if (!g.result) return 'playing';
+  if (g.result === '1/2-1/2') return 'draw';
+  const whiteWon = g.result.endsWith('-0');
+  return (whiteWon === (g.color === 'white') ? 'won ' : 'lost ') + g.result;
+}
+
+async function showPlayer(name) {
+  const sec = document.getElementById('player-page');
+  sec.textContent = '';
+  sec.append(el('h2', name));
+  const r = await fetch('/api/players/' + encodeURIComponent(name));
+  const p = await r.json();
+  if (!r.ok) { sec.append(el('p', `No player ${name} here.`, { class: 'message' })); return; }
+  sec.firstChild.textContent = p.name;
+  document.title = `${p.name} · Tak`;
+  sec.append(el('p', `Rating ${ratingOf(p)} ± ${Math.round(p.rd)} after ${p.games} rated game${p.games === 1 ? '' : 's'} · playing since ${day(p.since)}`, { id: 'player-rating' }));
+  if (p.history.length) { sec.append(el('h3', 'Rating history')); sec.append(historyChart(p.history)); }
+  sec.append(el('h3', 'Games'));
+  if (!p.recent.length) { sec.append(el('p', 'No games yet.')); return; }
+  const table = el('table', null, { class: 'seeks', id: 'player-games' });
+  const head = table.createTHead().insertRow();
+  for (const t of ['Date', 'Opponent', 'Colour', 'Size', 'Result', 'Rating', '', '']) head.append(el('th', t));
+  const body = table.createTBody();
+  for (const g of p.recent) {
+    const tr = body.insertRow();
+    tr.dataset.game = g.game;
+    tr.insertCell().textContent = day(g.created);
+    const opp = tr.insertCell();
+    if (g.opponent) opp.append(link(g.opponent)); else opp.textContent = g.engine || 'anonymous';
+    tr.insertCell().textContent = g.color;
+    tr.insertCell().textContent = `${g.size}×${g.size}`;
+    tr.insertCell().textContent = outcome(g);
+    tr.insertCell().textContent = !g.rated ? 'casual' : g.rating_after == null ? `${Math.round(g.rating_before)}` :
+      `${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}`;
+    const view = el('a', g.result ? 'review' : 'watch', { href: '/g/' + g.game });
+    tr.insertCell().append(view);
+    const dl = el('a', 'PTN', { href: g.ptn, download: `${g.game}.ptn` });
+    tr.insertCell().append(dl);
   }
+  sec.append(table);
+}
 
-  // Claims `name` for this browser when it has none yet. The request goes out
-  // now, so the server reads it before whatever the caller sends next.
-  function claim(name) {
-    if (!name || me.player || me.claiming === name) return;
-    me.claiming = name;
-    request({ type: 'identify', identity: identity(), name })
-      .then((r) => setMe(r.player))
-      .catch((e) => say(e.message))
-      .finally(() => { me.claiming = null; });
+async function showLeaderboard() {
+  const sec = document.getElementById('leaderboard-page');
+  sec.textContent = '';
+  sec.append(el('h2', 'Leaderboard'));
+  document.title = 'Leaderboard · Tak';
+  const r = await fetch('/api/leaderboard');
+  const list = (await r.json()).players || [];
+  if (!list.length) { sec.append(el('p', 'Nobody has played a rated game yet.')); return; }
+  const table = el('table', null, { class: 'seeks', id: 'leaders' });
+  const head = table.createTHead().insertRow();
+  for (const t of ['#', 'Player', 'Rating', '±', 'Rated games']) head.append(el('th', t));
+  const body = table.createTBody();
+  for (const [i, p] of list.entries()) {
+    const tr = body.insertRow();
+    tr.insertCell().textContent = i + 1;
+    tr.insertCell().append(link(p.name));
+    tr.insertCell().textContent = ratingOf(p);
+    tr.insertCell().textContent = Math.round(p.rd);
+    tr.insertCell().textContent = p.games;
   }
+  sec.append(table);
+}
 
-  // A link to a player's page; `rating` (a state's {before, after}, or a
-  // number) is shown after the name.
-  function link(name, rating, newTab) {
-    const a = document.createElement('a');
-    a.href = '/p/' + encodeURIComponent(name);
-    a.className = 'player-link';
-    a.textContent = name;
-    if (newTab) { a.target = '_blank'; a.rel = 'noopener'; }
-    const span = document.createElement('span'), r = document.createElement('span');
-    r.className = 'rating';
-    if (typeof rating === 'number') r.textContent = ` (${rating})`;
-    else if (rating && rating.after != null) r.textContent = ` (${rating.before} → ${rating.after})`;
-    else if (rating) r.textContent = ` (${rating.before})`;
-    span.append(a, r);
-    return span;
-  }
+// Shows a page of this file's when `path` is one of them (true), else hides them.
+export function route(path) {
+  const player = path.match(/^\/p\/([^/]+)$/), board = path === '/players';
+  document.getElementById('player-page').hidden = !player;
+  document.getElementById('leaderboard-page').hidden = !board;
+  if (player) showPlayer(decodeURIComponent(player[1])).catch((e) => say(e.message));
+  if (board) showLeaderboard().catch((e) => say(e.message));
+  return !!(player || board);
+}
 
-  // ---- the pages -------------------------------------------------------------------
-
-  const el = (tag, text, attrs) => {
-    const e = document.createElement(tag);
-    if (text != null) e.textContent = text;
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    return e;
-  };
-  const day = (s) => (s ? new Date(s * 1000).toISOString().slice(0, 10) : '');
-
-  // The rating after each rated game, as a line (an SVG, with a text alternative).
-  function historyChart(history) {
-    const NS = 'http://www.w3.org/2000/svg', w = 600, h = 160, pad = 24;
-    const svg = document.createElementNS(NS, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
-    svg.setAttribute('class', 'rating-chart');
-    svg.setAttribute('role', 'img');
-    const points = [{ rating: 1500 }, ...history];
-    const rs = points.map((p) => p.rating), lo = Math.min(...rs) - 20, hi = Math.max(...rs) + 20;
-    svg.setAttribute('aria-label', `Rating history: ${rs.map(Math.round).join(', ')}`);
-    const xy = points.map((p, i) => [pad + i * (w - 2 * pad) / Math.max(1, points.length - 1), h - pad - (p.rating - lo) / (hi - lo) * (h - 2 * pad)]);
-    const line = document.createElementNS(NS, 'polyline');
-    line.setAttribute('points', xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '));
-    svg.append(line);
-    for (const [i, [x, y]] of xy.entries()) {
-      const c = document.createElementNS(NS, 'circle');
-      c.setAttribute('cx', x); c.setAttribute('cy', y); c.setAttribute('r', 4);
-      const t = document.createElementNS(NS, 'title');
-      t.textContent = Math.round(points[i].rating);
-      c.append(t); svg.append(c);
-    }
-    for (const [v, y] of [[hi - 20, pad], [lo + 20, h - pad]]) {
-      const t = document.createElementNS(NS, 'text');
-      t.setAttribute('x', 2); t.setAttribute('y', y); t.textContent = Math.round(v);
-      svg.append(t);
-    }
-    return svg;
-  }
-
-  // The result from the player's side: won, lost, drawn, or going on.
-  function outcome(g) {
-    if (!g.result) return 'playing';
-    if (g.result === '1/2-1/2') return 'draw';
-    const whiteWon = g.result.endsWith('-0');
-    return (whiteWon === (g.color === 'white') ? 'won ' : 'lost ') + g.result;
-  }
-
-  async function showPlayer(name) {
-    const sec = document.getElementById('player-page');
-    sec.textContent = '';
-    sec.append(el('h2', name));
-    const r = await fetch('/api/players/' + encodeURIComponent(name));
-    const p = await r.json();
-    if (!r.ok) { sec.append(el('p', `No player ${name} here.`, { class: 'message' })); return; }
-    sec.firstChild.textContent = p.name;
-    document.title = `${p.name} · Tak`;
-    sec.append(el('p', `Rating ${ratingOf(p)} ± ${Math.round(p.rd)} after ${p.games} rated game${p.games === 1 ? '' : 's'} · playing since ${day(p.since)}`, { id: 'player-rating' }));
-    if (p.history.length) { sec.append(el('h3', 'Rating history')); sec.append(historyChart(p.history)); }
-    sec.append(el('h3', 'Games'));
-    if (!p.recent.length) { sec.append(el('p', 'No games yet.')); return; }
-    const table = el('table', null, { class: 'seeks', id: 'player-games' });
-    const head = table.createTHead().insertRow();
-    for (const t of ['Date', 'Opponent', 'Colour', 'Size', 'Result', 'Rating', '', '']) head.append(el('th', t));
-    const body = table.createTBody();
-    for (const g of p.recent) {
-      const tr = body.insertRow();
-      tr.dataset.game = g.game;
-      tr.insertCell().textContent = day(g.created);
-      const opp = tr.insertCell();
-      if (g.opponent) opp.append(link(g.opponent)); else opp.textContent = g.engine || 'anonymous';
-      tr.insertCell().textContent = g.color;
-      tr.insertCell().textContent = `${g.size}×${g.size}`;
-      tr.insertCell().textContent = outcome(g);
-      tr.insertCell().textContent = !g.rated ? 'casual' : g.rating_after == null ? `${Math.round(g.rating_before)}` :
-        `${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}`;
-      const view = el('a', g.result ? 'review' : 'watch', { href: '/g/' + g.game });
-      tr.insertCell().append(view);
-      const dl = el('a', 'PTN', { href: g.ptn, download: `${g.game}.ptn` });
-      tr.insertCell().append(dl);
-    }
-    sec.append(table);
-  }
-
-  async function showLeaderboard() {
-    const sec = document.getElementById('leaderboard-page');
-    sec.textContent = '';
-    sec.append(el('h2', 'Leaderboard'));
-    document.title = 'Leaderboard · Tak';
-    const r = await fetch('/api/leaderboard');
-    const list = (await r.json()).players || [];
-    if (!list.length) { sec.append(el('p', 'Nobody has played a rated game yet.')); return; }
-    const table = el('table', null, { class: 'seeks', id: 'leaders' });
-    const head = table.createTHead().insertRow();
-    for (const t of ['#', 'Player', 'Rating', '±', 'Rated games']) head.append(el('th', t));
-    const body = table.createTBody();
-    for (const [i, p] of list.entries()) {
-      const tr = body.insertRow();
-      tr.insertCell().textContent = i + 1;
-      tr.insertCell().append(link(p.name));
-      tr.insertCell().textContent = ratingOf(p);
-      tr.insertCell().textContent = Math.round(p.rd);
-      tr.insertCell().textContent = p.games;
-    }
-    sec.append(table);
-  }
-
-  // Shows a page of this file's when `path` is one of them (true), else hides them.
-  function route(path) {
-    const player = path.match(/^\/p\/([^/]+)$/), board = path === '/players';
-    document.getElementById('player-page').hidden = !player;
-    document.getElementById('leaderboard-page').hidden = !board;
-    if (player) showPlayer(decodeURIComponent(player[1])).catch((e) => say(e.message));
-    if (board) showLeaderboard().catch((e) => say(e.message));
-    return !!(player || board);
-  }
-
-  window.addEventListener('DOMContentLoaded', () => {
-    // The header's "New game" leaves these pages.
-    document.getElementById('new-game-btn').addEventListener('click', () => route(''));
-    // A name typed is claimed when the field is left (before the click that left it acts).
-    const input = document.getElementById('player-name');
-    input.addEventListener('change', () => claim(input.value.trim()));
-  });
-
-  return { connected, claim, link, route, me };
-})();
-window.takPlayers = takPlayers;
+export function initPlayers() {
+  // The header's "New game" leaves these pages.
+  document.getElementById('new-game-btn').addEventListener('click', () => route(''));
+  // A name typed is claimed when the field is left (before the click that left it acts).
+  const input = document.getElementById('player-name');
+  input.addEventListener('change', () => claim(input.value.trim()));
+}

@@ -3,18 +3,40 @@
 // GET of this origin (but /api/ and the socket) still goes to the server,
 // which answers 304 for what the browser holds; when the server cannot be
 // reached the worker's copy answers, and every page address (/, /analysis,
-// /g/ID, ...) gets the page. On install it fetches every file of the page,
-// so one visit is enough: the list and the version (the files' hashes) are
-// written in by scripts/embed-web.sh, so a change to any file is a new
-// worker, which fetches them again and drops the old one's copies.
+// /g/ID, ...) gets the page. On install it fetches every file of the page
+// (but 404.html, which only the server answers with), so one visit is
+// enough: the list and the version (the files' hashes) are written in by
+// scripts/embed-web.sh, so a change to any file is a new worker, which
+// fetches them again and drops the old one's copies.
 'use strict';
 const CACHE = 'tak-@VERSION@';
 const FILES = ['@ASSETS@'];
 const PAGE = '/index.html'; // what the server answers for every page address
 
 self.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+  e.waitUntil((async () => {
+    const c = await caches.open(CACHE);
+    await Promise.all([c.addAll(FILES.filter((f) => f !== PAGE)), pageResponse().then((res) => c.put(PAGE, res))]);
+    await self.skipWaiting();
+  })());
 });
+
+// The page, fetched by the address that opened it (/, /analysis, /g/ID...):
+// every page address is /index.html, and that address's answer is in the
+// browser's cache already, so it comes back as a 304, where /index.html
+// itself would come whole (5 KB more on a first visit).
+async function pageResponse() {
+  const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const client of open) {
+    const url = new URL(client.url);
+    if (url.origin !== self.location.origin) continue;
+    const res = await fetch(url.pathname);
+    if (res.ok && (res.headers.get('content-type') || '').startsWith('text/html')) return res;
+  }
+  const res = await fetch(PAGE);
+  if (!res.ok) throw new Error(`${PAGE}: ${res.status}`);
+  return res;
+}
 
 self.addEventListener('activate', (e) => {
   e.waitUntil((async () => {

@@ -2,10 +2,10 @@
 // in SVG (red cells, the centre, the ko cell marked), drops and moves by
 // clicks. It knows no rule: each takat_state carries the legal turns ("a2",
 // "b2-c3"), and a click is allowed when a legal turn starts with it.
-'use strict';
+import { $, el } from './dom.js';
+import { app, takat as TK } from './state.js';
+import { request } from './connection.js';
 
-const TK = { id: null, seat: null, state: null, from: null, invite: null };
-window.takatApp = TK;
 // Cell centres: rows of 2, 3 and 2 hexagons (takat.md's board).
 const HEX_R = 62, HEX_W = Math.sqrt(3) * HEX_R;
 // [column in half-offset units, row]: the middle row's three cells at 0, 1, 2.
@@ -19,7 +19,7 @@ function hexCentre(name) {
 
 function takatKey(id) { return 'takat.seat.' + id; }
 
-async function takatJoin(id) {
+export async function takatJoin(id) {
   const hash = new URLSearchParams(location.hash.slice(1));
   const msg = { type: 'takat_join', game: id };
   const token = localStorage.getItem(takatKey(id)) || hash.get('s');
@@ -33,14 +33,14 @@ async function takatJoin(id) {
   } catch (e) { $('takat-message').textContent = e.message; }
 }
 
-function openTakat(id, seat) {
+export function openTakat(id, seat) {
   TK.id = id; TK.state = null; TK.from = null; TK.seat = seat || null;
   app.gameId = null; app.state = null; app.sandbox = null;
   $('new-game').hidden = true; $('play').hidden = true; $('takat').hidden = false;
   if (!seat && app.connected) takatJoin(id);
 }
 
-async function takatCreate(msg) {
+export async function takatCreate(msg) {
   try {
     const r = await request({ type: 'takat_create', opponent: msg.opponent, level: msg.level, color: msg.color });
     localStorage.setItem(takatKey(r.game), r.token);
@@ -65,7 +65,7 @@ function takatLinks() {
   if (TK.invite) add('Invite a friend: ', base + '#invite=' + TK.invite);
 }
 
-function onTakatState(s) {
+export function onTakatState(s) {
   if (s.game !== TK.id) return;
   if (!TK.state || TK.state.ply !== s.ply) TK.from = null;
   TK.state = s;
@@ -177,7 +177,9 @@ function drawTakat() {
   ol.scrollTop = ol.scrollHeight;
 }
 
-$('takat-resign').onclick = async () => {
-  if (!confirm('Resign this game?')) return;
-  try { await request({ type: 'takat_resign', game: TK.id }); } catch (e) { $('takat-message').textContent = e.message; }
-};
+export function initTakat() {
+  $('takat-resign').onclick = async () => {
+    if (!confirm('Resign this game?')) return;
+    try { await request({ type: 'takat_resign', game: TK.id }); } catch (e) { $('takat-message').textContent = e.message; }
+  };
+}

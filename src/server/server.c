@@ -258,8 +258,16 @@ static int http_start(struct lws *wsi, Session *ss, const char *uri) {
         ss->asset = find_asset(uri);
     }
     if (ss->asset == NULL) {
-        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "not found");
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        /* An address the page does not know: its 404 page (web/404.html),
+         * sent plain and without an ETag, so it is never answered 304. */
+        const Asset *page = find_asset("/404.html");
+        if (page == NULL) {
+            lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "not found");
+            return lws_http_transaction_completed(wsi) ? -1 : 0;
+        }
+        status = HTTP_STATUS_NOT_FOUND;
+        ss->body_asset = (Asset){.path = "", .mime = page->mime, .data = page->data, .len = page->len};
+        ss->asset = &ss->body_asset;
     }
     const Asset *a = ss->asset;
     char value[1024];

@@ -377,3 +377,78 @@ test('a game\'s move list reads and copies as PTN, spaces between the moves', as
   assert.match(await p.evaluate(() => document.getElementById('moves').innerText.replace(/\s+/g, ' ').trim()), /^1\. a1 e5 2\. c3 d3$/);
   await p.context().close();
 });
+
+test('a game link that is not there, with an invitation or a seat in it, is said once, plainly, where a game can be started', async () => {
+  const p = await newPage(env.browser);
+  for (const hash of ['#invite=abcdefgh', '#s=abcdefghijklmnop']) {
+    await p.goto(env.srv.url + '/g/zzzzzzzz' + hash);
+    await p.waitForSelector('#new-game:not([hidden])');
+    await p.waitForFunction(() => document.getElementById('new-message').textContent);
+    assert.equal(await p.textContent('#new-message'), 'There is no game zzzzzzzz here: start a new one.', hash);
+    assert.equal(await p.textContent('#message'), '', hash);
+  }
+  await p.context().close();
+});
+
+test('an address the site does not know: a 404 page in the site\'s look, saying so, with a way home', async () => {
+  const p = await newPage(env.browser);
+  await p.addInitScript(() => localStorage.setItem('tak.dark', '1'));
+  const res = await p.goto(env.srv.url + '/no/such/page');
+  assert.equal(res.status(), 404);
+  assert.match(res.headers()['content-type'], /^text\/html/);
+  assert.match(await p.title(), /not found/i);
+  assert.match(await p.textContent('main'), /no page at \/no\/such\/page/);
+  // The site's header and stylesheet, dark as chosen in this browser.
+  assert.equal(await p.$eval('header', (e) => getComputedStyle(e).backgroundColor), 'rgb(59, 47, 34)');
+  await p.waitForFunction(() => document.documentElement.dataset.dark === '1');
+  assert.equal(await p.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(28, 29, 32)');
+  await shot(p, 'not-found');
+  await p.click('main a[href="/"]');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby);
+  assert.equal(new URL(p.url()).pathname, '/');
+  await p.context().close();
+});
+
+test('settings (board, dark page, wobbly stacks, sound) in one menu on every page; folded behind a button on a phone', async () => {
+  const p = await newPage(env.browser);
+  const shown = () => p.evaluate(() => ['board-theme', 'dark', 'wobbly', 'mute'].map((id) => document.getElementById(id).checkVisibility()));
+  for (const path of ['/', '/analysis', '/players', '/p/nobody-here']) {
+    await p.goto(env.srv.url + path);
+    await p.waitForFunction(() => window.takApp && window.takApp.connected);
+    assert.deepEqual(await shown(), [true, true, true, true], path);
+  }
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=engine]');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForSelector('[data-square=a1]');
+  assert.deepEqual(await shown(), [true, true, true, true], 'a game');
+  // Chosen on the leaderboard, kept on the home page.
+  await p.goto(env.srv.url + '/players');
+  await p.check('#dark');
+  await p.selectOption('#board-theme', 'green');
+  await p.check('#mute');
+  assert.equal(await p.evaluate(() => document.documentElement.dataset.dark), '1');
+  await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.connected);
+  assert.deepEqual(await p.evaluate(() => [document.documentElement.dataset.dark, document.documentElement.dataset.board,
+    document.getElementById('mute').checked, window.takApp.muted]), ['1', 'green', true, true]);
+  await p.context().close();
+  // A phone: the header's Settings button opens the menu; Escape closes it.
+  const q = await newPage(env.browser, { viewport: { width: 390, height: 844 } });
+  for (const path of ['/', '/players', '/analysis']) {
+    await q.goto(env.srv.url + path);
+    await q.waitForFunction(() => window.takApp && window.takApp.connected);
+    assert.equal(await q.isVisible('#dark'), false, path);
+    await q.click('#settings-btn');
+    assert.equal(await q.getAttribute('#settings-btn', 'aria-expanded'), 'true', path);
+    assert.equal(await q.isVisible('#dark'), true, path);
+    await q.click('#dark');
+    assert.equal(await q.isVisible('#dark'), true, 'the menu stays open while it is used');
+    await q.keyboard.press('Escape');
+    assert.equal(await q.isVisible('#dark'), false, path);
+    assert.equal(await q.evaluate(() => document.activeElement.id), 'settings-btn');
+    assert.equal(await q.evaluate(() => document.documentElement.scrollWidth), 390, `${path}: nothing sideways`);
+  }
+  assert.equal(await q.evaluate(() => document.documentElement.dataset.dark), '1', 'clicked three times: dark');
+  await q.context().close();
+});

@@ -103,3 +103,15 @@ test('errors stay errors: unknown paths 404, API answers unzipped and without ET
   agent.destroy();
   assert.deepEqual(statuses, [200, 304, 200, 304]);
 });
+
+test('an unknown address gets the site\'s 404 page: HTML with a link home, plain, never 304', async () => {
+  for (const path of ['/nope.txt', '/gx/abc', '/some/deep/path']) {
+    const res = await get(path, { 'accept-encoding': 'gzip', 'if-none-match': '*' });
+    assert.equal(res.status, 404, path);
+    assert.match(res.headers['content-type'], /^text\/html/, path);
+    assert.equal(res.headers['content-encoding'], undefined, path);
+    assert.equal(res.headers.etag, undefined, path);
+    assert.equal(+res.headers['content-length'], res.body.length, path);
+    assert.match(res.body.toString(), /<a id="home" href="\/">/, path);
+  }
+});
