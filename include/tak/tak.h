@@ -17,6 +17,7 @@
 #include "tak/game.h"
 #include "tak/move.h"
 #include "tak/notation.h"
+#include "tak/playtak.h"
 #include "tak/position.h"
 #include "tak/ptn.h"
 #include "tak/random.h"
