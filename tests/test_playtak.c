@@ -428,6 +428,36 @@ static void test_session_recorded(void **state) {
     tak_pt_session_free(&s);
 }
 
+/* The open seeks: listed, replaced, removed, forgotten on a new login. */
+static void test_session_seeks(void **state) {
+    (void)state;
+    TakPtSession s;
+    tak_pt_session_init(&s);
+    static const char *const lines[] = {
+        "Welcome bot_1!", "Seek new 1 Guest1 5 180 2 W 2 21 1 1 0 0 0 ",
+        "Seek new 2 Guest2 6 600 5 A 0 30 1 0 0 0 0 ", "Seek new 2 Guest2 6 900 5 A 0 30 1 0 0 0 0 ",
+        "Seek new 3 Guest3 4 60 0 B 0 15 0 0 0 0 0 ", "Seek remove 1 Guest1 5 180 2 W 2 21 1 1 0 0 0 ",
+        NULL};
+    feed(&s, lines);
+    assert_int_equal(s.seek_count, 2);
+    bool saw2 = false;
+    for (int i = 0; i < s.seek_count; i++)
+        if (s.seeks[i].no == 2) saw2 = s.seeks[i].time_s == 900;
+    assert_true(saw2);
+    static const char *const again[] = {"Welcome bot_1!", NULL};
+    feed(&s, again);
+    assert_int_equal(s.seek_count, 0);
+    /* More seeks than room: the extra ones are left out, none is broken. */
+    for (int i = 0; i < TAK_PT_SEEKS_MAX + 5; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "Seek new %d Guest%d 5 180 2 W 2 21 1 1 0 0 0 ", 10 + i, i);
+        const char *const one[] = {line, NULL};
+        feed(&s, one);
+    }
+    assert_int_equal(s.seek_count, TAK_PT_SEEKS_MAX);
+    tak_pt_session_free(&s);
+}
+
 /* A game won on the board, as Black, and the lines a session refuses. */
 static void test_session_road_and_refusals(void **state) {
     (void)state;
@@ -503,6 +533,7 @@ int main(void) {
         cmocka_unit_test(test_moves),
         cmocka_unit_test(test_client_lines),
         cmocka_unit_test(test_session_recorded),
+        cmocka_unit_test(test_session_seeks),
         cmocka_unit_test(test_session_road_and_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -205,6 +205,8 @@ int tak_pt_write_tell(const char *name, const char *text, char *buf, size_t cap)
 #define TAK_PT_GAMES_MAX 4
 /** Games remembered from the game list (for their increments). */
 #define TAK_PT_LISTED_MAX 16
+/** Open seeks remembered; more are left out until some go. */
+#define TAK_PT_SEEKS_MAX 64
 
 /** A game the session's player is in. */
 typedef struct TakPtGame {
@@ -227,6 +229,8 @@ typedef struct TakPtSession {
     TakPtGame games[TAK_PT_GAMES_MAX];
     TakPtListed listed[TAK_PT_LISTED_MAX]; /**< ring of recent "GameList Add" */
     int listed_next;
+    TakPtSeek seeks[TAK_PT_SEEKS_MAX]; /**< the open seeks, ours included, as listed */
+    int seek_count;
     int resumed;              /**< games resumed (a "Game Start" for a game already held) */
 } TakPtSession;
 
@@ -235,7 +239,8 @@ void tak_pt_session_init(TakPtSession *s);
 /** Frees every game's history; the session is empty again. */
 void tak_pt_session_free(TakPtSession *s);
 
-/** Follows one server message: logs in, starts (or restarts, on a
+/** Follows one server message: logs in (forgetting the seeks, which the
+ * server lists again), keeps the open seeks, starts (or restarts, on a
  * reconnection) a game, plays the opponent's moves, takes back, sets the
  * clocks, ends games. False (err says why) when the message does not fit
  * what the session knows: a move that is illegal or for a game it does not

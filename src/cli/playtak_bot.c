@@ -32,6 +32,7 @@ enum {
     PING_EVERY_S = 30,     /* the server's README asks for a ping every 30 s */
     CONNECT_TIMEOUT_S = 10,
     BACKOFF_MAX_S = 30,    /* reconnection attempts back off 1, 2, 4 ... 30 s */
+    ACCEPT_WAIT_S = 10,    /* an Accept unanswered this long is given up */
 };
 /* A draw is taken under the "losing" policy when our last search scored
  * the game this much or more against us (hundredths of a flat). */
@@ -496,19 +497,14 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
             send_line(bot, line);
         }
         break;
-    case TAK_PT_SEEK_NEW:
-        if (bot->state == PT_LOGGED_IN && !bot->accept_sent && !has_game(bot) &&
-            seek_acceptable(bot, &m->seek)) {
-            snprintf(line, sizeof line, "Accept %d", m->seek.no);
-            bot->accept_sent = true;
-            say(bot, "accepting seek %d by %s", m->seek.no, m->seek.name);
-            send_line(bot, line);
-        }
-        break;
-    case TAK_PT_SEEK_REMOVE:
     case TAK_PT_NOK:
-        /* An accept that came too late (the seek went) leaves us free again. */
-        if (!has_game(bot)) bot->accept_sent = false;
+        /* An accept refused (the seek went, or was not for us) leaves us free
+         * again, and that seek is not tried again. */
+        if (bot->accept_sent && !has_game(bot)) {
+            bot->refused[bot->refused_next] = bot->accept_no;
+            bot->refused_next = (bot->refused_next + 1) % 8;
+            bot->accept_sent = false;
+        }
         break;
     case TAK_PT_TELL:
         if (asks_for(m->text, "eval")) {
@@ -579,6 +575,29 @@ static void think_if_our_turn(PtBot *bot) {
     }
 }
 
+/* Accepts the first open seek that meets the rules, when free. A seek
+ * taken by another player first answers NOK, and the next one is tried. */
+static void accept_if_free(PtBot *bot, double now) {
+    if (!bot->cfg->accepting || has_game(bot)) return;
+    if (bot->accept_sent && now - bot->accept_time < ACCEPT_WAIT_S) return;
+    bot->accept_sent = false;
+    for (int i = 0; i < bot->session.seek_count; i++) {
+        const TakPtSeek *k = &bot->session.seeks[i];
+        bool refused = false;
+        for (int r = 0; r < 8; r++)
+            if (bot->refused[r] == k->no) refused = true;
+        if (refused || !seek_acceptable(bot, k)) continue;
+        char line[64];
+        snprintf(line, sizeof line, "Accept %d", k->no);
+        bot->accept_sent = true;
+        bot->accept_time = now;
+        bot->accept_no = k->no;
+        say(bot, "accepting seek %d by %s", k->no, k->name);
+        send_line(bot, line);
+        return;
+    }
+}
+
 static void seek_if_free(PtBot *bot) {
     const PtConfig *cfg = bot->cfg;
     if (!cfg->seeking || bot->seek_posted || has_game(bot)) return;
@@ -615,6 +634,7 @@ void pt_bot_step(PtBot *bot, double now) {
         bot->state = PT_DONE;
         return;
     }
+    accept_if_free(bot, now);
     seek_if_free(bot);
     think_if_our_turn(bot);
     if (now - bot->last_ping >= PING_EVERY_S) {

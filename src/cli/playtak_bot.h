@@ -79,9 +79,12 @@ typedef struct PtBot {
     int last_score;                   /* our last search's score, our view */
     bool have_score;
     bool seek_posted, accept_sent;
+    int accept_no;                    /* the seek last accepted */
+    int refused[8];                   /* seeks whose Accept was refused: not tried again */
+    int refused_next;
     int games_done;
     int backoff_s;
-    double next_connect, last_ping, last_input;
+    double next_connect, last_ping, last_input, accept_time;
     bool failed;                      /* a login refused: no point retrying */
     int restarted[TAK_PT_GAMES_MAX];  /* games the server started (again) on this connection */
     int restarted_count;

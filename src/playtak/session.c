@@ -104,7 +104,15 @@ bool tak_pt_session_feed(TakPtSession *s, const TakPtMessage *m, TakError *err) 
     tak_error_clear(err);
     TakPtGame *g;
     switch (m->kind) {
+    case TAK_PT_SEEK_NEW:
+    case TAK_PT_SEEK_REMOVE:
+        for (int i = 0; i < s->seek_count; i++)
+            if (s->seeks[i].no == m->seek.no) s->seeks[i--] = s->seeks[--s->seek_count];
+        if (m->kind == TAK_PT_SEEK_NEW && s->seek_count < TAK_PT_SEEKS_MAX)
+            s->seeks[s->seek_count++] = m->seek;
+        return true;
     case TAK_PT_LOGGED_IN:
+        s->seek_count = 0;
         s->logged_in = true;
         snprintf(s->name, sizeof s->name, "%s", m->name);
         return true;
