@@ -34,6 +34,12 @@ enum {
     BACKOFF_MAX_S = 30,    /* reconnection attempts back off 1, 2, 4 ... 30 s */
     ACCEPT_WAIT_S = 10,    /* an Accept unanswered this long is given up */
 };
+/* Seconds between a game's end and the next seek or accept. tak-server
+ * (250d062) clears both players' game from the thread of the move that ended
+ * it, after telling them: a new game started within those milliseconds is
+ * cleared too, and every move in it answered NOK (seen at once against the
+ * real server, bench/PLAYTAK.md). */
+#define NEXT_GAME_DELAY_S 1.0
 /* A draw is taken under the "losing" policy when our last search scored
  * the game this much or more against us (hundredths of a flat). */
 #define DRAW_LOSING_SCORE 100
@@ -131,6 +137,8 @@ static bool send_line(PtBot *bot, const char *line) {
         else
             say(bot, "> %s", line);
     }
+    if (strncmp(line, "Login ", 6) != 0 && strcmp(line, "PING") != 0)
+        snprintf(bot->last_sent, sizeof bot->last_sent, "%s", line);
     char buf[TAK_PT_WRITE_MAX + 2];
     int n = snprintf(buf, sizeof buf, "%s\n", line);
     if (n < 0 || (size_t)n >= sizeof buf) return false;
@@ -290,6 +298,7 @@ static void game_over(PtBot *bot, TakPtGame *g) {
     tak_pt_session_forget(&bot->session, g->start.no);
     bot->games_done++;
     bot->seek_posted = bot->accept_sent = false;
+    bot->free_at = cli_seconds() + NEXT_GAME_DELAY_S;
     bot->have_score = false;
 }
 
@@ -498,6 +507,7 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
         }
         break;
     case TAK_PT_NOK:
+        say(bot, "the server said NOK (the last command sent: %.80s)", bot->last_sent);
         /* An accept refused (the seek went, or was not for us) leaves us free
          * again, and that seek is not tried again. */
         if (bot->accept_sent && !has_game(bot)) {
@@ -578,7 +588,7 @@ static void think_if_our_turn(PtBot *bot) {
 /* Accepts the first open seek that meets the rules, when free. A seek
  * taken by another player first answers NOK, and the next one is tried. */
 static void accept_if_free(PtBot *bot, double now) {
-    if (!bot->cfg->accepting || has_game(bot)) return;
+    if (!bot->cfg->accepting || has_game(bot) || now < bot->free_at) return;
     if (bot->accept_sent && now - bot->accept_time < ACCEPT_WAIT_S) return;
     bot->accept_sent = false;
     for (int i = 0; i < bot->session.seek_count; i++) {
@@ -598,9 +608,9 @@ static void accept_if_free(PtBot *bot, double now) {
     }
 }
 
-static void seek_if_free(PtBot *bot) {
+static void seek_if_free(PtBot *bot, double now) {
     const PtConfig *cfg = bot->cfg;
-    if (!cfg->seeking || bot->seek_posted || has_game(bot)) return;
+    if (!cfg->seeking || bot->seek_posted || has_game(bot) || now < bot->free_at) return;
     char line[TAK_PT_WRITE_MAX];
     TakError err;
     if (tak_pt_write_seek(&cfg->seek, line, sizeof line, &err) < 0) return; /* checked at start */
@@ -635,7 +645,7 @@ void pt_bot_step(PtBot *bot, double now) {
         return;
     }
     accept_if_free(bot, now);
-    seek_if_free(bot);
+    seek_if_free(bot, now);
     think_if_our_turn(bot);
     if (now - bot->last_ping >= PING_EVERY_S) {
         bot->last_ping = now;

@@ -85,6 +85,8 @@ typedef struct PtBot {
     int games_done;
     int backoff_s;
     double next_connect, last_ping, last_input, accept_time;
+    double free_at;                   /* no seek or accept before this (after a game) */
+    char last_sent[TAK_PT_WRITE_MAX]; /* for the log, when the server says NOK */
     bool failed;                      /* a login refused: no point retrying */
     int restarted[TAK_PT_GAMES_MAX];  /* games the server started (again) on this connection */
     int restarted_count;
