@@ -336,7 +336,7 @@ static int parse_options(int argc, char **argv, PtConfig *cfg, int *connections)
 
 int cmd_playtak(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) return cli_help(&playtak_command);
-    static PtConfig cfg; /* large (names, password); one per process */
+    PtConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     snprintf(cfg.host, sizeof cfg.host, "playtak.com");
     snprintf(cfg.port, sizeof cfg.port, "10000");

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""playtak_fake_server.py PORT_FILE LOG_FILE: a scripted PlayTak server for
+"""playtak_fake_server.py PORT_FILE LOG_FILE [refuse-login USER PASSWORD]: a
+scripted PlayTak server for
 tests/cli/test_playtak.sh, speaking the lines the real server (tak-server,
 bench/PLAYTAK.md) writes, to one bot, through one whole game:
 
@@ -11,7 +12,11 @@ bench/PLAYTAK.md) writes, to one bot, through one whole game:
   the same token, and the opponent resigning after the bot's sixth move.
 
 The opponent places flats on empty squares; with so few pieces on 6x6 no
-road is possible, so the fake needs no rules beyond stack heights. Every
+road is possible, so the fake needs no rules beyond stack heights.
+
+With 'refuse-login USER PASSWORD' it checks instead that the bot logs in as
+USER with PASSWORD, answers 'Authentication failure' as the real server
+does, and expects the bot to go without retrying. Every
 check that fails is written to LOG_FILE as 'FAIL ...'; exit status 0 only
 when all passed and the bot said 'quit'."""
 import re
@@ -160,6 +165,27 @@ def bot_move(conn):
         return move
 
 
+def refuse_login(conn, server, user, password):
+    conn.send("Welcome!")
+    conn.send("Login or Register")
+    got = [conn.recv() for _ in range(3)]
+    if got[2] != "Login %s %s" % (user, password):
+        fail("not the user's login: %r" % got[2])
+    conn.send("OK")
+    conn.send("OK")
+    conn.send("Authentication failure")
+    if conn.recv() is not None:
+        fail("the bot went on after the login was refused")
+    server.settimeout(3)
+    try:
+        server.accept()
+        fail("the bot came back after the login was refused")
+    except socket.timeout:
+        pass
+    note("PASS" if not failures else "%d failures" % len(failures))
+    sys.exit(1 if failures else 0)
+
+
 def main():
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -172,6 +198,9 @@ def main():
     os.rename(port_file + ".tmp", port_file)
 
     conn = Conn(server.accept()[0])
+    if len(sys.argv) == 6 and sys.argv[3] == "refuse-login":
+        refuse_login(conn, server, sys.argv[4], sys.argv[5])
+        return
     token = login(conn)
     conn.send("Welcome Guest7!")
     conn.send("Online 1")

@@ -77,4 +77,30 @@ else
     fail "a PTN file" "none in $scratch/ptn"
 fi
 
+# A user's login, the password from the environment, then from a file; the
+# server refuses it, and the bot stops (exit 1) without retrying.
+start_fake() {
+    rm -f "$scratch/port"
+    python3 "$here/playtak_fake_server.py" "$scratch/port" "$scratch/server.log" "$@" &
+    fake=$!
+    for _ in $(seq 100); do
+        [ -s "$scratch/port" ] && break
+        sleep 0.1
+    done
+    port=$(cat "$scratch/port" 2>/dev/null)
+}
+start_fake refuse-login TakBot_1 s3cret-pw
+TAK_PLAYTAK_PASSWORD=s3cret-pw tak playtak --server "127.0.0.1:$port" --user TakBot_1 --accept -v
+expect_rc "a refused login exits 1" 1
+expect_match "it says the login was refused" "$err" 'login refused'
+expect_match "the verbose log shows the login" "$err" '> Login TakBot_1 \*+$'
+if printf '%s' "$err" | grep -q s3cret; then fail "the password stays out of the log" "$err"; else pass; fi
+if wait "$fake"; then pass; else fail "refused login (environment)" "$(grep FAIL "$scratch/server.log")"; fi
+printf 'other-pw\n' >"$scratch/pw"
+start_fake refuse-login TakBot_1 other-pw
+TAK_PLAYTAK_PASSWORD=s3cret-pw tak playtak --server "127.0.0.1:$port" --user TakBot_1 --accept \
+    --password-file "$scratch/pw"
+expect_rc "a refused login (password file) exits 1" 1
+if wait "$fake"; then pass; else fail "refused login (file)" "$(grep FAIL "$scratch/server.log")"; fi
+
 finish
