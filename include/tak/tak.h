@@ -8,6 +8,7 @@
  *   game.h      a game with history: repetition, takebacks, resignations
  *   notation.h  TPS and single PTN plies
  *   ptn.h       whole PTN games
+ *   playtak.h   PlayTak's text protocol (the playtak.com server)
  *   version.h   the library's version
  */
 #ifndef TAK_TAK_H
