@@ -447,6 +447,12 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
     TakError err;
     if (!tak_pt_session_feed(&bot->session, m, &err)) {
         say(bot, "%s", err.message);
+        if (m->kind == TAK_PT_GAME_START && !resumed) {
+            /* A game we cannot play (rules beyond the library): resign it
+             * at once rather than let the clock run out on the opponent. */
+            snprintf(line, sizeof line, "Game#%d Resign", m->start.no);
+            send_line(bot, line);
+        }
         return;
     }
     switch (m->kind) {
@@ -533,13 +539,26 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
     }
 }
 
+/* The first 80 bytes of a server line, control bytes made '?', fit for a
+ * terminal whatever the server sent. */
+static const char *printable(const char *line, char out[81]) {
+    size_t i = 0;
+    for (; line[i] && i < 80; i++) {
+        unsigned char ch = (unsigned char)line[i];
+        out[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+    }
+    out[i] = '\0';
+    return out;
+}
+
 static void on_line(PtBot *bot, const char *line, double now) {
-    if (bot->cfg->verbose) say(bot, "< %s", line);
+    char shown[81];
+    if (bot->cfg->verbose) say(bot, "< %s", printable(line, shown));
     TakPtMessage m;
     TakError err;
     if (!tak_pt_read(line, &m, &err)) {
-        say(bot, "unreadable line from the server (column %d: %s): %.80s", err.column,
-            err.message, line);
+        say(bot, "unreadable line from the server (column %d: %s): %s", err.column, err.message,
+            printable(line, shown));
         return;
     }
     on_message(bot, &m, now);

@@ -5,6 +5,7 @@ tests/cli/test_playtak.sh, speaking the lines the real server (tak-server,
 bench/PLAYTAK.md) writes, to one bot, through one whole game:
 
   login as a guest (the token kept), the bot's seek checked word for word,
+  hostile lines (skipped), a game the bot cannot play (resigned),
   an opponent takes it (the bot is White on 6x6), moves both ways with the
   clocks, a Tell asking for 'eval', a draw offer (the bot is run refusing),
   a takeback asked and granted (the bot is run accepting), the connection
@@ -207,6 +208,18 @@ def main():
     seek = conn.recv()
     if seek != "Seek 6 60 1 W 0 30 1 0 0 0 0 ":
         fail("the seek: %r" % seek)
+    # Hostile and malformed lines: logged and skipped, never a crash.
+    conn.send("Garbage \x1b[2J\x07")
+    conn.send("Game#1 P Z9")
+    conn.send("Seek new x")
+    conn.send("Tell <" + "x" * 300 + "> hi")
+    conn.send("Shout <a> " + "y" * 5000)
+    conn.send("Game#77 Undo")
+    # A game the library cannot play (8x8 with 80 stones): resigned at once.
+    conn.send("Game Start 99 8 x_yz vs Guest7 black 60 0 80 2 0 0")
+    line = conn.recv()
+    if line != "Game#99 Resign":
+        fail("a game beyond the rules was not resigned: %r" % line)
     conn.send("Seek new 1 Guest7 6 60 1 W 0 30 1 0 0 0 0 ")
     # Another player's seek, which the bot (not accepting) leaves alone.
     conn.send("Seek new 2 someone 5 180 2 A 0 21 1 0 0 0 0 ")

@@ -64,6 +64,8 @@ expect_match "one line for the game" "$out" '^game 1: Guest7 vs fake_opp: 1-0 \(
 expect_match "the takeback was granted" "$err" 'takeback asked: granted'
 expect_match "the draw was declined" "$err" 'draw offered: declined'
 expect_match "the game was resumed" "$err" 'game 1 resumed'
+expect_match "a hostile line is named" "$err" "unreadable line from the server \(column 1: unknown message 'Garbage .*'\): Garbage \?\[2J\?$"
+expect_match "an overlong line is refused" "$err" 'longer than 1024 bytes'
 ptn=$(ls "$scratch/ptn"/*.ptn 2>/dev/null | head -n 1)
 if [ -n "$ptn" ]; then
     pass
