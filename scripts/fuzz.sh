@@ -38,6 +38,7 @@ max_len() {
     case $1 in
     fuzz_tps) echo 1100 ;;
     fuzz_move) echo 64 ;;
+    fuzz_playtak) echo 4096 ;;
     fuzz_ptn) echo 8192 ;;
     *) echo 4096 ;;
     esac

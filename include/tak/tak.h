@@ -11,6 +11,7 @@
  *   game.h      a game with history: repetition, takebacks, resignations
  *   notation.h  TPS and single PTN plies
  *   ptn.h       whole PTN games
+ *   playtak.h   PlayTak's text protocol (the playtak.com server)
  *   version.h   the library's version
  *
  * The rest of the library's public face stands apart, each header included
@@ -32,6 +33,7 @@
 #include "tak/game.h"
 #include "tak/move.h"
 #include "tak/notation.h"
+#include "tak/playtak.h"
 #include "tak/position.h"
 #include "tak/ptn.h"
 #include "tak/random.h"

@@ -32,6 +32,7 @@ int cmd_tei(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_book(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_playtak(int argc, char **argv);
 
 /* Describes one command for its --help text and its usage errors. */
 typedef struct CliCommand {

@@ -28,6 +28,7 @@ static const Subcommand subcommands[] = {
     {"analyze", cmd_analyze, "evaluate a position, or every move of a game"},
     {"takat", cmd_takat, "TAKAT, the second game: perft, moves, solve, play"},
     {"serve", cmd_serve, "serve the web app: play, watch and review games in a browser"},
+    {"playtak", cmd_playtak, "play on a PlayTak server (playtak.com) as a bot"},
 };
 
 static void overview(FILE *out) {
