@@ -13,7 +13,7 @@
 
 static const char token_alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
 
-void random_token(char *out, size_t len) {
+void games_random_code(char *out, size_t len) {
     unsigned char raw[64];
     size_t got = 0;
     while (got < len) {
@@ -24,9 +24,9 @@ void random_token(char *out, size_t len) {
     out[len] = '\0';
 }
 
-int random_color(void) {
+int games_random_color(void) {
     char c[2];
-    random_token(c, 1);
+    games_random_code(c, 1);
     return (c[0] - 'a') & 1;
 }
 
@@ -393,7 +393,7 @@ bool games_import_ptn(const TakPtn *ptn, const char *text, StoredGame *info, Tak
 
 bool games_take_seat(Server *s, LiveGame *g, int seat, const SeatPlayer *p, TakError *err) {
     char secret[STORE_TOKEN_LEN + 1];
-    random_token(secret, STORE_TOKEN_LEN);
+    games_random_code(secret, STORE_TOKEN_LEN);
     if (!s->store->ops->take_seat(s->store, g->info.id, seat, secret, p->name, p->id, p->rating,
                                   err))
         return false;

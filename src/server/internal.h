@@ -25,15 +25,21 @@
 
 #define MESSAGE_MAX 65536 /* the largest WebSocket message accepted (a PTN import) */
 #define QUEUE_MAX 64      /* messages waiting for a slow reader before it is dropped */
-#define ANALYZE_MS_MAX 1000   /* an analysis searches at most this long (less if --engine-movetime is less) */
+#define ANALYZE_MS_MAX                                                                             \
+    1000 /* an analysis searches at most this long (less if --engine-movetime is less) */
 #define ANALYSES_QUEUED_MAX 4 /* analyses queued or searching, all connections together */
 #define ANALYZE_DEPTH_MAX 12  /* ... and at most this deep */
 
-struct LiveGame;
-struct LiveTakatGame;
-struct Server;
-typedef struct Chat Chat;   /* a game's chat rooms (chat.c) */
-typedef struct Lobby Lobby; /* seeks and their followers (lobby.c) */
+/* The server's types, each defined below under the file that owns it. */
+typedef struct Server Server;               /* the process (server.c) */
+typedef struct Session Session;             /* a connection (session.c) */
+typedef struct LiveGame LiveGame;           /* a Tak game in memory (games.c) */
+typedef struct LiveTakatGame LiveTakatGame; /* a TAKAT game, in memory only (takat_games.c) */
+typedef struct EngineJob EngineJob;         /* a search for a worker (engine_pool.c) */
+typedef struct SeatPlayer SeatPlayer;       /* who takes a seat (players.c) */
+typedef struct Chat Chat;                   /* a game's chat rooms (chat.c) */
+typedef struct Lobby Lobby;                 /* seeks and their followers (lobby.c) */
+typedef struct Cluster Cluster;             /* the other processes of a shared store (cluster.c) */
 
 /* ---- chat (chat.c) ------------------------------------------------------------ */
 
@@ -46,13 +52,13 @@ typedef struct Bucket {
  * false when it is empty. A bucket never used is full. */
 bool bucket_take(Bucket *b, int burst, int refill_ms);
 
-bool chat_on_send(const Request *r);           /* the "chat" request */
-void chat_history(struct Session *ss);         /* sends what ss may read of its game's chat */
-void chat_free(Chat *chat);                    /* with its game */
+bool chat_on_send(const Request *r); /* the "chat" request */
+void chat_history(Session *ss);      /* sends what ss may read of its game's chat */
+void chat_free(Chat *chat);          /* with its game */
 /* Another process saved a message in game `id`'s room: read it, if the game is here. */
-void chat_refresh(struct Server *s, const char *id, int room);
+void chat_refresh(Server *s, const char *id, int room);
 
-/* ---- the page (http.c) ---------------------------------------------------------- */
+/* ---- HTTP: the page and /api (http.c) ---------------------------------------------- */
 
 /* A file of the page (generated from web/ at build time by scripts/embed-web.sh,
  * into web_assets[]), or an API answer made for one request. */
@@ -67,6 +73,13 @@ typedef struct Asset {
 } Asset;
 extern const Asset web_assets[];
 extern const unsigned web_asset_count;
+
+/* A GET of `uri`: starts the answer (a file of the page, or /api/...); lws' return value. */
+int http_start(struct lws *wsi, Session *ss, const char *uri);
+/* Writes the next piece of the answer; lws' return value. */
+int http_write(struct lws *wsi, Session *ss);
+/* The HTTP connection closed: frees what it was sending. */
+void http_closed(Session *ss);
 
 /* ---- connections (session.c) ------------------------------------------------------ */
 
@@ -84,9 +97,9 @@ void outbuf_release(Outbuf *b);
 
 /* One connection (lws per-session data): HTTP fields for a page request,
  * the rest for a WebSocket. */
-typedef struct Session {
+struct Session {
     struct lws *wsi;
-    struct Server *server;
+    Server *server;
     /* HTTP */
     const struct Asset *asset;
     char *body; /* an API answer (malloc'd), sent as body_asset */
@@ -94,26 +107,26 @@ typedef struct Session {
     bool gzip; /* the asset goes out in its gzip form */
     /* WebSocket */
     bool is_ws;
-    struct LiveGame *game; /* the game this connection follows, or NULL */
-    int seat;              /* the colour it holds there, or -1 for a watcher */
-    struct Session *prev, *next; /* in game->subs */
+    LiveGame *game;       /* the game this connection follows, or NULL */
+    int seat;             /* the colour it holds there, or -1 for a watcher */
+    Session *prev, *next; /* in game->subs */
     Outbuf *queue[QUEUE_MAX];
     int qhead, qlen;
     bool closing;
     char *rx;
     size_t rx_len;
     bool rx_too_big, rx_binary;
-    uint64_t id;     /* unique for the server's life: analysis answers find their asker by it */
-    struct LiveTakatGame *takat;        /* the TAKAT game this connection follows, or NULL */
-    struct Session *tprev, *tnext;      /* in takat->subs */
-    int analyses;    /* analyze requests of this connection still searching */
-    Bucket chat_bucket; /* the chat messages it may still send */
-    int64_t player;     /* the player it identified as (players.c), or 0 */
+    uint64_t id; /* unique for the server's life: analysis answers find their asker by it */
+    LiveTakatGame *takat;   /* the TAKAT game this connection follows, or NULL */
+    Session *tprev, *tnext; /* in takat->subs */
+    int analyses;           /* analyze requests of this connection still searching */
+    Bucket chat_bucket;     /* the chat messages it may still send */
+    int64_t player;         /* the player it identified as (players.c), or 0 */
     char player_name[STORE_NAME_LEN + 1];
-} Session;
+};
 
 /* A WebSocket connection opened (ss is lws' zeroed per-session data). */
-void session_open(Session *ss, struct lws *wsi, struct Server *server);
+void session_open(Session *ss, struct lws *wsi, Server *server);
 /* Collects one message from its fragments, within MESSAGE_MAX, and hands it
  * to protocol_handle when whole. */
 void session_receive(Session *ss, const void *in, size_t len);
@@ -125,115 +138,32 @@ void session_send(Session *ss, Outbuf *b); /* queues b (takes a reference) */
 void session_send_json(Session *ss, json_t *msg);
 /* Follows g (leaving any other game of either kind) in `seat` (-1 watches),
  * and sends it g's state and chat. */
-void session_attach(Session *ss, struct LiveGame *g, int seat);
+void session_attach(Session *ss, LiveGame *g, int seat);
 void session_detach(Session *ss);
-
-/* ---- HTTP (http.c) -------------------------------------------------------------- */
-
-/* A GET of `uri`: starts the answer (a file of the page, or /api/...); lws' return value. */
-int http_start(struct lws *wsi, Session *ss, const char *uri);
-/* Writes the next piece of the answer; lws' return value. */
-int http_write(struct lws *wsi, Session *ss);
-/* The HTTP connection closed: frees what it was sending. */
-void http_closed(Session *ss);
 
 /* ---- games in memory (games.c) ------------------------------------------------------ */
 
-typedef struct LiveGame {
-    StoredGame info;  /* ids, seats, rules; info.moves holds the PTN of every ply */
+struct LiveGame {
+    StoredGame info; /* ids, seats, rules; info.moves holds the PTN of every ply */
     size_t moves_cap;
     TakGame game;
     /* offer[0] draw, offer[1] takeback: the colour offering (0, 1), the
      * colour whose offer was just declined plus 2 (2, 3: shown to it until
      * the game changes), or -1 */
     int offer[2];
-    bool engine_busy;  /* a search for this game is queued or running */
+    bool engine_busy;         /* a search for this game is queued or running */
     uint32_t busy_generation; /* the generation the engine's search started at */
-    bool thinking_elsewhere; /* another process's engine searches for it (cluster.c) */
-    uint32_t generation; /* bumped by takebacks, so a stale engine answer is dropped */
+    bool thinking_elsewhere;  /* another process's engine searches for it (cluster.c) */
+    uint32_t generation;      /* bumped by takebacks, so a stale engine answer is dropped */
     Session *subs;
     int sub_count;
-    Outbuf *state;     /* the state message, cached until the game changes */
-    Chat *chat;        /* its chat rooms, or NULL before the first message */
-    bool over_told;    /* the lobby has been told the game ended */
-    struct LiveGame *hnext;
-} LiveGame;
+    Outbuf *state;  /* the state message, cached until the game changes */
+    Chat *chat;     /* its chat rooms, or NULL before the first message */
+    bool over_told; /* the lobby has been told the game ended */
+    LiveGame *hnext;
+};
 
 enum { OFFER_DRAW = 0, OFFER_TAKEBACK = 1, OFFER_DECLINED = 2 };
-
-/* ---- engine pool (engine_pool.c) ---------------------------------------- */
-
-/* A job is a move for an engine opponent (JOB_PLAY) or an analysis asked
- * for in review (JOB_ANALYZE: a bounded search whose score and line go back
- * to the asking connection, found by its id, with the request's req). */
-enum { JOB_PLAY = 0, JOB_ANALYZE = 1, JOB_TAKAT = 2 };
-
-typedef struct EngineJob {
-    int kind;
-    char game_id[STORE_ID_LEN + 1];
-    uint64_t session_id; /* JOB_ANALYZE: who asked */
-    json_t *req;         /* JOB_ANALYZE: the request's req (a reference), or NULL */
-    TakSearchInfo info;  /* JOB_ANALYZE: the last completed depth */
-    TakatGame *takat;    /* JOB_TAKAT: the game so far (a copy); the AI's turn comes back in takat_turn */
-    TakatTurn takat_turn;
-    uint64_t seed;
-    uint32_t generation;
-    size_t ply;
-    TakPosition pos;
-    uint64_t *history;
-    size_t history_len;
-    int level;
-    int64_t time_left_ms, increment_ms; /* JOB_PLAY in a timed game: the engine's clock */
-    TakMove best;
-    struct EngineJob *next;
-} EngineJob;
-
-typedef struct EnginePool {
-    pthread_mutex_t mutex;
-    pthread_cond_t wake;
-    EngineJob *todo, *todo_tail, *done;
-    bool stopping;
-    int count;
-    pthread_t *threads;
-    TakEngine **engines;
-    int movetime_ms;
-    int analyze_ms;                    /* the bound of an analysis search */
-    TakatLayers *takat_layers;         /* the solved TAKAT layers, or NULL (shared, read-only) */
-    struct lws_context *context; /* woken with lws_cancel_service when a job is done */
-} EnginePool;
-
-bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, TakatLayers *takat_layers,
-                       struct lws_context *ctx);
-void engine_pool_stop(EnginePool *pool);
-/* Queues a search (the job is the pool's from here on). */
-void engine_pool_submit(EnginePool *pool, EngineJob *job);
-/* Takes every finished job, oldest first (the caller frees them). */
-EngineJob *engine_pool_take_done(EnginePool *pool);
-void engine_job_free(EngineJob *job);
-
-/* ---- the process (server.c) ------------------------------------------------------ */
-
-typedef struct Server {
-    const TakServerConfig *config;
-    struct lws_context *context;
-    Store *store;
-    EnginePool pool;
-    LiveGame **buckets;
-    size_t bucket_count, game_count;
-    uint64_t messages, moves; /* counters for the log */
-    struct Cluster *cluster; /* the other processes of a shared store (cluster.c), or NULL */
-    uint64_t next_session_id;
-    int analyses_queued;     /* JOB_ANALYZE jobs not yet answered (a connection that leaves
-                                and joins again must not get around ANALYSES_QUEUED_MAX) */
-    struct LiveTakatGame *takat_games; /* TAKAT games, in memory only (takat_games.c) */
-    TakatLayers *takat_layers;     /* the solved layers (--takat-layers), or NULL */
-    size_t takat_count;
-    int64_t heartbeat_ms; /* when the store last heard this server is up */
-    Lobby *lobby;         /* made when first used */
-    Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
-} Server;
-
-/* ---- games in memory (games.c) ------------------------------------------------------ */
 
 LiveGame *games_find(Server *s, const char *id, TakError *err); /* loads from the store */
 LiveGame *games_loaded(Server *s, const char *id); /* the game if in memory, else NULL */
@@ -243,7 +173,8 @@ void games_free_all(Server *s);
 bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err);
 bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
-void games_changed(Server *s, LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
+void games_changed(Server *s,
+                   LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
 void games_engine_done(Server *s, EngineJob *job);
 /* Another process changed game `id` (to `plies` plies): reload it if it is
  * followed here, take its offers and whether an engine thinks for it (unless
@@ -255,12 +186,11 @@ void games_refresh_all(Server *s);
  * start, moves and result into info, which the caller frees; false (out of
  * memory) with err. */
 bool games_import_ptn(const TakPtn *ptn, const char *text, StoredGame *info, TakError *err);
-struct SeatPlayer;
 /* Gives seat `seat` of g to p with a new secret (in g->info), in the store
  * first, and closes the invitation. */
-bool games_take_seat(Server *s, LiveGame *g, int seat, const struct SeatPlayer *p, TakError *err);
-void random_token(char *out, size_t len);
-int random_color(void); /* TAK_WHITE or TAK_BLACK, at random (a "random" colour asked for) */
+bool games_take_seat(Server *s, LiveGame *g, int seat, const SeatPlayer *p, TakError *err);
+void games_random_code(char *out, size_t len);
+int games_random_color(void); /* TAK_WHITE or TAK_BLACK, at random (a "random" colour asked for) */
 
 /* ---- a game as the page sees it (games_json.c) ------------------------------------ */
 
@@ -294,10 +224,83 @@ json_t *clock_json(const LiveGame *g); /* the state's "clock", or null when unti
 /* PTN's Clock tag ("10:00 +5"). */
 void clock_tag(const StoredClock *c, char *out, size_t cap);
 
+/* ---- engine pool (engine_pool.c) ---------------------------------------- */
+
+/* A job is a move for an engine opponent (JOB_PLAY), an analysis asked
+ * for in review (JOB_ANALYZE: a bounded search whose score and line go back
+ * to the asking connection, found by its id, with the request's req), or a
+ * turn for a TAKAT engine opponent (JOB_TAKAT). */
+enum { JOB_PLAY = 0, JOB_ANALYZE = 1, JOB_TAKAT = 2 };
+
+struct EngineJob {
+    int kind;
+    char game_id[STORE_ID_LEN + 1];
+    uint64_t session_id; /* JOB_ANALYZE: who asked */
+    json_t *req;         /* JOB_ANALYZE: the request's req (a reference), or NULL */
+    TakSearchInfo info;  /* JOB_ANALYZE: the last completed depth */
+    TakatGame *
+        takat; /* JOB_TAKAT: the game so far (a copy); the engine's turn comes back in takat_turn */
+    TakatTurn takat_turn;
+    uint64_t seed;
+    uint32_t generation;
+    size_t ply;
+    TakPosition pos;
+    uint64_t *history;
+    size_t history_len;
+    int level;
+    int64_t time_left_ms, increment_ms; /* JOB_PLAY in a timed game: the engine's clock */
+    TakMove best;
+    EngineJob *next;
+};
+
+typedef struct EnginePool {
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    EngineJob *todo, *todo_tail, *done;
+    bool stopping;
+    int count;
+    pthread_t *threads;
+    TakEngine **engines;
+    int movetime_ms;
+    int analyze_ms;              /* the bound of an analysis search */
+    TakatLayers *takat_layers;   /* the solved TAKAT layers, or NULL (shared, read-only) */
+    struct lws_context *context; /* woken with lws_cancel_service when a job is done */
+} EnginePool;
+
+bool engine_pool_start(EnginePool *pool, int threads, int movetime_ms, TakatLayers *takat_layers,
+                       struct lws_context *ctx);
+void engine_pool_stop(EnginePool *pool);
+/* Queues a search (the job is the pool's from here on). */
+void engine_pool_submit(EnginePool *pool, EngineJob *job);
+/* Takes every finished job, oldest first (the caller frees them). */
+EngineJob *engine_pool_take_done(EnginePool *pool);
+void engine_job_free(EngineJob *job);
+
+/* ---- the process (server.c) ------------------------------------------------------ */
+
+struct Server {
+    const TakServerConfig *config;
+    struct lws_context *context;
+    Store *store;
+    EnginePool pool;
+    LiveGame **buckets;
+    size_t bucket_count, game_count;
+    uint64_t messages, moves; /* counters for the log */
+    Cluster *cluster;         /* the other processes of a shared store (cluster.c), or NULL */
+    uint64_t next_session_id;
+    int analyses_queued;        /* JOB_ANALYZE jobs not yet answered (a connection that leaves
+                                   and joins again must not get around ANALYSES_QUEUED_MAX) */
+    LiveTakatGame *takat_games; /* TAKAT games, in memory only (takat_games.c) */
+    TakatLayers *takat_layers;  /* the solved layers (--takat-layers), or NULL */
+    size_t takat_count;
+    int64_t heartbeat_ms; /* when the store last heard this server is up */
+    Lobby *lobby;         /* made when first used */
+    Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
+};
+
 /* ---- processes sharing a PostgreSQL store (cluster.c) ------------------- */
 
 struct ev_loop;
-typedef struct Cluster Cluster;
 /* Listens for the other processes' changes on a connection of its own,
  * watched by `loop`. */
 Cluster *cluster_start(Server *s, struct ev_loop *loop, const char *conninfo, TakError *err);
@@ -312,7 +315,7 @@ void cluster_announce_chat(Cluster *c, const char *id, int room);
 
 /* A TAKAT game: players by seat secret or invitation, or the engine at a level.
  * Kept in memory only (not in the store): a restart ends them. */
-typedef struct LiveTakatGame {
+struct LiveTakatGame {
     char id[STORE_ID_LEN + 1];
     char secret[2][STORE_TOKEN_LEN + 1]; /* each seat's secret, "" while it is free */
     char invite[STORE_TOKEN_LEN + 1];
@@ -320,12 +323,12 @@ typedef struct LiveTakatGame {
     int resigned;                   /* the colour that resigned, or -1 */
     bool engine_busy;
     uint64_t seed;
-    TakatGame *game;     /* 50 KB: its own allocation */
-    TakatValue perfect;  /* the position's value for the side to move, from the
-                          * solved layers; TAKAT_VALUE_UNKNOWN where they do not reach */
+    TakatGame *game;    /* 50 KB: its own allocation */
+    TakatValue perfect; /* the position's value for the side to move, from the
+                         * solved layers; TAKAT_VALUE_UNKNOWN where they do not reach */
     Session *subs;
-    struct LiveTakatGame *next;
-} LiveTakatGame;
+    LiveTakatGame *next;
+};
 
 LiveTakatGame *takat_games_create(Server *s, int engine_color, int engine_level, TakError *err);
 LiveTakatGame *takat_games_find(Server *s, const char *id);
@@ -374,11 +377,11 @@ void review_analysis_done(Server *s, EngineJob *job);
 
 /* Who takes a seat: the player the connection identified as (id, name,
  * rating now), or nobody (all zero) for an anonymous one. */
-typedef struct SeatPlayer {
+struct SeatPlayer {
     int64_t id;
     char name[STORE_NAME_LEN + 1];
     double rating;
-} SeatPlayer;
+};
 /* The connection's player, checking an optional "name" field names it (an
  * anonymous connection giving a name is told to claim it with "identify");
  * false after replying. */
@@ -400,10 +403,10 @@ char *players_http(Server *s, const char *uri, int *status, const char **mime);
 
 /* ---- the lobby (lobby.c) ------------------------------------------------------ */
 
-bool lobby_on_join(const Request *r);   /* "lobby": follow it */
-bool lobby_on_seek(const Request *r);   /* "seek": a game's rules and clock, as "create" takes them */
-bool lobby_on_unseek(const Request *r); /* "unseek" */
-bool lobby_on_accept(const Request *r); /* "accept_seek" */
+bool lobby_on_join(const Request *r); /* "lobby": follow it */
+bool lobby_on_seek(const Request *r); /* "seek": a game's rules and clock, as "create" takes them */
+bool lobby_on_unseek(const Request *r);       /* "unseek" */
+bool lobby_on_accept(const Request *r);       /* "accept_seek" */
 const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NULL */
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);

@@ -272,7 +272,7 @@ bool lobby_on_seek(const Request *r) {
     if (l->seek_count >= SEEKS_MAX) return request_fail(r, "the lobby is full: try again soon");
     Seek *k = &l->seeks[l->seek_count++];
     memset(k, 0, sizeof *k);
-    random_token(k->id, STORE_ID_LEN);
+    games_random_code(k->id, STORE_ID_LEN);
     k->seeker = r->ss;
     k->player = player;
     k->rated = rated;
@@ -314,12 +314,12 @@ bool lobby_on_accept(const Request *r) {
     if (k.rated && taker.id == 0)
         return request_fail(r, "a rated game is played under a name: send 'identify' with your "
                                "identity secret and a name first");
-    int seeker_color = k.color == 2 ? random_color() : k.color;
+    int seeker_color = k.color == 2 ? games_random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
-    random_token(info.id, STORE_ID_LEN);
-    random_token(info.token[0], STORE_TOKEN_LEN);
-    random_token(info.token[1], STORE_TOKEN_LEN);
+    games_random_code(info.id, STORE_ID_LEN);
+    games_random_code(info.token[0], STORE_TOKEN_LEN);
+    games_random_code(info.token[1], STORE_TOKEN_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
     /* The seeker's rating now: a game ended since the seek was posted may have changed it. */

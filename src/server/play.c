@@ -83,7 +83,7 @@ bool play_on_create(const Request *r) {
     StoredClock clock;
     SeatPlayer player;
     if (!request_clock(r, &clock) || !players_of_request(r, &player)) return false;
-    if (color == 2) color = random_color();
+    if (color == 2) color = games_random_color();
 
     StoredGame info;
     memset(&info, 0, sizeof info);
@@ -91,8 +91,8 @@ bool play_on_create(const Request *r) {
         stored_game_free(&info);
         return false;
     }
-    random_token(info.id, STORE_ID_LEN);
-    random_token(info.token[color], STORE_TOKEN_LEN);
+    games_random_code(info.id, STORE_ID_LEN);
+    games_random_code(info.token[color], STORE_TOKEN_LEN);
     info.clock = clock;
     players_seat(&info, color, &player);
     info.engine_color = -1;
@@ -100,7 +100,7 @@ bool play_on_create(const Request *r) {
     if (opponent == 1)
         info.engine_color = !color;
     else
-        random_token(info.invite, STORE_TOKEN_LEN);
+        games_random_code(info.invite, STORE_TOKEN_LEN);
 
     TakError err;
     LiveGame *g = games_create(r->ss->server, &info, NULL, &err);

@@ -62,7 +62,7 @@ LiveTakatGame *takat_games_create(Server *s, int engine_color, int engine_level,
         tak_error_set(err, "out of memory");
         return NULL;
     }
-    do random_token(t->id, STORE_ID_LEN);
+    do games_random_code(t->id, STORE_ID_LEN);
     while (takat_games_find(s, t->id));
     takat_game_init(t->game, NULL);
     t->engine_color = engine_color;
@@ -70,7 +70,7 @@ LiveTakatGame *takat_games_create(Server *s, int engine_color, int engine_level,
     t->resigned = -1;
     judge(s, t);
     char seed[9];
-    random_token(seed, 8);
+    games_random_code(seed, 8);
     for (int i = 0; i < 8; i++) t->seed = t->seed * 31 + (uint64_t)seed[i];
     /* Appended, so make_room drops the oldest first. */
     LiveTakatGame **p = &s->takat_games;
@@ -287,13 +287,13 @@ bool takat_games_on_create(const Request *r) {
         !request_choice_field(r, "opponent", opponents, 0, &opponent) ||
         !request_choice_field(r, "color", colors, 0, &color))
         return false;
-    if (color == 2) color = random_color();
+    if (color == 2) color = games_random_color();
     TakError err;
     LiveTakatGame *t =
         takat_games_create(r->ss->server, opponent == 1 ? !color : -1, (int)level, &err);
     if (t == NULL) return request_fail(r, "%s", err.message);
-    random_token(t->secret[color], STORE_TOKEN_LEN);
-    if (opponent == 0) random_token(t->invite, STORE_TOKEN_LEN);
+    games_random_code(t->secret[color], STORE_TOKEN_LEN);
+    if (opponent == 0) games_random_code(t->invite, STORE_TOKEN_LEN);
     request_ok_created(r, t->id, color, t->secret[color], t->invite);
     takat_games_attach(r->ss, t, color);
     return true;
@@ -319,7 +319,7 @@ bool takat_games_on_join(const Request *r) {
                                 id);
         seat = secret_invited_seat(t->secret, t->engine_color);
         if (seat < 0) return request_fail(r, "cannot take the seat: none is free");
-        random_token(t->secret[seat], STORE_TOKEN_LEN);
+        games_random_code(t->secret[seat], STORE_TOKEN_LEN);
         t->invite[0] = '\0';
         issued = true;
     }
