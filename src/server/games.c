@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-static const char token_alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+static const char code_alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
 
 void games_random_code(char *out, size_t len) {
     unsigned char raw[64];
@@ -20,7 +20,7 @@ void games_random_code(char *out, size_t len) {
         ssize_t n = getrandom(raw + got, len - got, 0);
         if (n > 0) got += (size_t)n;
     }
-    for (size_t i = 0; i < len; i++) out[i] = token_alphabet[raw[i] & 31];
+    for (size_t i = 0; i < len; i++) out[i] = code_alphabet[raw[i] & 31];
     out[len] = '\0';
 }
 
