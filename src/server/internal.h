@@ -351,25 +351,25 @@ void protocol_handle(Session *ss, const char *text, size_t len);
 
 /* ---- a game's players and its match (play.c) -------------------------------------- */
 
-bool play_on_ping(const Request *r);
-bool play_on_create(const Request *r);
-bool play_on_join(const Request *r);
-bool play_on_leave(const Request *r);
-bool play_on_move(const Request *r);
-bool play_on_takeback(const Request *r);
-bool play_on_draw(const Request *r);
-bool play_on_accept(const Request *r);
-bool play_on_decline(const Request *r);
-bool play_on_resign(const Request *r);
-bool play_on_rematch(const Request *r);
-bool play_on_score(const Request *r);
+bool play_on_ping(const Request *r);   /* "ping": the server's clock */
+bool play_on_create(const Request *r); /* "create": a game against a friend or the engine */
+bool play_on_join(const Request *r);  /* "join": by seat secret, invitation or identity; or watch */
+bool play_on_leave(const Request *r); /* "leave" */
+bool play_on_move(const Request *r);  /* "move" */
+bool play_on_takeback(const Request *r); /* "takeback": asked of a friend */
+bool play_on_draw(const Request *r);     /* "draw": offered, or agreed to */
+bool play_on_accept(const Request *r);   /* "accept": a draw or takeback offered */
+bool play_on_decline(const Request *r);  /* "decline" */
+bool play_on_resign(const Request *r);   /* "resign" */
+bool play_on_rematch(const Request *r);  /* "rematch": the next game of a match */
+bool play_on_score(const Request *r);    /* "score": a match's table */
 
 /* ---- looking at games (review.c) --------------------------------------------------- */
 
-bool review_on_view(const Request *r);
-bool review_on_export(const Request *r);
-bool review_on_analyze(const Request *r);
-bool review_on_setup(const Request *r);
+bool review_on_view(const Request *r);    /* "view": a past position */
+bool review_on_export(const Request *r);  /* "export": the game in PTN */
+bool review_on_analyze(const Request *r); /* "analyze": answered by review_analysis_done */
+bool review_on_setup(const Request *r);   /* "setup": a free board checked */
 /* An analysis finished: answers its asker, if it still follows the game. */
 void review_analysis_done(Server *s, EngineJob *job);
 
