@@ -43,7 +43,8 @@ static bool start_from_ptn(const Request *r, const char *text, StoredGame *info)
     }
     bool ok = games_import_ptn(&ptn, text, info, &err);
     tak_ptn_free(&ptn);
-    return ok ? true : request_fail(r, "%s", err.message);
+    if (!ok) return request_fail(r, "%s", err.message);
+    return true;
 }
 
 /* A game's start from a "tps" (NULL: the empty board of "size") and the rule fields into info. */
