@@ -150,10 +150,10 @@ void chat_refresh(Server *s, const char *id, int room) {
         fprintf(stderr, "tak serve: chat of %s: %s\n", id, err.message);
 }
 
-void chat_on_send(const Request *r) {
-    LiveGame *g = request_followed(r);
+bool chat_on_send(const Request *r) {
+    LiveGame *g = NULL;
     const char *text;
-    if (g == NULL || !request_str_field(r, "text", true, 4 * CHAT_TEXT_MAX, &text)) return;
+    if (!request_followed(r, &g) || !request_str_field(r, "text", true, 4 * CHAT_TEXT_MAX, &text)) return false;
     size_t chars = 0;
     const char *why = bad_text(text, &chars);
     if (why) return request_fail(r, "%s", why);
@@ -182,7 +182,7 @@ void chat_on_send(const Request *r) {
     /* From the store, with whatever another process saved meanwhile. */
     if (!catch_up(s, g, room, true, &err)) return request_fail(r, "%s", err.message);
     cluster_announce_chat(s->cluster, g->info.id, room);
-    request_ok(r, NULL);
+    return request_ok(r, NULL);
 }
 
 void chat_history(Session *ss) {

@@ -103,12 +103,6 @@ void clock_check(Server *s, LiveGame *g, int64_t now) {
 
 void clock_tick(Server *s) {
     int64_t now = clock_now_ms();
-    if (now - s->heartbeat_ms >= STORE_HEARTBEAT_MS) {
-        TakError err;
-        if (!s->store->ops->heartbeat(s->store, now, false, &err) && !s->config->quiet)
-            fprintf(stderr, "tak serve: %s\n", err.message);
-        s->heartbeat_ms = now;
-    }
     for (size_t b = 0; b < s->bucket_count; b++)
         for (LiveGame *g = s->buckets[b], *next; g; g = next) {
             next = g->hnext; /* a game that ends may be unloaded */

@@ -83,7 +83,7 @@ static bool keep_import(TakPtn *ptn, const char *imported) {
     return ok;
 }
 
-char *games_export_ptn(const LiveGame *g, TakError *err) {
+char *export_ptn(const LiveGame *g, TakError *err) {
     TakPtn ptn;
     if (!tak_ptn_from_game(&ptn, &g->game, err)) return NULL;
     tak_ptn_set_tag(&ptn, "Site", "tak serve");

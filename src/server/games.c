@@ -11,22 +11,22 @@
 
 #include "internal.h"
 
-static const char token_alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+static const char code_alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
 
-void random_token(char *out, size_t len) {
+void games_random_code(char *out, size_t len) {
     unsigned char raw[64];
     size_t got = 0;
     while (got < len) {
         ssize_t n = getrandom(raw + got, len - got, 0);
         if (n > 0) got += (size_t)n;
     }
-    for (size_t i = 0; i < len; i++) out[i] = token_alphabet[raw[i] & 31];
+    for (size_t i = 0; i < len; i++) out[i] = code_alphabet[raw[i] & 31];
     out[len] = '\0';
 }
 
-int random_color(void) {
+int games_random_color(void) {
     char c[2];
-    random_token(c, 1);
+    games_random_code(c, 1);
     return (c[0] - 'a') & 1;
 }
 
@@ -366,178 +366,39 @@ void games_engine_done(Server *s, EngineJob *job) {
     games_unload_if_idle(s, g);
 }
 
-/* The asker of an analysis, if it still follows the game. */
-static Session *asker(LiveGame *g, uint64_t id) {
-    for (Session *ss = g ? g->subs : NULL; ss; ss = ss->next)
-        if (ss->id == id) return ss;
-    return NULL;
-}
+/* ---- new games and their seats ------------------------------------------------- */
 
-void games_analysis_done(Server *s, EngineJob *job) {
-    if (s->analyses_queued > 0) s->analyses_queued--;
-    Session *ss = asker(lookup(s, job->game_id), job->session_id);
-    if (ss == NULL) return; /* gone, or following another game: nobody to tell */
-    if (ss->analyses > 0) ss->analyses--;
-    const TakSearchInfo *info = &job->info;
-    int size = tak_position_size(&job->pos);
-    /* The line in PTN, each move written in the position it is played in. */
-    json_t *pv = json_array();
-    TakPosition pos = job->pos;
-    for (int i = 0; i < info->pv_length && !tak_position_is_over(&pos); i++) {
-        char text[TAK_MOVE_TEXT_MAX];
+bool games_import_ptn(const TakPtn *ptn, const char *text, StoredGame *info, TakError *err) {
+    info->rules = ptn->rules;
+    /* Kept, so its export gives back its tags, comments and marks. */
+    info->import_ptn = stored_text_copy(text);
+    if (info->import_ptn == NULL) return tak_error_set(err, "out of memory");
+    if (tak_ptn_tag(ptn, "TPS")) tak_tps_write(&ptn->game.start, info->start_tps, sizeof info->start_tps);
+    info->move_count = ptn->game.count;
+    info->moves = calloc(info->move_count ? info->move_count : 1, sizeof *info->moves);
+    if (info->moves == NULL) return tak_error_set(err, "out of memory");
+    TakPosition pos = ptn->game.start;
+    for (size_t i = 0; i < ptn->game.count; i++) {
         TakUndo undo;
-        tak_move_write(info->pv[i], size, &pos, text);
-        json_array_append_new(pv, json_string(text));
-        tak_position_make(&pos, info->pv[i], &undo);
+        tak_move_write(ptn->game.moves[i], info->rules.size, &pos, info->moves[i]);
+        tak_position_make(&pos, ptn->game.moves[i], &undo);
     }
-    /* Scores go out from White's view, as the page shows them. */
-    int sign = tak_position_side(&job->pos) == TAK_WHITE ? 1 : -1, score = info->score * sign;
-    json_t *win_in = json_null();
-    if (info->score >= TAK_SCORE_WIN_MIN || info->score <= -TAK_SCORE_WIN_MIN) {
-        int plies = TAK_SCORE_WIN - (info->score < 0 ? -info->score : info->score);
-        win_in = json_integer(score > 0 ? plies : -plies);
+    info->winner = -1;
+    if (ptn->game.ended.end != TAK_END_NONE) {
+        info->end = (int)ptn->game.ended.end;
+        info->winner = ptn->game.ended.winner;
     }
-    json_t *reply = json_pack("{s:s, s:s, s:I, s:i, s:o, s:i, s:I, s:I, s:o, s:o}", "type", "ok",
-                              "for", "analyze", "ply", (json_int_t)job->ply, "score", score,
-                              "win_in", win_in, "depth", info->depth, "nodes",
-                              (json_int_t)info->nodes, "time_ms", (json_int_t)info->time_ms,
-                              "best", json_array_size(pv) ? json_incref(json_array_get(pv, 0))
-                                                          : json_null(),
-                              "pv", pv);
-    if (job->req) json_object_set(reply, "req", job->req);
-    session_send_json(ss, reply);
+    return true;
 }
 
-/* ---- messages ---------------------------------------------------------------- */
-
-static const char *color_name(int c) { return c == TAK_WHITE ? "white" : "black"; }
-
-json_t *games_board_json(const TakPosition *pos, size_t ply) {
-    int size = tak_position_size(pos);
-    json_t *board = json_array();
-    for (int sq = 0; sq < size * size; sq++) {
-        char text[TAK_MAX_RESERVE * 2 + 2];
-        int h = tak_position_height(pos, sq), n = 0;
-        for (int level = 0; level < h && n < (int)sizeof text - 2; level++)
-            text[n++] = tak_position_piece_color(pos, sq, level) == TAK_WHITE ? '1' : '2';
-        if (h > 0) {
-            TakPieceType top = tak_position_top_type(pos, sq);
-            if (top == TAK_WALL) text[n++] = 'S';
-            if (top == TAK_CAP) text[n++] = 'C';
-        }
-        text[n] = '\0';
-        json_array_append_new(board, json_string(text));
-    }
-    char tps[TAK_TPS_MAX];
-    if (tak_tps_write(pos, tps, sizeof tps) < 0) tps[0] = '\0';
-    int flats[2];
-    tak_position_flat_counts(pos, flats);
-    return json_pack("{s:I, s:s, s:i, s:o, s:s, s:[[i,i],[i,i]], s:[i,i], s:[b,b]}",
-                     "ply", (json_int_t)ply, "turn", color_name(tak_position_side(pos)),
-                     "move_number", (int)tak_position_move_number(pos), "board", board, "tps",
-                     tps, "stash", pos->stones[0], pos->capstones[0], pos->stones[1],
-                     pos->capstones[1], "flats", flats[0], flats[1], "tak",
-                     tak_position_has_tak(pos, TAK_WHITE), tak_position_has_tak(pos, TAK_BLACK));
-}
-
-static json_t *seat_json(const LiveGame *g, int c) {
-    if (g->info.engine_color == c) return json_string("engine");
-    return json_string(g->info.secret[c][0] ? "taken" : "open");
-}
-
-static json_t *name_json(const LiveGame *g, int c) {
-    return g->info.name[c][0] ? json_string(g->info.name[c]) : json_null();
-}
-
-/* A seat's player's rating when the game began, and after it once rated. */
-static json_t *rating_json(const LiveGame *g, int c) {
-    if (g->info.rating[c] <= 0) return json_null();
-    json_t *after = g->info.rating_after[c].rating > 0
-                        ? json_integer((json_int_t)(g->info.rating_after[c].rating + 0.5))
-                        : json_null();
-    return json_pack("{s:I, s:o}", "before", (json_int_t)(g->info.rating[c] + 0.5), "after", after);
-}
-
-static json_t *offer_json(int c) { return c < 0 || c > 1 ? json_null() : json_string(color_name(c)); }
-static json_t *declined_json(int c) {
-    return c >= OFFER_DECLINED ? json_string(color_name(c - OFFER_DECLINED)) : json_null();
-}
-
-/* The squares of the winner's road, by name, when the game ended by one. */
-static json_t *road_json(const TakPosition *pos, TakResult r) {
-    json_t *a = json_array();
-    if (r.end != TAK_END_ROAD || r.winner < 0) return a;
-    TakBitboard road = tak_position_road_squares(pos, (TakColor)r.winner);
-    for (int sq = 0; sq < 64; sq++) {
-        if (!((road >> sq) & 1)) continue;
-        char name[3];
-        tak_square_name(sq, tak_position_size(pos), name);
-        json_array_append_new(a, json_string(name));
-    }
-    return a;
-}
-
-Outbuf *games_state(LiveGame *g) {
-    if (g->state) {
-        g->state->refs++;
-        return g->state;
-    }
-    const TakPosition *pos = &g->game.current;
-    json_t *msg = games_board_json(pos, g->game.count);
-    json_t *moves = json_array();
-    for (size_t i = 0; i < g->info.move_count; i++)
-        json_array_append_new(moves, json_string(g->info.moves[i]));
-    json_t *legal = json_array();
-    TakResult r = tak_game_result(&g->game);
-    if (r.end == TAK_END_NONE) {
-        TakMoveList *list = malloc(sizeof *list); /* 35 KB: off the stack */
-        int n = list ? tak_moves_generate(pos, list) : 0;
-        for (int i = 0; i < n; i++) {
-            char text[TAK_MOVE_TEXT_MAX];
-            tak_move_write_long(list->moves[i], g->info.rules.size, NULL, text);
-            json_array_append_new(legal, json_string(text));
-        }
-        free(list);
-    }
-    json_t *result = json_null();
-    if (r.end != TAK_END_NONE) {
-        char text[100];
-        result = json_pack("{s:s, s:s, s:i, s:o}", "code", tak_result_code(r), "text",
-                           tak_result_describe(r, text, sizeof text), "winner", r.winner,
-                           "road", road_json(pos, r));
-    }
-    json_object_set_new(msg, "type", json_string("state"));
-    json_object_set_new(msg, "game", json_string(g->info.id));
-    json_object_set_new(msg, "size", json_integer(g->info.rules.size));
-    json_object_set_new(msg, "komi", json_real(g->info.rules.half_komi / 2.0));
-    json_object_set_new(msg, "stones", json_integer(g->info.rules.stones));
-    json_object_set_new(msg, "capstones", json_integer(g->info.rules.capstones));
-    json_object_set_new(msg, "no_pass", json_boolean(g->info.rules.no_pass));
-    json_object_set_new(msg, "start", json_string(g->info.start_tps));
-    json_object_set_new(msg, "seats", json_pack("{s:o, s:o}", "white", seat_json(g, 0), "black",
-                                                seat_json(g, 1)));
-    json_object_set_new(msg, "level", json_integer(g->info.engine_level));
-    /* A search of a position since changed (by another process) is not thinking. */
-    bool thinking = (g->engine_busy && g->busy_generation == g->generation) || g->thinking_elsewhere;
-    json_object_set_new(msg, "thinking", json_boolean(thinking));
-    json_object_set_new(msg, "offers",
-                        json_pack("{s:o, s:o}", "draw", offer_json(g->offer[OFFER_DRAW]),
-                                  "takeback", offer_json(g->offer[OFFER_TAKEBACK])));
-    json_object_set_new(msg, "declined",
-                        json_pack("{s:o, s:o}", "draw", declined_json(g->offer[OFFER_DRAW]),
-                                  "takeback", declined_json(g->offer[OFFER_TAKEBACK])));
-    json_object_set_new(msg, "moves", moves);
-    json_object_set_new(msg, "legal", legal);
-    json_object_set_new(msg, "result", result);
-    json_object_set_new(msg, "clock", clock_json(g));
-    json_object_set_new(msg, "names", json_pack("{s:o, s:o}", "white", name_json(g, 0), "black",
-                                                name_json(g, 1)));
-    json_object_set_new(msg, "rated", json_boolean(g->info.rated));
-    json_object_set_new(
-        msg, "ratings",
-        json_pack("{s:o, s:o}", "white", rating_json(g, 0), "black", rating_json(g, 1)));
-    g->state = outbuf_json(msg);
-    if (g->state == NULL) return NULL;
-    g->state->refs++;
-    return g->state;
+bool games_take_seat(Server *s, LiveGame *g, int seat, const SeatPlayer *p, TakError *err) {
+    char secret[STORE_SECRET_LEN + 1];
+    games_random_code(secret, STORE_SECRET_LEN);
+    if (!s->store->ops->take_seat(s->store, g->info.id, seat, secret, p->name, p->id, p->rating,
+                                  err))
+        return false;
+    memcpy(g->info.secret[seat], secret, sizeof secret);
+    players_seat(&g->info, seat, p);
+    g->info.invite[0] = '\0';
+    return true;
 }

@@ -223,7 +223,7 @@ void lobby_free(Server *s) {
 
 /* ---- requests ---------------------------------------------------------------- */
 
-void lobby_on_join(const Request *r) {
+bool lobby_on_join(const Request *r) {
     Server *s = r->ss->server;
     Lobby *l = lobby_of(s);
     if (l == NULL) return request_fail(r, "out of memory");
@@ -241,15 +241,27 @@ void lobby_on_join(const Request *r) {
     }
     request_ok(r, NULL);
     session_send_json(r->ss, lobby_json(s));
+    return true;
 }
 
-void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *clock, int color,
-                   bool rated) {
+/* A seek: the rules and clock as "create" takes them, the seeker's colour
+ * (2: random), rated or not. */
+bool lobby_on_seek(const Request *r) {
+    static const char *const colors[] = {"white", "black", "random", NULL};
+    long size;
+    int color;
+    bool rated;
+    TakRules rules;
+    StoredClock clock;
+    if (!request_int_field(r, "size", TAK_MIN_SIZE, TAK_MAX_SIZE, 5, &size) ||
+        !request_choice_field(r, "color", colors, 2, &color) || !request_rules(r, (int)size, &rules) ||
+        !request_clock(r, &clock) || !request_bool_field(r, "rated", false, &rated))
+        return false;
     Server *s = r->ss->server;
     Lobby *l = lobby_of(s);
     SeatPlayer player;
     if (l == NULL) return request_fail(r, "out of memory");
-    if (!request_player(r, &player)) return;
+    if (!players_of_request(r, &player)) return false;
     if (player.id == 0)
         return request_fail(r, "a seek is posted under a name: send 'identify' with your "
                                "identity secret and a name first");
@@ -260,15 +272,15 @@ void lobby_on_seek(const Request *r, const TakRules *rules, const StoredClock *c
     if (l->seek_count >= SEEKS_MAX) return request_fail(r, "the lobby is full: try again soon");
     Seek *k = &l->seeks[l->seek_count++];
     memset(k, 0, sizeof *k);
-    random_token(k->id, STORE_ID_LEN);
+    games_random_code(k->id, STORE_ID_LEN);
     k->seeker = r->ss;
     k->player = player;
     k->rated = rated;
-    k->rules = *rules;
-    k->clock = *clock;
+    k->rules = rules;
+    k->clock = clock;
     k->color = color;
     l->dirty = true;
-    request_ok(r, json_pack("{s:s}", "seek", k->id));
+    return request_ok(r, json_pack("{s:s}", "seek", k->id));
 }
 
 static int find_seek(Lobby *l, const char *id) {
@@ -277,22 +289,22 @@ static int find_seek(Lobby *l, const char *id) {
     return -1;
 }
 
-void lobby_on_unseek(const Request *r) {
+bool lobby_on_unseek(const Request *r) {
     Lobby *l = r->ss->server->lobby;
     const char *id;
-    if (!request_str_field(r, "seek", true, 64, &id)) return;
+    if (!request_str_field(r, "seek", true, 64, &id)) return false;
     int i = find_seek(l, id);
     if (i < 0 || l->seeks[i].seeker != r->ss) return request_fail(r, "you have no open seek %s", id);
     remove_seek(l, i);
-    request_ok(r, NULL);
+    return request_ok(r, NULL);
 }
 
-void lobby_on_accept(const Request *r) {
+bool lobby_on_accept(const Request *r) {
     Server *s = r->ss->server;
     Lobby *l = s->lobby;
     const char *id;
     SeatPlayer taker;
-    if (!request_str_field(r, "seek", true, 64, &id) || !request_player(r, &taker)) return;
+    if (!request_str_field(r, "seek", true, 64, &id) || !players_of_request(r, &taker)) return false;
     int i = find_seek(l, id);
     if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
     Seek k = l->seeks[i];
@@ -302,18 +314,18 @@ void lobby_on_accept(const Request *r) {
     if (k.rated && taker.id == 0)
         return request_fail(r, "a rated game is played under a name: send 'identify' with your "
                                "identity secret and a name first");
-    int seeker_color = k.color == 2 ? random_color() : k.color;
+    int seeker_color = k.color == 2 ? games_random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
-    random_token(info.id, STORE_ID_LEN);
-    random_token(info.secret[0], STORE_SECRET_LEN);
-    random_token(info.secret[1], STORE_SECRET_LEN);
+    games_random_code(info.id, STORE_ID_LEN);
+    games_random_code(info.secret[0], STORE_SECRET_LEN);
+    games_random_code(info.secret[1], STORE_SECRET_LEN);
     info.rules = k.rules;
     info.clock = k.clock;
     /* The seeker's rating now: a game ended since the seek was posted may have changed it. */
     k.player.rating = players_rating_now(s, k.player.id, k.player.rating);
-    seat_player_set(&info, seeker_color, &k.player);
-    seat_player_set(&info, !seeker_color, &taker);
+    players_seat(&info, seeker_color, &k.player);
+    players_seat(&info, !seeker_color, &taker);
     info.rated = k.rated;
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
@@ -323,12 +335,13 @@ void lobby_on_accept(const Request *r) {
     if (g == NULL) return request_fail(r, "cannot start the game: %s", err.message);
     remove_seek(l, i); /* taken: a second accept finds it gone */
     int mine = !seeker_color;
-    session_send_json(k.seeker,
-                      json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "seek_accepted", "seek", k.id,
-                                "game", g->info.id, "seat", seeker_color ? "black" : "white",
-                                "token", g->info.secret[seeker_color]));
+    session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "seek_accepted",
+                                          "seek", k.id, "game", g->info.id, "seat",
+                                          seeker_color ? "black" : "white", "token",
+                                          g->info.secret[seeker_color]));
     request_ok(r, json_pack("{s:s, s:s, s:s, s:I}", "game", g->info.id, "seat",
                             mine ? "black" : "white", "token", g->info.secret[mine], "now_ms",
                             (json_int_t)clock_now_ms()));
     session_attach(r->ss, g, mine);
+    return true;
 }

@@ -65,12 +65,12 @@ json_t *players_json(const StoredPlayer *p) {
 /* "identify": `identity` (the secret), and `name` to claim one for a new
  * identity. The reply carries `player` (null for an identity that has not
  * claimed a name yet); from then on the connection plays under that name. */
-void players_on_identify(const Request *r) {
+bool players_on_identify(const Request *r) {
     Server *s = r->ss->server;
     const char *secret, *name;
     if (!request_str_field(r, "identity", true, IDENTITY_MAX + 1, &secret) ||
         !request_str_field(r, "name", false, 64, &name))
-        return;
+        return false;
     const char *why = bad_identity(secret);
     if (why) return request_fail(r, "%s", why);
     if (name && (why = lobby_bad_name(name))) return request_fail(r, "%s", why);
@@ -104,12 +104,12 @@ void players_on_identify(const Request *r) {
     }
     r->ss->player = p.id;
     memcpy(r->ss->player_name, p.name, sizeof p.name);
-    request_ok(r, json_pack("{s:o}", "player", players_json(&p)));
+    return request_ok(r, json_pack("{s:o}", "player", players_json(&p)));
 }
 
 /* ---- a seat's player -------------------------------------------------------- */
 
-bool request_player(const Request *r, SeatPlayer *out) {
+bool players_of_request(const Request *r, SeatPlayer *out) {
     const char *name;
     memset(out, 0, sizeof *out);
     if (!request_str_field(r, "name", false, 64, &name)) return false;
@@ -117,26 +117,22 @@ bool request_player(const Request *r, SeatPlayer *out) {
     if (ss->player == 0) {
         if (name == NULL) return true; /* anonymous */
         const char *why = lobby_bad_name(name);
-        if (why) return request_fail(r, "%s", why), false;
+        if (why) return request_fail(r, "%s", why);
         StoredPlayer owner;
         bool taken = false;
         TakError err;
         Server *s = ss->server;
         if (s->store->ops->find_player(s->store, PLAYER_BY_NAME, name, &owner, &taken, &err) &&
             taken)
-            request_fail(r, "the name '%s' is taken (names are unique in any case): pick another",
-                         name);
-        else
-            request_fail(r,
-                         "to play as '%s', claim the name first: send 'identify' with your "
-                         "identity secret and the name",
-                         name);
-        return false;
+            return request_fail(
+                r, "the name '%s' is taken (names are unique in any case): pick another", name);
+        return request_fail(r,
+                            "to play as '%s', claim the name first: send 'identify' with your "
+                            "identity secret and the name",
+                            name);
     }
-    if (name && strcasecmp(name, ss->player_name) != 0) {
-        request_fail(r, "this connection plays as '%s', not '%s'", ss->player_name, name);
-        return false;
-    }
+    if (name && strcasecmp(name, ss->player_name) != 0)
+        return request_fail(r, "this connection plays as '%s', not '%s'", ss->player_name, name);
     Server *s = ss->server;
     StoredPlayer p;
     bool found = false;
@@ -144,8 +140,8 @@ bool request_player(const Request *r, SeatPlayer *out) {
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)ss->player);
     if (!s->store->ops->find_player(s->store, PLAYER_BY_ID, key, &p, &found, &err))
-        return request_fail(r, "%s", err.message), false;
-    if (!found) return request_fail(r, "your player is gone from the store"), false;
+        return request_fail(r, "%s", err.message);
+    if (!found) return request_fail(r, "your player is gone from the store");
     out->id = p.id;
     memcpy(out->name, p.name, sizeof p.name);
     out->rating = p.rating.rating;
@@ -164,7 +160,7 @@ double players_rating_now(Server *s, int64_t player, double dflt) {
     return p.rating.rating;
 }
 
-void seat_player_set(StoredGame *info, int color, const SeatPlayer *p) {
+void players_seat(StoredGame *info, int color, const SeatPlayer *p) {
     memcpy(info->name[color], p->name, sizeof info->name[color]);
     info->player[color] = p->id;
     info->rating[color] = p->rating;
@@ -289,7 +285,7 @@ static char *game_ptn(Server *s, const char *rest, int *status) {
     TakError err;
     LiveGame *g = games_find(s, id, &err);
     if (g == NULL) return NULL;
-    char *text = games_export_ptn(g, &err);
+    char *text = export_ptn(g, &err);
     games_unload_if_idle(s, g);
     if (text == NULL) *status = 500;
     return text;
