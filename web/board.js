@@ -233,7 +233,8 @@ function drawConnections(g, board, sq, size, x, y, flip) {
 function drawFlatBar(svg, s, w) {
   const flats = [0, 0];
   for (const st of s.board) if (st && !/[SC]$/.test(st)) flats[st.slice(-1) === '1' ? 0 : 1]++;
-  const g = el('g', { class: 'flat-bar', role: 'img', 'aria-label': `flats on top: White ${flats[0]}, Black ${flats[1]}; in reserve: White ${s.stash[0][0]} stones and ${s.stash[0][1]} capstones, Black ${s.stash[1][0]} and ${s.stash[1][1]}` }, svg);
+  // Hidden from screen readers: the squares' own labels and the reserves' buttons say it all.
+  const g = el('g', { class: 'flat-bar', 'aria-hidden': 'true' }, svg);
   const x0 = MARGIN + 96, x1 = w - 96, span = x1 - x0, least = 44;
   const split = x0 + least + (span - 2 * least) * (flats[0] + flats[1] ? flats[0] / (flats[0] + flats[1]) : 0.5);
   el('rect', { x: x0, y: 6, width: split - x0, height: 26, rx: 4, class: 'fbar-w' }, g);
@@ -293,6 +294,7 @@ export function drawBoard() {
     ? document.activeElement.dataset.square : null;
   const w = size * CELL + MARGIN;
   svg.setAttribute('viewBox', `0 0 ${w} ${w + BAR}`);
+  svg.parentNode.style.setProperty('--board-ratio', (w / (w + BAR)).toFixed(3));
   svg.textContent = '';
   drawFlatBar(svg, s, w);
   const hint = hints(), board = boardWithCarry(s.board);
@@ -320,7 +322,7 @@ export function drawBoard() {
       const name = squareName(sq, size);
       const label = name + ', ' + describeStack(board[sq]) + (lastSqs.has(sq) ? ', last move' : '') + (hint.has(sq) ? ', a legal drop' : '');
       const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, row);
-      el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--sq1)' : 'var(--sq2)' }, g);
+      el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--cell1)' : 'var(--cell2)' }, g);
       if (lastSqs.has(sq)) el('rect', { x, y, width: CELL, height: CELL, class: 'last' }, g);
       if (road.has(name)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: 'road' }, g);
       if (hint.has(sq)) el('rect', { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'hint' }, g);
@@ -422,23 +424,26 @@ export function toggleWall() {
 // ---- pictures of the position shown, with the board's theme ------------------------------
 
 // The board as a standalone SVG: its styles (theme colours, pieces) written
-// into each element, the hints, focus and carry marks left out.
+// into each element, the hints, focus and carry marks left out, and the strip
+// above the squares (the flat count and reserves: the page's, not the
+// position's picture) cut off.
 function boardPicture() {
   const src = $('board'), copy = src.cloneNode(true);
   const props = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size', 'font-weight', 'font-family'];
   const from = src.querySelectorAll('*'), to = copy.querySelectorAll('*'), drop = [];
   from.forEach((e, i) => {
     const cs = getComputedStyle(e), t = to[i];
-    if (e.matches('.hint, .chosen, .in-hand')) drop.push(t);
+    if (e.matches('.hint, .chosen, .in-hand, .flat-bar')) drop.push(t);
     for (const p of props) t.setAttribute(p, cs.getPropertyValue(p));
     t.removeAttribute('class'); t.removeAttribute('tabindex');
   });
   for (const t of drop) t.remove();
-  const [, , w, h] = src.getAttribute('viewBox').split(' ').map(Number);
+  const [, , w, h] = src.getAttribute('viewBox').split(' ').map(Number).map((v, i) => (i === 3 ? v - BAR : v));
+  copy.setAttribute('viewBox', `0 ${BAR} ${w} ${h}`);
   copy.setAttribute('xmlns', SVGNS);
   copy.setAttribute('width', w); copy.setAttribute('height', h);
   const bg = document.createElementNS(SVGNS, 'rect');
-  bg.setAttribute('width', w); bg.setAttribute('height', h); bg.setAttribute('fill', getComputedStyle(document.body).backgroundColor);
+  bg.setAttribute('y', BAR); bg.setAttribute('width', w); bg.setAttribute('height', h); bg.setAttribute('fill', getComputedStyle(document.body).backgroundColor);
   copy.insertBefore(bg, copy.firstChild);
   return { text: new XMLSerializer().serializeToString(copy), width: w, height: h };
 }
