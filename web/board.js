@@ -202,7 +202,7 @@ function drawStack(g, sq, stack, x, y, arrived) {
     }
   }
   if (moving) g.appendChild(moving);
-  if (h > 1) el('text', { x: x + CELL - 2, y: y + CELL - 6, 'text-anchor': 'end', class: 'height' }, g).textContent = h;
+  if (h > 1) el('text', { x: x + CELL - 2, y: y + CELL - 29, 'text-anchor': 'end', class: 'height' }, g).textContent = h;
 }
 
 // Whether a stack counts for a road, and for whom: its top's colour ('1',
