@@ -29,6 +29,17 @@ test('road connections join neighbouring flats and capstones of one colour, not 
   assert.deepEqual(await conns(p, 'a4'), ['white'], 'the capstone joins a5');
   assert.deepEqual(await conns(p, 'd5'), ['black'], 'd5 joins e5, not the White c5');
   assert.deepEqual(await conns(p, 'e5'), ['black'], 'e5 joins d5, not the White e4 below');
+  // Each band lies between its square and the neighbour it joins, the board turned around too.
+  const between = () => p.evaluate(() => {
+    const mid = (sq) => { const r = document.querySelector(`[data-square=${sq}] .cell`).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const band = [...document.querySelectorAll('[data-square=a5] .conn')].map((e) => e.getBoundingClientRect()).find((r) => r.width > r.height);
+    const [ax] = mid('a5'), [bx] = mid('b5');
+    return band.left >= Math.min(ax, bx) - 1 && band.right <= Math.max(ax, bx) + 1;
+  });
+  assert.ok(await between(), 'a5\'s band points to b5');
+  await p.click('#flip');
+  assert.deepEqual(await conns(p, 'a5'), ['white', 'white'], 'turned around: a5 joins b5 and a4');
+  assert.ok(await between(), 'turned around: a5\'s band points to b5');
   await shot(p, 'looks-roads');
   await p.context().close();
 });
@@ -37,14 +48,18 @@ test('a stack\'s height is written beside it, never over a stone (tall stacks, c
   const p = await newPage(env.browser);
   // 0120_s5's last position: a 13-high stack under a capstone, walls on stacks.
   await openTps(p, 'x,1,x3/221,x,211112S,x,2/x,2C,1,2211111222221C,2/x,2121,1S,2,2/1,1,1,2121,21S 2 48');
-  const overlaps = await p.evaluate(() => {
+  // The heights written over a stone's box.
+  const overlap = () => {
     const board = document.getElementById('board'), hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const stones = [...board.querySelectorAll('.pw, .pb')].map((e) => e.getBoundingClientRect());
-    const counts = [...board.querySelectorAll('.height')];
-    return { counts: counts.length, over: counts.filter((c) => stones.some((s) => hit(c.getBoundingClientRect(), s))).map((c) => c.textContent) };
-  });
+    return [...board.querySelectorAll('.height')].filter((c) => stones.some((s) => hit(c.getBoundingClientRect(), s))).map((c) => c.textContent);
+  };
+  const overlaps = { counts: await p.$$eval('#board .height', (e) => e.length), over: await p.evaluate(overlap) };
   assert.ok(overlaps.counts >= 5, `stack heights written (${overlaps.counts})`);
   assert.deepEqual(overlaps.over, [], 'no height over a stone');
+  // Wobbly stacks too.
+  await p.check('#wobbly');
+  assert.deepEqual(await p.evaluate(overlap), [], 'no height over a wobbly stone');
   await p.context().close();
 });
 
