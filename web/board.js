@@ -12,7 +12,8 @@ import { sandboxClick } from './sandbox.js';
 import { analysisPlay } from './analysis.js';
 import { showPly, stepFrom } from './review.js';
 
-const CELL = 100, MARGIN = 30;
+// BAR: the strip above the squares (the flat count and the reserves).
+const CELL = 100, MARGIN = 30, BAR = 40;
 const DIRS = { '+': [0, 1], '-': [0, -1], '>': [1, 0], '<': [-1, 0] };
 
 export function squareName(sq, size) { return String.fromCharCode(97 + (sq % size)) + (Math.floor(sq / size) + 1); }
@@ -176,18 +177,19 @@ function wobble(sq, level) {
 
 // Draws a stack in its square: every stone of it, bottom first, the lower
 // ones as edges, closer together in a tall stack so that the whole of it
-// stays about a square high and each stone still shows (its height is
-// written too). `arrived`: how many stones on top just came, and from
-// where, for the move's animation.
+// stays about a square high and each stone still shows. A stack of two or
+// more stands left of centre and its height is written in the room on its
+// right, so the number is never over a stone. `arrived`: how many stones on
+// top just came, and from where, for the move's animation.
 function drawStack(g, sq, stack, x, y, arrived) {
   const top = stack.endsWith('S') ? 'S' : stack.endsWith('C') ? 'C' : '';
   const colors = colorsOf(stack);
-  const h = colors.length, first = 0;
-  const cx = x + CELL / 2, edge = h > 1 ? Math.min(7, 72 / (h - 1)) : 7;
+  const h = colors.length;
+  const cx = x + (h > 1 ? 40 : 50), edge = h > 1 ? Math.min(7, 72 / (h - 1)) : 7;
   let base = y + CELL - 14;
   // The stones that just arrived move as one group (a wall's own rotation stays its own).
   const moving = arrived ? el('g', { class: arrived.how, style: `--dx:${arrived.dx}px;--dy:${arrived.dy}px` }) : null;
-  for (let i = first; i < h; i++) {
+  for (let i = 0; i < h; i++) {
     const cls = colors[i] === '1' ? 'pw' : 'pb', dx = wobble(sq, i), isTop = i === h - 1;
     const into = moving && i >= h - arrived.count ? moving : g;
     if (isTop && top === 'S') {
@@ -195,15 +197,57 @@ function drawStack(g, sq, stack, x, y, arrived) {
     } else if (isTop && top === 'C') {
       el('circle', { cx: cx + dx, cy: base - 22, r: 22, class: cls + ' cap' }, into);
     } else {
-      el('rect', { x: cx - 32 + dx, y: base - 12, width: 64, height: 14, rx: 3, class: cls }, into);
+      el('rect', { x: cx - 30 + dx, y: base - 12, width: 60, height: 14, rx: 3, class: cls }, into);
       base -= edge;
     }
   }
   if (moving) g.appendChild(moving);
-  if (h > 1) {
-    const t = el('text', { x: x + CELL - 6, y: y + 20, 'text-anchor': 'end', class: 'height' }, g);
-    t.textContent = h;
+  if (h > 1) el('text', { x: x + CELL - 2, y: y + CELL - 29, 'text-anchor': 'end', class: 'height' }, g).textContent = h;
+}
+
+// Whether a stack counts for a road, and for whom: its top's colour ('1',
+// '2'), or '' for an empty square or a wall.
+function roadColor(stack) { return !stack || stack.endsWith('S') ? '' : colorsOf(stack).slice(-1); }
+
+// The road connections of a square, as PTN Ninja draws them: a band in the
+// piece's colour from the square's middle to each side where the
+// neighbouring square's top is a flat or capstone of the same colour. Each
+// square draws its half, under its own stones.
+function drawConnections(g, board, sq, size, x, y, flip) {
+  const c = roadColor(board[sq]);
+  if (!c) return;
+  const file = sq % size, rank = Math.floor(sq / size), mx = x + CELL / 2, my = y + CELL - 19, w = 14;
+  for (const [df, dr] of Object.values(DIRS)) {
+    const n = squareAt(file + df, rank + dr, size);
+    if (n < 0 || roadColor(board[n]) !== c) continue;
+    const sx = flip ? -df : df, sy = flip ? dr : -dr; // on the screen: right and down
+    const box = sx ? { x: sx > 0 ? mx : x, y: my - w / 2, width: CELL / 2, height: w }
+      : { x: mx - w / 2, y: sy > 0 ? my : y, width: w, height: sy > 0 ? y + CELL - my : my - y };
+    el('rect', { ...box, class: 'conn ' + (c === '1' ? 'cw' : 'cb') }, g);
   }
+}
+
+// Above the board: each side's stones and capstones in reserve at either end,
+// and between them a bar split by the flats on top of the board (what a flat
+// count would score now), the numbers written on it.
+function drawFlatBar(svg, s, w) {
+  const flats = [0, 0];
+  for (const st of s.board) if (st && !/[SC]$/.test(st)) flats[st.slice(-1) === '1' ? 0 : 1]++;
+  // Hidden from screen readers: the squares' own labels and the reserves' buttons say it all.
+  const g = el('g', { class: 'flat-bar', 'aria-hidden': 'true' }, svg);
+  const x0 = MARGIN + 96, x1 = w - 96, span = x1 - x0, least = 44;
+  const split = x0 + least + (span - 2 * least) * (flats[0] + flats[1] ? flats[0] / (flats[0] + flats[1]) : 0.5);
+  el('rect', { x: x0, y: 6, width: split - x0, height: 26, rx: 4, class: 'fbar-w' }, g);
+  el('rect', { x: split, y: 6, width: x1 - split, height: 26, rx: 4, class: 'fbar-b' }, g);
+  el('text', { x: x0 + 8, y: 26, class: 'fcount fw' }, g).textContent = flats[0];
+  el('text', { x: x1 - 8, y: 26, 'text-anchor': 'end', class: 'fcount fb' }, g).textContent = flats[1];
+  // The reserves: a small flat and a small capstone, each with its number.
+  [[MARGIN, 0, 'rw'], [x1 + 8, 1, 'rb']].forEach(([rx, c, cls]) => {
+    el('rect', { x: rx, y: 13, width: 18, height: 10, rx: 2, class: cls }, g);
+    el('text', { x: rx + 22, y: 26, class: 'reserve' }, g).textContent = s.stash[c][0];
+    el('circle', { cx: rx + 64, cy: 18, r: 7, class: cls }, g);
+    el('text', { x: rx + 74, y: 26, class: 'reserve' }, g).textContent = s.stash[c][1];
+  });
 }
 
 // The stones in hand while a stack is being moved, drawn small over the square they hover.
@@ -249,12 +293,19 @@ export function drawBoard() {
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('#board')
     ? document.activeElement.dataset.square : null;
   const w = size * CELL + MARGIN;
-  svg.setAttribute('viewBox', `0 0 ${w} ${w}`);
+  svg.setAttribute('viewBox', `0 0 ${w} ${w + BAR}`);
+  svg.parentNode.style.setProperty('--board-ratio', (w / (w + BAR)).toFixed(3));
   svg.textContent = '';
+  drawFlatBar(svg, s, w);
   const hint = hints(), board = boardWithCarry(s.board);
   const last = s.ply > 0 && !app.sandbox ? app.state.moves[s.ply - 1] : null;
   const lastSqs = new Set(moveSquares(last, size));
-  const animate = app.animate && app.animate.ply === s.ply ? arrivals(last, size) : new Map();
+  // A move is animated as it is played (app.animate, from the server's
+  // state) and as the position shown steps one ply on along the same line.
+  const line = (n) => (app.gameId || 'board') + ':' + (app.state.moves || []).slice(0, n).join(' ');
+  const stepped = app.drawn && !app.sandbox && app.drawn.ply === s.ply - 1 && app.drawn.key === line(s.ply - 1);
+  app.drawn = { ply: s.ply, key: line(s.ply) };
+  const animate = (app.animate && app.animate.ply === s.ply) || stepped ? arrivals(last, size) : new Map();
   app.animate = null;
   const result = !app.view && app.state.result;
   const road = new Set(result && result.road ? result.road : []);
@@ -271,12 +322,13 @@ export function drawBoard() {
       const name = squareName(sq, size);
       const label = name + ', ' + describeStack(board[sq]) + (lastSqs.has(sq) ? ', last move' : '') + (hint.has(sq) ? ', a legal drop' : '');
       const g = el('g', { class: 'sq', tabindex: sq === app.focusSq ? 0 : -1, role: 'gridcell', 'data-square': name, 'aria-label': label }, row);
-      el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--sq1)' : 'var(--sq2)' }, g);
+      el('rect', { x, y, width: CELL, height: CELL, class: 'cell', fill: (file + rank) % 2 ? 'var(--cell1)' : 'var(--cell2)' }, g);
       if (lastSqs.has(sq)) el('rect', { x, y, width: CELL, height: CELL, class: 'last' }, g);
       if (road.has(name)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 6, class: 'road' }, g);
       if (hint.has(sq)) el('rect', { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: 'hint' }, g);
       if (app.sandbox && app.sandbox.lifted === sq) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
       if (app.carry && !app.view && (sq === app.carry.from || sq === app.carry.cur)) el('rect', { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: 'chosen' }, g);
+      drawConnections(g, board, sq, size, x, y, flip);
       drawStack(g, sq, board[sq], x, y, animate.get(sq));
       g.addEventListener('click', () => { app.focusSq = sq; clickSquare(sq); });
       g.addEventListener('contextmenu', (e) => { e.preventDefault(); toggleWall(); });
@@ -292,7 +344,7 @@ export function drawBoard() {
   }
   for (let i = 0; i < size; i++) {
     const [x, y] = at(i * size + i);
-    el('text', { x: x + CELL / 2, y: size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
+    el('text', { x: x + CELL / 2, y: BAR + size * CELL + 22, 'text-anchor': 'middle', class: 'coord' }, svg).textContent = String.fromCharCode(97 + i);
     el('text', { x: 10, y: y + CELL / 2 + 6, class: 'coord' }, svg).textContent = i + 1;
   }
   // The keyboard's cursor stays where it was (a square clicked is not kept
@@ -307,7 +359,7 @@ export function flipped() { return app.flip === true || (app.flip !== false && a
 // A square's top left corner in the board's picture.
 function boardXY(sq, size, flip) {
   const file = sq % size, rank = Math.floor(sq / size);
-  return flip ? [MARGIN + (size - 1 - file) * CELL, rank * CELL] : [MARGIN + file * CELL, (size - 1 - rank) * CELL];
+  return flip ? [MARGIN + (size - 1 - file) * CELL, BAR + rank * CELL] : [MARGIN + file * CELL, BAR + (size - 1 - rank) * CELL];
 }
 
 // Keys on a focused square: Enter or Space clicks it, the arrows move over
@@ -372,23 +424,26 @@ export function toggleWall() {
 // ---- pictures of the position shown, with the board's theme ------------------------------
 
 // The board as a standalone SVG: its styles (theme colours, pieces) written
-// into each element, the hints, focus and carry marks left out.
+// into each element, the hints, focus and carry marks left out, and the strip
+// above the squares (the flat count and reserves: the page's, not the
+// position's picture) cut off.
 function boardPicture() {
   const src = $('board'), copy = src.cloneNode(true);
   const props = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size', 'font-weight', 'font-family'];
   const from = src.querySelectorAll('*'), to = copy.querySelectorAll('*'), drop = [];
   from.forEach((e, i) => {
     const cs = getComputedStyle(e), t = to[i];
-    if (e.matches('.hint, .chosen, .in-hand')) drop.push(t);
+    if (e.matches('.hint, .chosen, .in-hand, .flat-bar')) drop.push(t);
     for (const p of props) t.setAttribute(p, cs.getPropertyValue(p));
     t.removeAttribute('class'); t.removeAttribute('tabindex');
   });
   for (const t of drop) t.remove();
-  const [, , w, h] = src.getAttribute('viewBox').split(' ').map(Number);
+  const [, , w, h] = src.getAttribute('viewBox').split(' ').map(Number).map((v, i) => (i === 3 ? v - BAR : v));
+  copy.setAttribute('viewBox', `0 ${BAR} ${w} ${h}`);
   copy.setAttribute('xmlns', SVGNS);
   copy.setAttribute('width', w); copy.setAttribute('height', h);
   const bg = document.createElementNS(SVGNS, 'rect');
-  bg.setAttribute('width', w); bg.setAttribute('height', h); bg.setAttribute('fill', getComputedStyle(document.body).backgroundColor);
+  bg.setAttribute('y', BAR); bg.setAttribute('width', w); bg.setAttribute('height', h); bg.setAttribute('fill', getComputedStyle(document.body).backgroundColor);
   copy.insertBefore(bg, copy.firstChild);
   return { text: new XMLSerializer().serializeToString(copy), width: w, height: h };
 }

@@ -15,6 +15,7 @@ export const app = {
   chat: [], // the messages of the game's room this page may read
   rematchOffer: false, // the opponent offers a rematch
   animate: null, // { ply }: the move to animate on the next drawing
+  drawn: null, // { ply, key }: the position last drawn (its line), to animate a step on from it
   // board.js: the piece a click places ('', 'S', 'C'), a stack being moved
   // (a carry, see board.js), the keyboard's square, whether the board's focus
   // came from the pointer, and the board turned around (null: as the seat says)
