@@ -89,8 +89,7 @@ static bool on_seek(PtConn *c, const char *p) {
     long size, time, incr, komi = 0, pieces = 0, caps = 0, unrated = 0, tour = 0, trig = 0, amt = 0;
     char color = 'A';
     const char *opp = "";
-    if (!number(&p, 8, &size) || !number(&p, 10800, &time) || !number(&p, 300, &incr))
-        return false;
+    if (!number(&p, 8, &size) || !number(&p, 10800, &time) || !number(&p, 300, &incr)) return false;
     if (*p && p[1] == '\0' && (*p == 'W' || *p == 'B')) {
         color = *p; /* V1 */
     } else if (*p) {
@@ -102,8 +101,10 @@ static bool on_seek(PtConn *c, const char *p) {
             !number(&p, 1, &tour))
             return false;
         const char *v3 = p;
-        if (number(&v3, 1000, &trig) && number(&v3, 10800, &amt)) p = v3; /* V3 */
-        else trig = 0;
+        if (number(&v3, 1000, &trig) && number(&v3, 10800, &amt))
+            p = v3; /* V3 */
+        else
+            trig = 0;
         opp = p;
         if (strlen(opp) > STORE_NAME_LEN) return false;
         for (const char *q = opp; *q; q++)
@@ -140,9 +141,8 @@ static bool on_seek(PtConn *c, const char *p) {
 
 /* A game starts for c: nothing else of its is open any more. */
 static void start_game(PtConn *c, LiveGame *g, int color) {
-    lobby_cancel(c->ss.server, &c->ss, NULL);
-    while (lobby_cancel(c->ss.server, &c->ss, NULL)) {
-    }
+    while (lobby_cancel(c->ss.server, &c->ss, NULL)) {}
+    if (c->guest) memcpy(c->guest->game, g->info.id, sizeof c->guest->game);
     session_attach(&c->ss, g, color); /* tells it the game (playtak_port_game_changed) */
 }
 
@@ -203,13 +203,14 @@ void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
     if (c->told_over) return;
     int no = game_no(s, g), opp = !ss->seat;
     bool changed = false;
-    for (; c->told_ply > g->game.count; c->told_ply--, changed = true) pt_send(c, "Game#%d Undo", no);
+    for (; c->told_ply > g->game.count; c->told_ply--, changed = true)
+        pt_send(c, "Game#%d Undo", no);
     if (c->told_ply < g->game.count) {
         for (size_t i = c->told_ply; i < g->game.count; i++) {
             char text[64];
             bool own = c->own_move && i + 1 == g->game.count; /* PlayTak does not echo it */
-            if (!own && tak_pt_move_write(g->game.moves[i], g->info.rules.size, text,
-                                          sizeof text) > 0)
+            if (!own &&
+                tak_pt_move_write(g->game.moves[i], g->info.rules.size, text, sizeof text) > 0)
                 pt_send(c, "Game#%d %s", no, text);
         }
         c->told_ply = g->game.count;
@@ -320,6 +321,30 @@ static PtConn *logged_in_as(PtPort *port, const char *name) {
     return NULL;
 }
 
+/* The game c's player left going (a lost connection): PlayTak gives it back
+ * on the next login, with every move so far. A player's seat is found by its
+ * id; a guest's only by the game its rejoin token last started (a guest's
+ * name alone proves nothing). Only loaded games are looked at. */
+static void resume(PtConn *c) {
+    Server *s = c->ss.server;
+    LiveGame *g = NULL;
+    if (c->guest && c->guest->game[0]) g = games_loaded(s, c->guest->game);
+    for (size_t b = 0; g == NULL && c->ss.player && b < s->bucket_count; b++)
+        for (LiveGame *h = s->buckets[b]; h && g == NULL; h = h->hnext)
+            if ((h->info.player[0] == c->ss.player || h->info.player[1] == c->ss.player) &&
+                tak_game_result(&h->game).end == TAK_END_NONE)
+                g = h;
+    if (g == NULL || tak_game_result(&g->game).end != TAK_END_NONE) return;
+    for (int color = 0; color < 2; color++)
+        if (c->ss.player
+                ? g->info.player[color] == c->ss.player
+                : g->info.player[color] == 0 && strcmp(g->info.name[color], c->name) == 0) {
+            session_attach(&c->ss, g, color);
+            pt_send(c, "Message Your game is resumed");
+            return;
+        }
+}
+
 static void welcome(PtConn *c, const char *name) {
     PtConn *old = logged_in_as(c->port, name);
     if (old) {
@@ -333,6 +358,7 @@ static void welcome(PtConn *c, const char *name) {
     pt_send(c, "Welcome %s!", c->name);
     send_seeks(c);
     pt_send(c, "Online %d", c->port->online);
+    resume(c);
 }
 
 /* "Login Guest [TOKEN]": a guest, named as PlayTak names them; the same
@@ -345,6 +371,7 @@ static bool on_login_guest(PtConn *c, const char *token) {
         if (token[i] < 'a' || token[i] > 'z') return false;
     for (int i = 0; n && i < PT_GUESTS_MAX; i++)
         if (strcmp(port->guests[i].token, token) == 0) {
+            c->guest = &port->guests[i];
             welcome(c, port->guests[i].name);
             return true;
         }
@@ -354,6 +381,8 @@ static bool on_login_guest(PtConn *c, const char *token) {
         PtGuest *g = &port->guests[port->guest_next++ % PT_GUESTS_MAX];
         memcpy(g->token, token, n + 1);
         memcpy(g->name, name, sizeof name);
+        g->game[0] = '\0';
+        c->guest = g;
     }
     welcome(c, name);
     return true;

@@ -13,13 +13,19 @@
 #include "internal.h"
 #include "tak/playtak.h"
 
-#define PT_LINE_MAX 1024       /* a longer client line is cut off and refused */
-#define PT_OUT_MAX (256 << 10) /* bytes waiting for a slow reader before it is dropped */
-#define PT_LINES_BURST 100     /* lines a connection may send at once, */
-#define PT_LINES_REFILL_MS 10  /* then one per 10 ms (a bot needs a few a second) */
-#define PT_SHOUT_BURST 5       /* shouts and tells at once, */
+#define PT_LINE_MAX 1024        /* a longer client line is cut off and refused */
+#define PT_OUT_MAX (256 << 10)  /* bytes waiting for a slow reader before it is dropped */
+#define PT_LINES_BURST 100      /* lines a connection may send at once, */
+#define PT_LINES_REFILL_MS 10   /* then one per 10 ms (a bot needs a few a second) */
+#define PT_SHOUT_BURST 5        /* shouts and tells at once, */
 #define PT_SHOUT_REFILL_MS 2000 /* then one every 2 s, as the page's chat */
-#define PT_GUESTS_MAX 256      /* guests' rejoin tokens remembered */
+#define PT_GUESTS_MAX 256       /* guests' rejoin tokens remembered */
+
+typedef struct PtGuest {
+    char token[21];
+    char name[TAK_PT_NAME_MAX];
+    char game[STORE_ID_LEN + 1]; /* the game it last started, resumed on a login with the token */
+} PtGuest;
 
 struct PtConn {
     Session ss; /* ss.pt points back here; ss.player is 0 for a guest */
@@ -40,14 +46,10 @@ struct PtConn {
     LiveGame *told_game;
     size_t told_ply;
     bool told_over, told_draw, told_undo;
-    bool own_move; /* the move being played is its own: PlayTak does not echo it */
+    bool own_move;  /* the move being played is its own: PlayTak does not echo it */
+    PtGuest *guest; /* a guest with a rejoin token: its entry, or NULL */
     PtConn *prev, *next;
 };
-
-typedef struct PtGuest {
-    char token[21];
-    char name[TAK_PT_NAME_MAX];
-} PtGuest;
 
 struct PtPort {
     Server *server;
