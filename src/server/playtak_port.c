@@ -4,8 +4,9 @@
  * bytes (libev watchers on the server's loop, beside libwebsockets), cut
  * into lines of at most PT_LINE_MAX, limited to PT_LINES_BURST at once, and
  * the lines going back, queued up to PT_OUT_MAX. What a line means is
- * playtak_lines.c's. A connection is freed only from the loop's idle
- * watcher, so nothing frees one while a broadcast walks a game's followers.
+ * playtak_lines.c's; playtak_ws.c brings the same lines over a WebSocket. A connection is freed
+ * only from the loop's idle watcher, so nothing frees one while a broadcast walks a game's
+ * followers.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
@@ -28,7 +29,10 @@ static void on_write(struct ev_loop *loop, ev_io *w, int revents);
 void pt_close_later(PtConn *c) {
     if (c->dead) return;
     c->dead = true;
-    ev_idle_start(c->port->loop, &c->port->reaper);
+    if (c->wsi)
+        lws_callback_on_writable(c->wsi); /* what is queued goes, then it closes */
+    else
+        ev_idle_start(c->port->loop, &c->port->reaper);
 }
 
 void pt_send(PtConn *c, const char *fmt, ...) {
@@ -56,7 +60,10 @@ void pt_send(PtConn *c, const char *fmt, ...) {
     }
     memcpy(c->out + c->out_len, line, (size_t)n);
     c->out_len += (size_t)n;
-    ev_io_start(c->port->loop, &c->wio);
+    if (c->wsi)
+        lws_callback_on_writable(c->wsi);
+    else
+        ev_io_start(c->port->loop, &c->wio);
 }
 
 static void on_write(struct ev_loop *loop, ev_io *w, int revents) {
@@ -78,13 +85,17 @@ static void on_write(struct ev_loop *loop, ev_io *w, int revents) {
 
 /* ---- connections ---------------------------------------------------------------- */
 
-static void conn_free(PtConn *c) {
+void pt_conn_free(PtConn *c) {
     PtPort *p = c->port;
-    ev_io_stop(p->loop, &c->rio);
-    ev_io_stop(p->loop, &c->wio);
-    /* What is queued goes if it can at once (a "Message" before a close). */
-    if (c->out_len) (void)!send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
-    close(c->fd);
+    if (c->wsi) {
+        *c->ws_slot = NULL; /* lws' per-connection data no longer names it */
+    } else {
+        ev_io_stop(p->loop, &c->rio);
+        ev_io_stop(p->loop, &c->wio);
+        /* What is queued goes if it can at once (a "Message" before a close). */
+        if (c->out_len) (void)!send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        close(c->fd);
+    }
     pt_conn_closing(c);
     session_close(&c->ss);
     if (c->prev)
@@ -102,13 +113,13 @@ static void on_reap(struct ev_loop *loop, ev_idle *w, int revents) {
     ev_idle_stop(loop, w);
     for (PtConn *c = p->conns, *next; c; c = next) {
         next = c->next;
-        if (c->dead) conn_free(c);
+        if (c->dead && !c->wsi) pt_conn_free(c); /* a WebSocket's goes when lws closes it */
     }
 }
 
 /* Cuts what arrived into lines: "\n" ends one, a "\r" before it is dropped,
  * and a line longer than PT_LINE_MAX is refused once and skipped to its end. */
-static void take_bytes(PtConn *c, const char *buf, size_t len) {
+void pt_take_bytes(PtConn *c, const char *buf, size_t len) {
     for (size_t i = 0; i < len && !c->dead; i++) {
         char ch = buf[i];
         if (ch != '\n') {
@@ -151,7 +162,7 @@ static void on_read(struct ev_loop *loop, ev_io *w, int revents) {
         ev_io_stop(loop, w);
         return pt_close_later(c);
     }
-    take_bytes(c, buf, (size_t)n);
+    pt_take_bytes(c, buf, (size_t)n);
 }
 
 static void on_accept(struct ev_loop *loop, ev_io *w, int revents) {
@@ -159,41 +170,52 @@ static void on_accept(struct ev_loop *loop, ev_io *w, int revents) {
     PtPort *p = w->data;
     int fd = accept4(p->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;
-    PtConn *c = calloc(1, sizeof *c);
+    PtConn *c = pt_conn_new(p, fd, NULL);
     if (c == NULL) {
         close(fd);
         return;
     }
+    ev_io_start(loop, &c->rio);
+    pt_welcome(c);
+}
+
+PtConn *pt_conn_new(PtPort *p, int fd, struct lws *wsi) {
+    PtConn *c = calloc(1, sizeof *c);
+    if (c == NULL) return NULL;
     c->port = p;
     c->fd = fd;
+    c->wsi = wsi;
     c->ss.server = p->server;
     c->ss.seat = -1;
     c->ss.pt = c;
     c->ss.id = ++p->server->next_session_id;
-    ev_io_init(&c->rio, on_read, fd, EV_READ);
-    ev_io_init(&c->wio, on_write, fd, EV_WRITE);
-    c->rio.data = c->wio.data = c;
+    if (fd >= 0) {
+        ev_io_init(&c->rio, on_read, fd, EV_READ);
+        ev_io_init(&c->wio, on_write, fd, EV_WRITE);
+        c->rio.data = c->wio.data = c;
+    }
     c->next = p->conns;
     if (p->conns) p->conns->prev = c;
     p->conns = c;
-    ev_io_start(loop, &c->rio);
+    return c;
+}
+
+void pt_welcome(PtConn *c) {
     pt_send(c, "Welcome!");
     pt_send(c, "Login or Register");
 }
 
 /* ---- start and stop ----------------------------------------------------------------- */
 
-bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err) {
+/* The TCP listener, on config->playtak_port. */
+static bool listen_tcp(PtPort *p, Server *s, struct ev_loop *loop, TakError *err) {
     const TakServerConfig *config = s->config;
-    PtPort *p = calloc(1, sizeof *p);
-    if (p == NULL) return tak_error_set(err, "out of memory");
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)config->playtak_port);
     addr.sin_addr.s_addr = htonl(INADDR_ANY);
     if (config->host && inet_pton(AF_INET, config->host, &addr.sin_addr) != 1) {
-        free(p);
         return tak_error_set(err, "the PlayTak port listens on an IPv4 address, not %s",
                              config->host);
     }
@@ -202,32 +224,46 @@ bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err) {
     if (p->fd < 0 || setsockopt(p->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         bind(p->fd, (struct sockaddr *)&addr, sizeof addr) != 0 || listen(p->fd, 128) != 0) {
         if (p->fd >= 0) close(p->fd);
-        free(p);
+        p->fd = -1;
         return tak_error_set(err, "cannot listen on PlayTak port %d (in use?)",
                              config->playtak_port);
     }
     socklen_t len = sizeof addr;
     getsockname(p->fd, (struct sockaddr *)&addr, &len);
-    p->server = s;
-    p->loop = loop;
     ev_io_init(&p->accept_io, on_accept, p->fd, EV_READ);
     p->accept_io.data = p;
     ev_io_start(loop, &p->accept_io);
+    printf("tak serve: playtak port %d\n", ntohs(addr.sin_port));
+    fflush(stdout);
+    return true;
+}
+
+bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err) {
+    PtPort *p = calloc(1, sizeof *p);
+    if (p == NULL) return tak_error_set(err, "out of memory");
+    p->server = s;
+    p->loop = loop;
+    p->fd = -1;
     ev_idle_init(&p->reaper, on_reap);
     p->reaper.data = p;
     s->ptport = p;
-    printf("tak serve: playtak port %d\n", ntohs(addr.sin_port));
-    fflush(stdout);
+    if ((s->config->playtak_port >= 0 && !listen_tcp(p, s, loop, err)) ||
+        (s->config->playtak_ws_port >= 0 && !pt_ws_listen(p, err))) {
+        playtak_port_stop(s);
+        return false;
+    }
     return true;
 }
 
 void playtak_port_stop(Server *s) {
     PtPort *p = s->ptport;
     if (p == NULL) return;
-    while (p->conns) conn_free(p->conns);
-    ev_io_stop(p->loop, &p->accept_io);
+    while (p->conns) pt_conn_free(p->conns);
+    if (p->fd >= 0) {
+        ev_io_stop(p->loop, &p->accept_io);
+        close(p->fd);
+    }
     ev_idle_stop(p->loop, &p->reaper);
-    close(p->fd);
     free(p);
     s->ptport = NULL;
 }

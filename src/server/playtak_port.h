@@ -30,8 +30,10 @@ typedef struct PtGuest {
 struct PtConn {
     Session ss; /* ss.pt points back here; ss.player is 0 for a guest */
     PtPort *port;
-    int fd;
-    ev_io rio, wio;
+    int fd;           /* a TCP connection's socket, or -1 on a WebSocket */
+    ev_io rio, wio;   /* ... and its watchers */
+    struct lws *wsi;  /* a WebSocket's connection (playtak_ws.c), or NULL */
+    PtConn **ws_slot; /* ... and lws' per-connection data, which points here */
     char in[PT_LINE_MAX + 1];
     size_t in_len;
     bool in_cut; /* the line under way was too long: skipped to its end */
@@ -68,6 +70,18 @@ struct PtPort {
 void pt_send(PtConn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Marks c to be closed (its queued lines are written first, as far as they go). */
 void pt_close_later(PtConn *c);
+/* A connection (a TCP socket fd, or a WebSocket wsi with fd -1), in the port's list. */
+PtConn *pt_conn_new(PtPort *p, int fd, struct lws *wsi);
+/* Says PlayTak's greeting ("Welcome!", "Login or Register"). */
+void pt_welcome(PtConn *c);
+/* Leaves everything and frees c (a TCP one's socket closed). */
+void pt_conn_free(PtConn *c);
+/* Bytes received: cut into lines, each handed to pt_line, within the limits. */
+void pt_take_bytes(PtConn *c, const char *buf, size_t len);
+/* Listens for PlayTak's WebSocket (config->playtak_ws_port) on a vhost of the
+ * server's lws context (playtak_ws.c). */
+bool pt_ws_listen(PtPort *p, TakError *err);
+
 /* One whole line from c (no line ending), within PT_LINE_MAX. */
 void pt_line(PtConn *c, char *line);
 /* A connection about to close: its seek and its game are left (playtak_lines.c). */

@@ -83,6 +83,7 @@ void tak_server_config_default(TakServerConfig *config) {
     config->engine_threads = 2;
     config->engine_movetime_ms = 2000;
     config->playtak_port = -1;
+    config->playtak_ws_port = -1;
 }
 
 /* Room for many connections: the soft limit up to the hard one (at most 1 << 17). */
@@ -240,7 +241,8 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     }
 
     /* PlayTak's protocol, for the bots and clients written for PlayTak. */
-    if (config->playtak_port >= 0 && !playtak_port_start(&server, loop, err)) {
+    if ((config->playtak_port >= 0 || config->playtak_ws_port >= 0) &&
+        !playtak_port_start(&server, loop, err)) {
         cluster_stop(server.cluster);
         engine_pool_stop(&server.pool);
         lws_context_destroy(ctx);

@@ -32,6 +32,10 @@ typedef struct TakServerConfig {
      * port, mapped onto the same lobby, games and players; 0: any free port
      * (printed as "tak serve: playtak port N"); negative: off. */
     int playtak_port;
+    /* The same lines over a WebSocket (as PlayTak's port 9999 and its web
+     * client: a binary or text frame per line), on this port; the same
+     * values (printed as "tak serve: playtak websocket port N"). */
+    int playtak_ws_port;
 } TakServerConfig;
 
 /* Defaults: all interfaces, port 8080, "tak.db", 2 engine threads, 2 s, no PlayTak port. */

@@ -12,9 +12,10 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const WebSocket = require('ws');
 const { serverForTests, connect, waitFor, uniqueName, identify, TAK } = require('./lib.js');
 
-const srv = serverForTests(test, { args: ['--playtak-port', '0'] });
+const srv = serverForTests(test, { args: ['--playtak-port', '0', '--playtak-ws-port', '0'] });
 
 // A PlayTak client over TCP: .lines is every line received; line(pred)
 // resolves with the first line from `from` on that matches.
@@ -188,6 +189,31 @@ test('a guest that lost its connection logs in with its token and gets its game 
   await pt.close();
   await other.close();
   await page.close();
+});
+
+test("PlayTak's WebSocket: a binary frame per line, and a game with a TCP client", async () => {
+  const lines = [];
+  const ws = new WebSocket(`ws://127.0.0.1:${srv.playtakWsPort}/`, 'binary');
+  ws.on('message', (d, binary) => { assert.ok(binary); lines.push(d.toString()); });
+  await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+  await waitFor(() => lines.includes('Login or Register\n'));
+  ws.send('Client web-test');
+  ws.send('Login Guest\n');
+  const name = (await waitFor(() => lines.find((l) => /^Welcome Guest\d+!\n$/.test(l)))).slice(8, -2);
+  ws.send('Seek 3 0 0 B');
+  const tcp = await ptGuest();
+  const seek = await tcp.line(new RegExp(`^Seek new \\d+ ${name} 3 `));
+  tcp.send(`Accept ${seek.split(' ')[2]}`);
+  const g = +(await tcp.line(/^Game Start /)).split(' ')[2];
+  assert.ok(await waitFor(() => lines.find((l) => l.startsWith(`Game Start ${g} 3 `) && / black /.test(l))));
+  assert.equal(await tcp.ask(`Game#${g} P A1`), 'OK');
+  await waitFor(() => lines.includes(`Game#${g} P A1\n`));
+  ws.send(`Game#${g} P C3`);
+  assert.ok(await tcp.line(`Game#${g} P C3`));
+  ws.send(`Game#${g} Resign`);
+  assert.ok(await tcp.line(`Game#${g} Over 1-0`));
+  ws.close();
+  await tcp.close();
 });
 
 test('malformed and hostile lines: answered, never acted on', async () => {
