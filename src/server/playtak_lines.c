@@ -143,6 +143,7 @@ static bool on_seek(PtConn *c, const char *p) {
 static void start_game(PtConn *c, LiveGame *g, int color) {
     while (lobby_cancel(c->ss.server, &c->ss, NULL)) {}
     if (c->guest) memcpy(c->guest->game, g->info.id, sizeof c->guest->game);
+    c->told_game = NULL; /* a new game: its start is told, whatever was told before */
     session_attach(&c->ss, g, color); /* tells it the game (playtak_port_game_changed) */
 }
 
@@ -339,6 +340,7 @@ static void resume(PtConn *c) {
         if (c->ss.player
                 ? g->info.player[color] == c->ss.player
                 : g->info.player[color] == 0 && strcmp(g->info.name[color], c->name) == 0) {
+            c->told_game = NULL;
             session_attach(&c->ss, g, color);
             pt_send(c, "Message Your game is resumed");
             return;
@@ -355,7 +357,9 @@ static void welcome(PtConn *c, const char *name) {
     snprintf(c->name, sizeof c->name, "%s", name);
     c->logged_in = true;
     c->port->online++;
-    pt_send(c, "Welcome %s!", c->name);
+    char shown[TAK_PT_NAME_MAX];
+    pt_name(c->name, shown); /* as its games and seeks show it */
+    pt_send(c, "Welcome %s!", shown);
     send_seeks(c);
     pt_send(c, "Online %d", c->port->online);
     resume(c);
