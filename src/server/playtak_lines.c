@@ -143,7 +143,7 @@ static bool on_seek(PtConn *c, const char *p) {
 static void start_game(PtConn *c, LiveGame *g, int color) {
     while (lobby_cancel(c->ss.server, &c->ss, NULL)) {}
     if (c->guest) memcpy(c->guest->game, g->info.id, sizeof c->guest->game);
-    c->told_game = NULL; /* a new game: its start is told, whatever was told before */
+    c->told_game = NULL;              /* a new game: its start is told, whatever was told before */
     session_attach(&c->ss, g, color); /* tells it the game (playtak_port_game_changed) */
 }
 
