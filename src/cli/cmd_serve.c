@@ -66,7 +66,7 @@ int cmd_serve(int argc, char **argv) {
             config.playtak_port = (int)n;
         } else if (cli_option(argc, argv, &i, "--playtak-ws-port", &v)) {
             if (!v || !cli_parse_int(v, 0, 65535, &n))
-                return cli_usage_error(&command, "--playtak-ws-port needs a port number (0..65535)");
+                return cli_usage_error(&command, "--playtak-ws-port needs a port (0..65535)");
             config.playtak_ws_port = (int)n;
         } else if (cli_option(argc, argv, &i, "--host", &v)) {
             if (!v || !*v) return cli_usage_error(&command, "--host needs an address");
