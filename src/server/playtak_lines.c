@@ -5,7 +5,8 @@
  * (Game Start, moves, Time, Undo, offers, Over). A line the real server
  * would refuse gets its answer ("NOK", "Error:...", "Authentication
  * failure"); a move is played only in the connection's own seat, on its
- * turn, and only when the rules take it.
+ * turn, and only when the rules take it. The seeks and the game list are
+ * playtak_seeks.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,121 +22,6 @@ static bool word(const char **p, const char *w) {
     size_t n = strlen(w);
     if (strncmp(*p, w, n) != 0 || ((*p)[n] != ' ' && (*p)[n] != '\0')) return false;
     *p += n + ((*p)[n] == ' ');
-    return true;
-}
-
-/* A number from 0 to max at *p (digits only), then a space or the end. */
-static bool number(const char **p, long max, long *out) {
-    const char *q = *p;
-    long v = 0;
-    if (*q < '0' || *q > '9') return false;
-    while (*q >= '0' && *q <= '9') {
-        v = v * 10 + (*q++ - '0');
-        if (v > max) return false;
-    }
-    if (*q != ' ' && *q != '\0') return false;
-    *p = q + (*q == ' ');
-    *out = v;
-    return true;
-}
-
-static bool pt_ok_char(char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_';
-}
-
-/* Our names may hold '-' and be 2 or 20 long; PlayTak's are a letter and
- * 3-15 letters, digits or '_': a name is shown to PlayTak clients in that
- * shape ("Anonymous" for a seat with none). */
-static void pt_name(const char *name, char out[TAK_PT_NAME_MAX]) {
-    size_t n = 0;
-    if (name == NULL || name[0] == '\0') name = "Anonymous";
-    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) out[n++] = 'P';
-    for (const char *q = name; *q && n < 16; q++) out[n++] = pt_ok_char(*q) ? *q : '_';
-    while (n < 4) out[n++] = '_';
-    out[n] = '\0';
-}
-
-/* ---- seeks --------------------------------------------------------------------------- */
-
-static void send_seek(PtConn *c, const LobbySeek *k, const char *what) {
-    static const char colors[] = "WBA";
-    char name[TAK_PT_NAME_MAX], opp[TAK_PT_NAME_MAX] = "";
-    pt_name(k->player.name, name);
-    if (k->opponent[0]) pt_name(k->opponent, opp);
-    pt_send(c, "Seek %s %d %s %d %lld %lld %c %d %d %d %d 0 %d %lld %s", what, k->no, name,
-            k->rules.size, (long long)(k->clock.base_ms / 1000),
-            (long long)(k->clock.increment_ms / 1000), colors[k->color],
-            k->rules.half_komi < 0 ? 0 : k->rules.half_komi, k->rules.stones, k->rules.capstones,
-            !k->rated, k->clock.extra_move, (long long)(k->clock.extra_ms / 1000), opp);
-}
-
-void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added) {
-    if (s->ptport == NULL) return;
-    for (PtConn *c = s->ptport->conns; c; c = c->next)
-        if (c->logged_in) send_seek(c, k, added ? "new" : "remove");
-}
-
-static void send_seeks(PtConn *c) {
-    int n;
-    const LobbySeek *k = lobby_seeks(c->ss.server, &n);
-    for (int i = 0; i < n; i++) send_seek(c, &k[i], "new");
-}
-
-/* "Seek SIZE TIME INCR [W|B]" (V1), "... COLOR KOMI PIECES CAPS UNRATED
- * TOURNAMENT OPPONENT" (V2), "... TRIGGER AMOUNT OPPONENT" (V3); SIZE 0
- * takes one's seek back. A new seek replaces the old, as on PlayTak. */
-static bool on_seek(PtConn *c, const char *p) {
-    long size, time, incr, komi = 0, pieces = 0, caps = 0, unrated = 0, tour = 0, trig = 0, amt = 0;
-    char color = 'A';
-    const char *opp = "";
-    if (!number(&p, 8, &size) || !number(&p, 10800, &time) || !number(&p, 300, &incr)) return false;
-    if (*p && p[1] == '\0' && (*p == 'W' || *p == 'B')) {
-        color = *p; /* V1 */
-    } else if (*p) {
-        if (!(*p == 'W' || *p == 'B' || *p == 'A') || p[1] != ' ') return false;
-        color = *p;
-        p += 2;
-        if (!number(&p, TAK_MAX_HALF_KOMI, &komi) || !number(&p, TAK_MAX_RESERVE, &pieces) ||
-            !number(&p, TAK_MAX_RESERVE, &caps) || !number(&p, 1, &unrated) ||
-            !number(&p, 1, &tour))
-            return false;
-        const char *v3 = p;
-        if (number(&v3, 1000, &trig) && number(&v3, 10800, &amt))
-            p = v3; /* V3 */
-        else
-            trig = 0;
-        opp = p;
-        if (strlen(opp) > STORE_NAME_LEN) return false;
-        for (const char *q = opp; *q; q++)
-            if (!pt_ok_char(*q)) return false;
-    }
-    Server *s = c->ss.server;
-    lobby_cancel(s, &c->ss, NULL);
-    if (size == 0) return true;
-    LobbySeek want;
-    TakError err;
-    memset(&want, 0, sizeof want);
-    if (!tak_rules_standard(&want.rules, (int)size, &err)) return false;
-    if (pieces > 0) {
-        want.rules.stones = (int)pieces;
-        want.rules.capstones = (int)caps;
-    }
-    want.rules.half_komi = (int)komi;
-    if (!tak_rules_validate(&want.rules, &err)) return false;
-    want.clock.base_ms = time * 1000;
-    want.clock.increment_ms = incr * 1000;
-    if (trig > 0 && amt > 0 && time > 0) {
-        want.clock.extra_move = (int)trig;
-        want.clock.extra_ms = amt * 1000;
-    }
-    want.color = color == 'W' ? 0 : color == 'B' ? 1 : 2;
-    want.rated = !unrated && c->ss.player != 0; /* a guest's games are never rated */
-    want.player.id = c->ss.player;
-    snprintf(want.player.name, sizeof want.player.name, "%.20s", c->name);
-    want.player.rating = players_rating_now(s, c->ss.player, 0);
-    snprintf(want.opponent, sizeof want.opponent, "%s", opp);
-    if (lobby_post(s, &c->ss, &want, &err) == NULL) pt_send(c, "Error:%s", err.message);
     return true;
 }
 
@@ -159,7 +45,7 @@ static bool playing(const PtConn *c) {
 
 static bool on_accept(PtConn *c, const char *p) {
     long no;
-    if (!number(&p, 1L << 30, &no) || *p || playing(c)) return false;
+    if (!pt_number(&p, 1L << 30, &no) || *p || playing(c)) return false;
     SeatPlayer taker;
     memset(&taker, 0, sizeof taker);
     taker.id = c->ss.player;
@@ -175,17 +61,12 @@ static bool on_accept(PtConn *c, const char *p) {
 
 /* ---- a game's changes, told --------------------------------------------------------- */
 
-static int game_no(Server *s, LiveGame *g) {
-    if (g->pt_no == 0) g->pt_no = ++s->ptport->next_game;
-    return g->pt_no;
-}
-
 static void send_start(PtConn *c, LiveGame *g) {
     char w[TAK_PT_NAME_MAX], b[TAK_PT_NAME_MAX];
     const StoredGame *i = &g->info;
-    pt_name(i->name[0], w);
-    pt_name(i->name[1], b);
-    pt_send(c, "Game Start %d %d %s vs %s %s %lld %d %d %d %d %lld", game_no(c->ss.server, g),
+    pt_shown_name(i->name[0], w);
+    pt_shown_name(i->name[1], b);
+    pt_send(c, "Game Start %d %d %s vs %s %s %lld %d %d %d %d %lld", pt_game_no(c->ss.server, g),
             i->rules.size, w, b, c->ss.seat ? "black" : "white",
             (long long)(i->clock.base_ms / 1000), i->rules.half_komi < 0 ? 0 : i->rules.half_komi,
             i->rules.stones, i->rules.capstones, i->clock.extra_move,
@@ -202,7 +83,7 @@ void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
         send_start(c, g);
     }
     if (c->told_over) return;
-    int no = game_no(s, g), opp = !ss->seat;
+    int no = pt_game_no(s, g), opp = !ss->seat;
     bool changed = false;
     for (; c->told_ply > g->game.count; c->told_ply--, changed = true)
         pt_send(c, "Game#%d Undo", no);
@@ -248,7 +129,7 @@ static bool on_game(PtConn *c, const char *p) {
     long no;
     if (strncmp(p, "Game#", 5) != 0) return false;
     p += 5;
-    if (!number(&p, 1L << 30, &no) || !playing(c) || no != c->ss.game->pt_no) return false;
+    if (!pt_number(&p, 1L << 30, &no) || !playing(c) || no != c->ss.game->pt_no) return false;
     Server *s = c->ss.server;
     LiveGame *g = c->ss.game;
     int seat = c->ss.seat;
@@ -358,9 +239,9 @@ static void welcome(PtConn *c, const char *name) {
     c->logged_in = true;
     c->port->online++;
     char shown[TAK_PT_NAME_MAX];
-    pt_name(c->name, shown); /* as its games and seeks show it */
+    pt_shown_name(c->name, shown); /* as its games and seeks show it */
     pt_send(c, "Welcome %s!", shown);
-    send_seeks(c);
+    pt_send_seeks(c);
     pt_send(c, "Online %d", c->port->online);
     resume(c);
 }
@@ -455,13 +336,15 @@ void pt_line(PtConn *c, char *line) {
     }
     bool ok = true;
     if (word(&p, "Seek"))
-        ok = !playing(c) && on_seek(c, p);
+        ok = !playing(c) && pt_on_seek(c, p);
     else if ((p = line, word(&p, "Accept")))
         ok = on_accept(c, p);
     else if (strncmp(line, "Game#", 5) == 0)
         ok = on_game(c, line);
     else if (strcmp(line, "List") == 0)
-        send_seeks(c);
+        pt_send_seeks(c);
+    else if (strcmp(line, "GameList") == 0)
+        pt_send_game_list(c);
     else if ((p = line, word(&p, "Shout")) && *p)
         on_shout(c, p);
     else if ((p = line, word(&p, "Tell")))

@@ -224,7 +224,7 @@ test('malformed and hostile lines: answered, never acted on', async () => {
   assert.equal(await c.ask('PING'), 'OK');
   assert.equal(await c.ask('Client x'), 'OK');
   c.send('Login Guest');
-  await c.line(/^Welcome Guest\d+!$/);
+  c.name = (await c.line(/^Welcome Guest\d+!$/)).slice(8, -1);
   await c.line(/^Online \d+$/);
   for (const bad of ['Seek 9 60 5', 'Seek 5 60', 'Seek 5 x 5', 'Seek 5 60 5 Q 0 21 1 0 0 ', 'Seek 5 60 5 W 99 21 1 0 0 ',
     'Seek 5 99999999999999999999 5', 'Accept 424242', 'Accept -1', 'Game#1 P A1', 'Game#x P A1', 'Observe 1', 'garbage',
@@ -253,6 +253,9 @@ test('malformed and hostile lines: answered, never acted on', async () => {
   c.send(`Game#${g} P A1`); // taken already
   assert.equal(await c.line(/^(OK|NOK)$/, at), 'NOK');
   assert.equal(await c.ask(`Game#${g} RemoveDraw`), 'OK'); // nothing to take back: nothing happens
+  at = c.mark();
+  c.send('GameList');
+  assert.ok(await c.line(new RegExp(`^GameList Add ${g} ${w.name} ${c.name} 4 0 0 0 15 0 1 0 0 0$`), at));
   assert.equal(await c.ask('Seek 4 60 0'), 'NOK'); // no seeking while playing
   // Flooding: past the burst, lines are refused with one error; later ones are served.
   at = c.mark();
