@@ -6,7 +6,9 @@
  * most SEEKS_PER_SESSION each, SEEKS_MAX in all); the first to accept it
  * gets the game, both seats are given out at once and the seeker is told
  * with a "seek_accepted" message. Everything here is in memory: a restart
- * forgets the seeks (their seekers' connections are gone anyway).
+ * forgets the seeks (their seekers' connections are gone anyway). The
+ * PlayTak port posts, cancels and takes seeks with the same functions
+ * (lobby_post, lobby_cancel, lobby_take), and is told of each that comes and goes.
  *
  * The followers get the whole lobby as one message, at most twice a second:
  * one write shared by all of them, however many seeks or games changed
@@ -30,7 +32,6 @@
 #define LOBBY_SPREAD_MS 200 /* a broadcast reaches every follower within this */
 #define LOBBY_SLICES (LOBBY_SPREAD_MS / LOBBY_SLICE_MS)
 #define NAME_MAX_CHARS STORE_NAME_LEN
-
 
 typedef struct Recent {
     char id[STORE_ID_LEN + 1];
