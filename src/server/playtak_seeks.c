@@ -104,6 +104,10 @@ bool pt_on_seek(PtConn *c, const char *p) {
             if (!pt_ok_char(*q)) return false;
     }
     Server *s = c->ss.server;
+    if (!bucket_take(&c->seeks, PT_SEEK_BURST, PT_SEEK_REFILL_MS)) {
+        pt_send(c, "Error:too many seeks at once: wait a little");
+        return true;
+    }
     lobby_cancel(s, &c->ss, NULL);
     if (size == 0) return true;
     LobbySeek want;

@@ -263,6 +263,12 @@ test('malformed and hostile lines: answered, never acted on', async () => {
   assert.ok(await c.line(/^Error:too many lines/, at));
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(await c.ask('PING'), 'OK');
+  // Seeks are news to every client: past five at once, one a second.
+  const other = await ptGuest();
+  at = other.mark();
+  for (let i = 0; i < 8; i++) other.send('Seek 5 60 0');
+  assert.ok(await other.line(/^Error:too many seeks/, at));
+  await other.close();
   c.send(`Game#${g} Resign`); // Black resigns: White wins, as PlayTak writes it
   assert.ok(await w.line(`Game#${g} Over 1-0`));
   await c.close();
