@@ -12,7 +12,7 @@
 static const CliCommand command = {
     "serve",
     "[--port N] [--host ADDR] [--db FILE|URI] [--engine-threads N] [--engine-movetime MS]\n"
-    "       [--takat-layers DIR] [--quiet]",
+    "       [--takat-layers DIR] [--playtak-port N] [--playtak-ws-port N] [--quiet]",
     "Serves the web app: play Tak in the browser against the engine or a friend, watch\n"
     "and review games. Prints the address to open, then serves until interrupted.\n"
     "\n"
@@ -27,6 +27,12 @@ static const CliCommand command = {
     "  --takat-layers DIR    the solved tables of TAKAT ('tak takat layers solve DIR'):\n"
     "                        where they reach, level 10 plays perfectly and the page\n"
     "                        says who wins with perfect play\n"
+    "  --playtak-port N      also speak PlayTak's text protocol (TCP lines, as\n"
+    "                        playtak.com's port 10000) on port N, for the bots and\n"
+    "                        clients written for PlayTak, in the same lobby and games\n"
+    "                        (off; 0 picks a free one, printed)\n"
+    "  --playtak-ws-port N   the same over a WebSocket, as PlayTak's port 9999 and\n"
+    "                        its web client (off; 0 picks a free one, printed)\n"
     "  --quiet               no log lines beyond the address\n"
     "  --help                this help\n"
     "\n"
@@ -54,6 +60,14 @@ int cmd_serve(int argc, char **argv) {
             if (!v || !cli_parse_int(v, 0, 65535, &n))
                 return cli_usage_error(&command, "--port needs a port number (0..65535)");
             config.port = (int)n;
+        } else if (cli_option(argc, argv, &i, "--playtak-port", &v)) {
+            if (!v || !cli_parse_int(v, 0, 65535, &n))
+                return cli_usage_error(&command, "--playtak-port needs a port number (0..65535)");
+            config.playtak_port = (int)n;
+        } else if (cli_option(argc, argv, &i, "--playtak-ws-port", &v)) {
+            if (!v || !cli_parse_int(v, 0, 65535, &n))
+                return cli_usage_error(&command, "--playtak-ws-port needs a port (0..65535)");
+            config.playtak_ws_port = (int)n;
         } else if (cli_option(argc, argv, &i, "--host", &v)) {
             if (!v || !*v) return cli_usage_error(&command, "--host needs an address");
             config.host = v;

@@ -241,10 +241,15 @@ bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
     return true;
 }
 
-static void broadcast(LiveGame *g) {
+/* The state to every follower; a PlayTak connection gets what changed as its lines. */
+static void broadcast(Server *s, LiveGame *g) {
     if (g->subs) {
         Outbuf *b = games_state(g);
-        for (Session *ss = g->subs; ss; ss = ss->next) session_send(ss, b);
+        for (Session *ss = g->subs; ss; ss = ss->next)
+            if (ss->pt)
+                playtak_port_game_changed(s, ss, g);
+            else
+                session_send(ss, b);
         if (b) outbuf_release(b);
     }
 }
@@ -260,7 +265,7 @@ void games_changed(Server *s, LiveGame *g) {
     players_game_over(s, g); /* before the announcement, so other processes read the ratings */
     engine_kick(s, g); /* first, so the state says the engine is thinking */
     cluster_announce(s->cluster, g);
-    broadcast(g);
+    broadcast(s, g);
 }
 
 /* ---- other processes sharing the store (cluster.c) -------------------------- */
@@ -305,7 +310,7 @@ void games_refresh(Server *s, const char *id, size_t plies, const int offer[2], 
     g->thinking_elsewhere = current && thinking;
     if (g->state) outbuf_release(g->state);
     g->state = NULL;
-    broadcast(g);
+    broadcast(s, g);
 }
 
 void games_refresh_all(Server *s) {

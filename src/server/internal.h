@@ -40,6 +40,8 @@ typedef struct SeatPlayer SeatPlayer;       /* who takes a seat (players.c) */
 typedef struct Chat Chat;                   /* a game's chat rooms (chat.c) */
 typedef struct Lobby Lobby;                 /* seeks and their followers (lobby.c) */
 typedef struct Cluster Cluster;             /* the other processes of a shared store (cluster.c) */
+typedef struct PtConn PtConn;               /* a PlayTak-protocol connection (playtak_port.c) */
+typedef struct PtPort PtPort;               /* the PlayTak port's listener (playtak_port.c) */
 
 /* ---- chat (chat.c) ------------------------------------------------------------ */
 
@@ -123,6 +125,7 @@ struct Session {
     Bucket chat_bucket;     /* the chat messages it may still send */
     int64_t player;         /* the player it identified as (players.c), or 0 */
     char player_name[STORE_NAME_LEN + 1];
+    PtConn *pt; /* a PlayTak-protocol connection's own part (no wsi), or NULL */
 };
 
 /* A WebSocket connection opened (ss is lws' zeroed per-session data). */
@@ -160,6 +163,7 @@ struct LiveGame {
     Outbuf *state;  /* the state message, cached until the game changes */
     Chat *chat;     /* its chat rooms, or NULL before the first message */
     bool over_told; /* the lobby has been told the game ended */
+    int pt_no;      /* its number on the PlayTak port (playtak_port.c), or 0 before one is needed */
     LiveGame *hnext;
 };
 
@@ -296,6 +300,7 @@ struct Server {
     int64_t heartbeat_ms; /* when the store last heard this server is up */
     Lobby *lobby;         /* made when first used */
     Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
+    PtPort *ptport;       /* the PlayTak port (--playtak-port), or NULL */
 };
 
 /* ---- processes sharing a PostgreSQL store (cluster.c) ------------------- */
@@ -391,6 +396,10 @@ void players_seat(StoredGame *info, int color, const SeatPlayer *p);
 /* A player's rating now, or `dflt` when there is none or it cannot be read. */
 double players_rating_now(Server *s, int64_t player, double dflt);
 bool players_on_identify(const Request *r); /* "identify" */
+/* The player whose identity secret is `secret` (*found false for none, or
+ * for a text that cannot be a secret); false with err when the store fails. */
+bool players_by_secret(Server *s, const char *secret, StoredPlayer *out, bool *found,
+                       TakError *err);
 json_t *players_json(const StoredPlayer *p);
 /* Records the end of g in the store once (rating a rated game) when it is
  * over and not recorded yet; g's result and ratings after follow. */
@@ -403,6 +412,35 @@ char *players_http(Server *s, const char *uri, int *status, const char **mime);
 
 /* ---- the lobby (lobby.c) ------------------------------------------------------ */
 
+/* An open seek. `no` numbers it for the PlayTak port; `opponent` ("" for
+ * anyone) is the only name that may take it (PlayTak's seeks can say). */
+typedef struct LobbySeek {
+    char id[STORE_ID_LEN + 1];
+    int no;
+    Session *seeker;
+    SeatPlayer player; /* the seeker */
+    TakRules rules;
+    StoredClock clock;
+    int color; /* the seeker's: 0 white, 1 black, 2 random */
+    bool rated;
+    char opponent[STORE_NAME_LEN + 1];
+} LobbySeek;
+
+/* Posts `want` (its player, rules, clock, colour, rated, opponent) for
+ * `seeker`, giving it an id and a number; NULL with err when the seeker or
+ * the lobby has too many. The pointer is good until the lobby next changes. */
+const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, TakError *err);
+/* Cancels seeker's seek `id` (NULL: any one of them); false when it has none. */
+bool lobby_cancel(Server *s, Session *seeker, const char *id);
+/* Takes the seek `id` (or, id NULL, numbered `no`) for `taker` on connection
+ * taker_ss: the game starts with both seats given, the seeker is told
+ * (seek_accepted, or PlayTak's Game Start); the taker's colour in *seat.
+ * NULL, with why, when it is gone, one's own, rated for an anonymous taker,
+ * for another opponent, or the game cannot be made. */
+LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
+                     int *seat, char *why, size_t cap);
+/* The open seeks (count in *count). */
+const LobbySeek *lobby_seeks(Server *s, int *count);
 bool lobby_on_join(const Request *r); /* "lobby": follow it */
 bool lobby_on_seek(const Request *r); /* "seek": a game's rules and clock, as "create" takes them */
 bool lobby_on_unseek(const Request *r);       /* "unseek" */
@@ -414,5 +452,19 @@ void lobby_session_closed(Server *s, Session *ss);
 #define LOBBY_SLICE_MS 10   /* how often lobby_tick runs */
 void lobby_tick(Server *s); /* sends the lobby to its followers if it changed, a slice at a time */
 void lobby_free(Server *s);
+
+/* ---- PlayTak's protocol on a port of its own (playtak_port.c) ------------------ */
+
+struct ev_loop;
+/* Listens on config->playtak_port (TCP text lines, as PlayTak's port 10000)
+ * with `loop`; false with err when it cannot. */
+bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err);
+void playtak_port_stop(Server *s); /* closes every connection; nothing when off */
+/* A seek was posted (added) or went: told to every logged-in connection. */
+void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added);
+/* A PlayTak connection's seek was taken: it plays g as `color`. */
+void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
+/* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */
+void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g);
 
 #endif

@@ -6,7 +6,9 @@
  * most SEEKS_PER_SESSION each, SEEKS_MAX in all); the first to accept it
  * gets the game, both seats are given out at once and the seeker is told
  * with a "seek_accepted" message. Everything here is in memory: a restart
- * forgets the seeks (their seekers' connections are gone anyway).
+ * forgets the seeks (their seekers' connections are gone anyway). The
+ * PlayTak port posts, cancels and takes seeks with the same functions
+ * (lobby_post, lobby_cancel, lobby_take), and is told of each that comes and goes.
  *
  * The followers get the whole lobby as one message, at most twice a second:
  * one write shared by all of them, however many seeks or games changed
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -30,16 +33,6 @@
 #define LOBBY_SLICES (LOBBY_SPREAD_MS / LOBBY_SLICE_MS)
 #define NAME_MAX_CHARS STORE_NAME_LEN
 
-typedef struct Seek {
-    char id[STORE_ID_LEN + 1];
-    Session *seeker;
-    SeatPlayer player; /* the seeker */
-    TakRules rules;
-    StoredClock clock;
-    int color; /* the seeker's: 0 white, 1 black, 2 random */
-    bool rated;
-} Seek;
-
 typedef struct Recent {
     char id[STORE_ID_LEN + 1];
     int size;
@@ -47,7 +40,8 @@ typedef struct Recent {
 } Recent;
 
 struct Lobby {
-    Seek seeks[SEEKS_MAX];
+    LobbySeek seeks[SEEKS_MAX];
+    int next_no; /* the number the next seek gets (PlayTak names seeks by number) */
     int seek_count;
     Session **subs;
     size_t sub_count, sub_cap;
@@ -118,7 +112,7 @@ static json_t *lobby_json(Server *s) {
     static const char *const colors[] = {"white", "black", "random"};
     json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
     for (int i = 0; i < l->seek_count; i++) {
-        const Seek *k = &l->seeks[i];
+        const LobbySeek *k = &l->seeks[i];
         json_array_append_new(seeks,
                               json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id", k->id,
                                         "name", k->player.name, "size", k->rules.size, "komi",
@@ -188,16 +182,22 @@ void lobby_game_over(Server *s, const LiveGame *g) {
 
 /* ---- followers and seekers that leave ------------------------------------ */
 
-static void remove_seek(Lobby *l, int i) {
+static void remove_seek(Server *s, Lobby *l, int i) {
+    playtak_port_seek_changed(s, &l->seeks[i], false);
     l->seeks[i] = l->seeks[--l->seek_count];
     l->dirty = true;
+}
+
+const LobbySeek *lobby_seeks(Server *s, int *count) {
+    *count = s->lobby ? s->lobby->seek_count : 0;
+    return s->lobby ? s->lobby->seeks : NULL;
 }
 
 void lobby_session_closed(Server *s, Session *ss) {
     Lobby *l = s->lobby;
     if (l == NULL) return;
     for (int i = l->seek_count; i-- > 0;)
-        if (l->seeks[i].seeker == ss) remove_seek(l, i);
+        if (l->seeks[i].seeker == ss) remove_seek(s, l, i);
     for (size_t i = 0; i < l->sub_count; i++)
         if (l->subs[i] == ss) {
             /* Keep subs[0 .. sent) the followers given the broadcast under way. */
@@ -258,62 +258,105 @@ bool lobby_on_seek(const Request *r) {
         !request_clock(r, &clock) || !request_bool_field(r, "rated", false, &rated))
         return false;
     Server *s = r->ss->server;
-    Lobby *l = lobby_of(s);
     SeatPlayer player;
-    if (l == NULL) return request_fail(r, "out of memory");
     if (!players_of_request(r, &player)) return false;
     if (player.id == 0)
         return request_fail(r, "a seek is posted under a name: send 'identify' with your "
                                "identity secret and a name first");
-    int mine = 0;
-    for (int i = 0; i < l->seek_count; i++) mine += l->seeks[i].seeker == r->ss;
-    if (mine >= SEEKS_PER_SESSION)
-        return request_fail(r, "you have %d open seeks already: cancel one first", mine);
-    if (l->seek_count >= SEEKS_MAX) return request_fail(r, "the lobby is full: try again soon");
-    Seek *k = &l->seeks[l->seek_count++];
-    memset(k, 0, sizeof *k);
-    games_random_code(k->id, STORE_ID_LEN);
-    k->seeker = r->ss;
-    k->player = player;
-    k->rated = rated;
-    k->rules = rules;
-    k->clock = clock;
-    k->color = color;
-    l->dirty = true;
+    LobbySeek want;
+    memset(&want, 0, sizeof want);
+    want.player = player;
+    want.rated = rated;
+    want.rules = rules;
+    want.clock = clock;
+    want.color = color;
+    TakError err;
+    const LobbySeek *k = lobby_post(s, r->ss, &want, &err);
+    if (k == NULL) return request_fail(r, "%s", err.message);
     return request_ok(r, json_pack("{s:s}", "seek", k->id));
 }
 
-static int find_seek(Lobby *l, const char *id) {
-    for (int i = 0; l && id && i < l->seek_count; i++)
-        if (strcmp(l->seeks[i].id, id) == 0) return i;
-    return -1;
+const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, TakError *err) {
+    Lobby *l = lobby_of(s);
+    if (l == NULL) {
+        tak_error_set(err, "out of memory");
+        return NULL;
+    }
+    int mine = 0;
+    for (int i = 0; i < l->seek_count; i++) mine += l->seeks[i].seeker == seeker;
+    if (mine >= SEEKS_PER_SESSION) {
+        tak_error_set(err, "you have %d open seeks already: cancel one first", mine);
+        return NULL;
+    }
+    if (l->seek_count >= SEEKS_MAX) {
+        tak_error_set(err, "the lobby is full: try again soon");
+        return NULL;
+    }
+    LobbySeek *k = &l->seeks[l->seek_count++];
+    *k = *want;
+    games_random_code(k->id, STORE_ID_LEN);
+    k->no = ++l->next_no;
+    k->seeker = seeker;
+    l->dirty = true;
+    playtak_port_seek_changed(s, k, true);
+    return k;
+}
+
+bool lobby_cancel(Server *s, Session *seeker, const char *id) {
+    Lobby *l = s->lobby;
+    for (int i = 0; l && i < l->seek_count; i++)
+        if (l->seeks[i].seeker == seeker && (id == NULL || strcmp(l->seeks[i].id, id) == 0)) {
+            remove_seek(s, l, i);
+            return true;
+        }
+    return false;
 }
 
 bool lobby_on_unseek(const Request *r) {
-    Lobby *l = r->ss->server->lobby;
     const char *id;
     if (!request_str_field(r, "seek", true, 64, &id)) return false;
-    int i = find_seek(l, id);
-    if (i < 0 || l->seeks[i].seeker != r->ss) return request_fail(r, "you have no open seek %s", id);
-    remove_seek(l, i);
+    if (!lobby_cancel(r->ss->server, r->ss, id)) return request_fail(r, "you have no open seek %s", id);
     return request_ok(r, NULL);
 }
 
 bool lobby_on_accept(const Request *r) {
-    Server *s = r->ss->server;
-    Lobby *l = s->lobby;
     const char *id;
     SeatPlayer taker;
     if (!request_str_field(r, "seek", true, 64, &id) || !players_of_request(r, &taker)) return false;
-    int i = find_seek(l, id);
-    if (i < 0) return request_fail(r, "seek %s is gone: someone else took it, or its player left", id);
-    Seek k = l->seeks[i];
-    if (k.seeker == r->ss) return request_fail(r, "that is your own seek");
-    if (taker.id == k.player.id)
-        return request_fail(r, "that is your own seek (from another connection)");
-    if (k.rated && taker.id == 0)
-        return request_fail(r, "a rated game is played under a name: send 'identify' with your "
-                               "identity secret and a name first");
+    char why[TAK_ERROR_MESSAGE_MAX];
+    int mine;
+    LiveGame *g = lobby_take(r->ss->server, r->ss, id, -1, &taker, &mine, why, sizeof why);
+    if (g == NULL) return request_fail(r, "%s", why);
+    request_ok(r, json_pack("{s:s, s:s, s:s, s:I}", "game", g->info.id, "seat",
+                            mine ? "black" : "white", "token", g->info.secret[mine], "now_ms",
+                            (json_int_t)clock_now_ms()));
+    session_attach(r->ss, g, mine);
+    return true;
+}
+
+LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
+                     int *seat, char *why, size_t cap) {
+    Lobby *l = s->lobby;
+    int i = -1;
+    for (int j = 0; l && i < 0 && j < l->seek_count; j++)
+        if (id ? strcmp(l->seeks[j].id, id) == 0 : l->seeks[j].no == no) i = j;
+    if (i < 0) {
+        if (id)
+            snprintf(why, cap, "seek %s is gone: someone else took it, or its player left", id);
+        else
+            snprintf(why, cap, "seek %d is gone: someone else took it, or its player left", no);
+        return NULL;
+    }
+    LobbySeek k = l->seeks[i];
+    if (k.seeker == taker_ss) return snprintf(why, cap, "that is your own seek"), NULL;
+    if (taker->id && taker->id == k.player.id)
+        return snprintf(why, cap, "that is your own seek (from another connection)"), NULL;
+    if (k.rated && taker->id == 0)
+        return snprintf(why, cap, "a rated game is played under a name: send 'identify' with "
+                                  "your identity secret and a name first"),
+               NULL;
+    if (k.opponent[0] && strcasecmp(k.opponent, taker->name) != 0)
+        return snprintf(why, cap, "that seek is for %s only", k.opponent), NULL;
     int seeker_color = k.color == 2 ? games_random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
@@ -325,23 +368,22 @@ bool lobby_on_accept(const Request *r) {
     /* The seeker's rating now: a game ended since the seek was posted may have changed it. */
     k.player.rating = players_rating_now(s, k.player.id, k.player.rating);
     players_seat(&info, seeker_color, &k.player);
-    players_seat(&info, !seeker_color, &taker);
+    players_seat(&info, !seeker_color, taker);
     info.rated = k.rated;
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
     info.winner = -1;
     TakError err;
     LiveGame *g = games_create(s, &info, NULL, &err);
-    if (g == NULL) return request_fail(r, "cannot start the game: %s", err.message);
-    remove_seek(l, i); /* taken: a second accept finds it gone */
-    int mine = !seeker_color;
-    session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "seek_accepted",
-                                          "seek", k.id, "game", g->info.id, "seat",
-                                          seeker_color ? "black" : "white", "token",
-                                          g->info.secret[seeker_color]));
-    request_ok(r, json_pack("{s:s, s:s, s:s, s:I}", "game", g->info.id, "seat",
-                            mine ? "black" : "white", "token", g->info.secret[mine], "now_ms",
-                            (json_int_t)clock_now_ms()));
-    session_attach(r->ss, g, mine);
-    return true;
+    if (g == NULL) return snprintf(why, cap, "cannot start the game: %s", err.message), NULL;
+    remove_seek(s, l, i); /* taken: a second accept finds it gone */
+    *seat = !seeker_color;
+    if (k.seeker->pt)
+        playtak_port_seek_taken(s, k.seeker, g, seeker_color);
+    else
+        session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type",
+                                              "seek_accepted", "seek", k.id, "game", g->info.id,
+                                              "seat", seeker_color ? "black" : "white", "token",
+                                              g->info.secret[seeker_color]));
+    return g;
 }

@@ -107,6 +107,15 @@ bool players_on_identify(const Request *r) {
     return request_ok(r, json_pack("{s:o}", "player", players_json(&p)));
 }
 
+bool players_by_secret(Server *s, const char *secret, StoredPlayer *out, bool *found,
+                       TakError *err) {
+    char hash[STORE_HASH_LEN + 1];
+    *found = false;
+    if (bad_identity(secret)) return true; /* no secret of ours: nobody */
+    if (!secret_hash(secret, hash)) return tak_error_set(err, "cannot hash the identity");
+    return s->store->ops->find_player(s->store, PLAYER_BY_HASH, hash, out, found, err);
+}
+
 /* ---- a seat's player -------------------------------------------------------- */
 
 bool players_of_request(const Request *r, SeatPlayer *out) {

@@ -82,6 +82,8 @@ void tak_server_config_default(TakServerConfig *config) {
     config->db_path = "tak.db";
     config->engine_threads = 2;
     config->engine_movetime_ms = 2000;
+    config->playtak_port = -1;
+    config->playtak_ws_port = -1;
 }
 
 /* Room for many connections: the soft limit up to the hard one (at most 1 << 17). */
@@ -238,6 +240,19 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
         }
     }
 
+    /* PlayTak's protocol, for the bots and clients written for PlayTak. */
+    if ((config->playtak_port >= 0 || config->playtak_ws_port >= 0) &&
+        !playtak_port_start(&server, loop, err)) {
+        cluster_stop(server.cluster);
+        engine_pool_stop(&server.pool);
+        lws_context_destroy(ctx);
+        ev_loop_destroy(loop);
+        server.store->ops->close(server.store);
+        takat_layers_close(server.takat_layers);
+        free(server.buckets);
+        return false;
+    }
+
     /* Rated games whose end no process recorded are rated now. */
     players_sweep(&server);
 
@@ -268,6 +283,7 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     if (!config->quiet)
         fprintf(stderr, "tak serve: stopping (%llu messages, %llu moves served)\n",
                 (unsigned long long)server.messages, (unsigned long long)server.moves);
+    playtak_port_stop(&server);
     engine_pool_stop(&server.pool);
     cluster_stop(server.cluster);
     lws_context_destroy(ctx);

@@ -28,9 +28,17 @@ typedef struct TakServerConfig {
     /* Set (by a signal handler) to ask the server to stop; checked after
      * every turn of the event loop. */
     volatile sig_atomic_t *stop;
+    /* PlayTak's text protocol (TCP lines, as PlayTak's port 10000) on this
+     * port, mapped onto the same lobby, games and players; 0: any free port
+     * (printed as "tak serve: playtak port N"); negative: off. */
+    int playtak_port;
+    /* The same lines over a WebSocket (as PlayTak's port 9999 and its web
+     * client: a binary or text frame per line), on this port; the same
+     * values (printed as "tak serve: playtak websocket port N"). */
+    int playtak_ws_port;
 } TakServerConfig;
 
-/* Defaults: all interfaces, port 8080, "tak.db", 2 engine threads, 2 s. */
+/* Defaults: all interfaces, port 8080, "tak.db", 2 engine threads, 2 s, no PlayTak port. */
 void tak_server_config_default(TakServerConfig *config);
 
 /* Opens the store, listens, prints "tak serve: open http://HOST:PORT/" on

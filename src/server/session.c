@@ -45,7 +45,9 @@ void outbuf_release(Outbuf *b) {
 /* ---- sessions ------------------------------------------------------------------- */
 
 void session_send(Session *ss, Outbuf *b) {
-    if (b == NULL || ss->closing) return;
+    /* A PlayTak connection reads no JSON: its game's changes reach it as
+     * PlayTak's lines (playtak_port_game_changed). */
+    if (b == NULL || ss->closing || ss->pt) return;
     if (ss->qlen == QUEUE_MAX) {
         /* A reader this slow would only fall further behind: drop it. */
         ss->closing = true;
@@ -90,6 +92,7 @@ void session_attach(Session *ss, LiveGame *g, int seat) {
         g->subs = ss;
     }
     ss->seat = seat;
+    if (ss->pt) return playtak_port_game_changed(ss->server, ss, g);
     Outbuf *b = games_state(g);
     session_send(ss, b);
     outbuf_release(b);

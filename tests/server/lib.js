@@ -42,8 +42,10 @@ function startServer({ db = tempDb(), port = 0, args = [] } = {}) {
       if (m) {
         clearTimeout(timer);
         const p = +m[1];
+        const pt = out.match(/playtak port (\d+)/); // printed first, with --playtak-port
+        const ptws = out.match(/playtak websocket port (\d+)/); // with --playtak-ws-port
         resolve({
-          port: p, db, proc, url: `http://127.0.0.1:${p}`, stderr: () => err,
+          port: p, playtakPort: pt ? +pt[1] : null, playtakWsPort: ptws ? +ptws[1] : null, db, proc, url: `http://127.0.0.1:${p}`, stderr: () => err,
           stop: () => new Promise((res) => { if (proc.exitCode !== null) return res(proc.exitCode); proc.once('exit', (c) => res(c)); proc.kill('SIGTERM'); }),
           kill: () => new Promise((res) => { if (proc.exitCode !== null) return res(); proc.once('exit', () => res()); proc.kill('SIGKILL'); }),
         });

@@ -1,0 +1,360 @@
+/*
+ * playtak_lines.c: what a PlayTak client's lines ask (Client.java's
+ * commands at the commit in bench/PLAYTAK.md), done with the lobby's and the
+ * games' own functions, and a game's changes told back as PlayTak's lines
+ * (Game Start, moves, Time, Undo, offers, Over). A line the real server
+ * would refuse gets its answer ("NOK", "Error:...", "Authentication
+ * failure"); a move is played only in the connection's own seat, on its
+ * turn, and only when the rules take it. The seeks and the game list are
+ * playtak_seeks.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "playtak_port.h"
+
+/* ---- reading a line ---------------------------------------------------------------- */
+
+/* Takes the word w at *p, followed by a space or the end. */
+static bool word(const char **p, const char *w) {
+    size_t n = strlen(w);
+    if (strncmp(*p, w, n) != 0 || ((*p)[n] != ' ' && (*p)[n] != '\0')) return false;
+    *p += n + ((*p)[n] == ' ');
+    return true;
+}
+
+/* A game starts for c: nothing else of its is open any more. */
+static void start_game(PtConn *c, LiveGame *g, int color) {
+    while (lobby_cancel(c->ss.server, &c->ss, NULL)) {}
+    if (c->guest) memcpy(c->guest->game, g->info.id, sizeof c->guest->game);
+    c->told_game = NULL;              /* a new game: its start is told, whatever was told before */
+    session_attach(&c->ss, g, color); /* tells it the game (playtak_port_game_changed) */
+}
+
+void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color) {
+    (void)s;
+    start_game(seeker->pt, g, color);
+}
+
+static bool playing(const PtConn *c) {
+    return c->ss.game && c->ss.seat >= 0 && !c->told_over &&
+           tak_game_result(&c->ss.game->game).end == TAK_END_NONE;
+}
+
+static bool on_accept(PtConn *c, const char *p) {
+    long no;
+    if (!pt_number(&p, 1L << 30, &no) || *p || playing(c)) return false;
+    SeatPlayer taker;
+    memset(&taker, 0, sizeof taker);
+    taker.id = c->ss.player;
+    snprintf(taker.name, sizeof taker.name, "%.20s", c->name);
+    taker.rating = players_rating_now(c->ss.server, c->ss.player, 0);
+    char why[TAK_ERROR_MESSAGE_MAX];
+    int seat;
+    LiveGame *g = lobby_take(c->ss.server, &c->ss, NULL, (int)no, &taker, &seat, why, sizeof why);
+    if (g == NULL) return false;
+    start_game(c, g, seat);
+    return true;
+}
+
+/* ---- a game's changes, told --------------------------------------------------------- */
+
+static void send_start(PtConn *c, LiveGame *g) {
+    char w[TAK_PT_NAME_MAX], b[TAK_PT_NAME_MAX];
+    const StoredGame *i = &g->info;
+    pt_shown_name(i->name[0], w);
+    pt_shown_name(i->name[1], b);
+    pt_send(c, "Game Start %d %d %s vs %s %s %lld %d %d %d %d %lld", pt_game_no(c->ss.server, g),
+            i->rules.size, w, b, c->ss.seat ? "black" : "white",
+            (long long)(i->clock.base_ms / 1000), i->rules.half_komi < 0 ? 0 : i->rules.half_komi,
+            i->rules.stones, i->rules.capstones, i->clock.extra_move,
+            (long long)(i->clock.extra_ms / 1000));
+}
+
+void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
+    PtConn *c = ss->pt;
+    if (c == NULL || ss->seat < 0) return;
+    if (c->told_game != g) {
+        c->told_game = g;
+        c->told_ply = 0;
+        c->told_over = c->told_draw = c->told_undo = false;
+        send_start(c, g);
+    }
+    if (c->told_over) return;
+    int no = pt_game_no(s, g), opp = !ss->seat;
+    bool changed = false;
+    for (; c->told_ply > g->game.count; c->told_ply--, changed = true)
+        pt_send(c, "Game#%d Undo", no);
+    if (c->told_ply < g->game.count) {
+        for (size_t i = c->told_ply; i < g->game.count; i++) {
+            char text[64];
+            bool own = c->own_move && i + 1 == g->game.count; /* PlayTak does not echo it */
+            if (!own &&
+                tak_pt_move_write(g->game.moves[i], g->info.rules.size, text, sizeof text) > 0)
+                pt_send(c, "Game#%d %s", no, text);
+        }
+        c->told_ply = g->game.count;
+        changed = true;
+    }
+    TakResult res = tak_game_result(&g->game);
+    if (changed && clock_timed(g)) {
+        int64_t left[2];
+        clock_left(g, clock_now_ms(), left);
+        pt_send(c, "Game#%d Time %lld %lld", no, (long long)(left[0] > 0 ? left[0] / 1000 : 0),
+                (long long)(left[1] > 0 ? left[1] / 1000 : 0));
+    }
+    if (res.end != TAK_END_NONE) {
+        c->told_over = true;
+        pt_send(c, "Game#%d Over %s", no, tak_result_code(res));
+        return;
+    }
+    bool draw = g->offer[OFFER_DRAW] == opp, undo = g->offer[OFFER_TAKEBACK] == opp;
+    if (draw != c->told_draw) pt_send(c, "Game#%d %s", no, draw ? "OfferDraw" : "RemoveDraw");
+    if (undo != c->told_undo) pt_send(c, "Game#%d %s", no, undo ? "RequestUndo" : "RemoveUndo");
+    c->told_draw = draw;
+    c->told_undo = undo;
+}
+
+/* ---- a game's commands: "Game#N ..." ---------------------------------------------------- */
+
+static bool take_back(Server *s, LiveGame *g, int who) {
+    size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
+    TakError err;
+    return n <= g->game.count && games_undo(s, g, n, &err);
+}
+
+static bool on_game(PtConn *c, const char *p) {
+    long no;
+    if (strncmp(p, "Game#", 5) != 0) return false;
+    p += 5;
+    if (!pt_number(&p, 1L << 30, &no) || !playing(c) || no != c->ss.game->pt_no) return false;
+    Server *s = c->ss.server;
+    LiveGame *g = c->ss.game;
+    int seat = c->ss.seat;
+    TakError err;
+    if ((p[0] == 'P' || p[0] == 'M') && p[1] == ' ') {
+        TakPtMove pm;
+        TakMove move;
+        if ((int)tak_position_side(&g->game.current) != seat) {
+            pt_send(c, "NOK");
+            pt_send(c, "Error:Not your turn");
+            return true;
+        }
+        if (!tak_pt_move_read(p, &pm, &err) ||
+            !tak_pt_move_to_move(&pm, g->info.rules.size, &move, &err)) {
+            pt_send(c, "NOK");
+            pt_send(c, "Error:%s", err.message);
+            return true;
+        }
+        c->own_move = true;
+        bool ok = games_play(s, g, move, &err);
+        c->own_move = false;
+        if (!ok) {
+            pt_send(c, "NOK");
+            pt_send(c, "Error:%s", err.message);
+            return true;
+        }
+        pt_send(c, "OK");
+        return true;
+    }
+    if (strcmp(p, "Resign") == 0) {
+        games_end(s, g, TAK_END_RESIGNATION, !seat, &err);
+        return true;
+    }
+    if (strcmp(p, "OfferDraw") == 0) {
+        if (g->info.engine_color >= 0) return false;
+        if (g->offer[OFFER_DRAW] == !seat) {
+            games_end(s, g, TAK_END_AGREEMENT, -1, &err);
+        } else if (g->offer[OFFER_DRAW] != seat) {
+            g->offer[OFFER_DRAW] = seat;
+            games_changed(s, g);
+        }
+    } else if (strcmp(p, "RemoveDraw") == 0) {
+        if (g->offer[OFFER_DRAW] == seat) {
+            g->offer[OFFER_DRAW] = -1;
+            games_changed(s, g);
+        }
+    } else if (strcmp(p, "RequestUndo") == 0) {
+        if (g->offer[OFFER_TAKEBACK] == !seat) {
+            take_back(s, g, !seat); /* both ask: the asker's move goes, as "accept" does */
+        } else if (g->offer[OFFER_TAKEBACK] != seat && g->game.count > 0) {
+            g->offer[OFFER_TAKEBACK] = seat;
+            games_changed(s, g);
+        }
+    } else if (strcmp(p, "RemoveUndo") == 0) {
+        if (g->offer[OFFER_TAKEBACK] == seat) {
+            g->offer[OFFER_TAKEBACK] = -1;
+            games_changed(s, g);
+        }
+    } else {
+        return false;
+    }
+    pt_send(c, "OK");
+    return true;
+}
+
+/* ---- logging in --------------------------------------------------------------------- */
+
+static PtConn *logged_in_as(PtPort *port, const char *name) {
+    for (PtConn *o = port->conns; o; o = o->next)
+        if (o->logged_in && !o->dead && strcasecmp(o->name, name) == 0) return o;
+    return NULL;
+}
+
+/* The game c's player left going (a lost connection): PlayTak gives it back
+ * on the next login, with every move so far. A player's seat is found by its
+ * id; a guest's only by the game its rejoin token last started (a guest's
+ * name alone proves nothing). Only loaded games are looked at. */
+static void resume(PtConn *c) {
+    Server *s = c->ss.server;
+    LiveGame *g = NULL;
+    if (c->guest && c->guest->game[0]) g = games_loaded(s, c->guest->game);
+    for (size_t b = 0; g == NULL && c->ss.player && b < s->bucket_count; b++)
+        for (LiveGame *h = s->buckets[b]; h && g == NULL; h = h->hnext)
+            if ((h->info.player[0] == c->ss.player || h->info.player[1] == c->ss.player) &&
+                tak_game_result(&h->game).end == TAK_END_NONE)
+                g = h;
+    if (g == NULL || tak_game_result(&g->game).end != TAK_END_NONE) return;
+    for (int color = 0; color < 2; color++)
+        if (c->ss.player
+                ? g->info.player[color] == c->ss.player
+                : g->info.player[color] == 0 && strcmp(g->info.name[color], c->name) == 0) {
+            c->told_game = NULL;
+            session_attach(&c->ss, g, color);
+            pt_send(c, "Message Your game is resumed");
+            return;
+        }
+}
+
+static void welcome(PtConn *c, const char *name) {
+    PtConn *old = logged_in_as(c->port, name);
+    if (old) {
+        pt_send(old, "Message You've logged in from another window. Disconnecting");
+        pt_close_later(old);
+        old->logged_in = false;
+    }
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->logged_in = true;
+    c->port->online++;
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(c->name, shown); /* as its games and seeks show it */
+    pt_send(c, "Welcome %s!", shown);
+    pt_send_seeks(c);
+    pt_send(c, "Online %d", c->port->online);
+    resume(c);
+}
+
+/* "Login Guest [TOKEN]": a guest, named as PlayTak names them; the same
+ * token (20 small letters) gets the same name back. */
+static bool on_login_guest(PtConn *c, const char *token) {
+    PtPort *port = c->port;
+    size_t n = strlen(token);
+    if (n != 0 && n != 20) return false;
+    for (size_t i = 0; i < n; i++)
+        if (token[i] < 'a' || token[i] > 'z') return false;
+    for (int i = 0; n && i < PT_GUESTS_MAX; i++)
+        if (strcmp(port->guests[i].token, token) == 0) {
+            c->guest = &port->guests[i];
+            welcome(c, port->guests[i].name);
+            return true;
+        }
+    char name[TAK_PT_NAME_MAX];
+    snprintf(name, sizeof name, "Guest%d", ++port->next_guest);
+    if (n) {
+        PtGuest *g = &port->guests[port->guest_next++ % PT_GUESTS_MAX];
+        memcpy(g->token, token, n + 1);
+        memcpy(g->name, name, sizeof name);
+        g->game[0] = '\0';
+        c->guest = g;
+    }
+    welcome(c, name);
+    return true;
+}
+
+/* "Login NAME SECRET": a player of the page, whose password is its identity secret. */
+static void on_login(PtConn *c, const char *p) {
+    char name[STORE_NAME_LEN + 2];
+    size_t n = strcspn(p, " ");
+    StoredPlayer pl;
+    bool found = false;
+    TakError err;
+    if (n > STORE_NAME_LEN || p[n] != ' ') return pt_send(c, "Authentication failure");
+    memcpy(name, p, n);
+    name[n] = '\0';
+    if (!players_by_secret(c->ss.server, p + n + 1, &pl, &found, &err) || !found ||
+        strcasecmp(pl.name, name) != 0)
+        return pt_send(c, "Authentication failure");
+    c->ss.player = pl.id;
+    memcpy(c->ss.player_name, pl.name, sizeof pl.name);
+    welcome(c, pl.name);
+}
+
+/* ---- chat ------------------------------------------------------------------------------ */
+
+static void on_shout(PtConn *c, const char *text) {
+    if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
+        return pt_send(c, "Error:too many messages: wait a little");
+    for (PtConn *o = c->port->conns; o; o = o->next)
+        if (o->logged_in) pt_send(o, "Shout <%s> %.256s", c->name, text);
+}
+
+static void on_tell(PtConn *c, const char *p) {
+    char name[TAK_PT_NAME_MAX];
+    size_t n = strcspn(p, " ");
+    if (n == 0 || n >= sizeof name || p[n] != ' ' || p[n + 1] == '\0') return pt_send(c, "NOK");
+    memcpy(name, p, n);
+    name[n] = '\0';
+    PtConn *to = logged_in_as(c->port, name);
+    if (to == NULL) return pt_send(c, "No such player");
+    if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
+        return pt_send(c, "Error:too many messages: wait a little");
+    pt_send(to, "Tell <%s> %.256s", c->name, p + n + 1);
+    pt_send(c, "Told <%s> %.256s", to->name, p + n + 1);
+}
+
+/* ---- the dispatch ----------------------------------------------------------------------- */
+
+void pt_line(PtConn *c, char *line) {
+    const char *p = line;
+    for (char *q = line; *q; q++)
+        if ((unsigned char)*q < ' ') *q = ' '; /* no control bytes go back out in a Tell */
+    if (strcmp(line, "quit") == 0) return pt_close_later(c);
+    if (strcmp(line, "PING") == 0) return pt_send(c, "OK");
+    if (!c->logged_in) {
+        if (word(&p, "Client") && *p) return pt_send(c, "OK");
+        p = line;
+        if (word(&p, "Protocol") && *p) return pt_send(c, "OK");
+        p = line;
+        if (word(&p, "Login")) {
+            const char *g = p;
+            if (word(&g, "Guest") && on_login_guest(c, g)) return;
+            if (strncmp(p, "Guest", 5) != 0) return on_login(c, p);
+        }
+        return pt_send(c, "NOK");
+    }
+    bool ok = true;
+    if (word(&p, "Seek"))
+        ok = !playing(c) && pt_on_seek(c, p);
+    else if ((p = line, word(&p, "Accept")))
+        ok = on_accept(c, p);
+    else if (strncmp(line, "Game#", 5) == 0)
+        ok = on_game(c, line);
+    else if (strcmp(line, "List") == 0)
+        pt_send_seeks(c);
+    else if (strcmp(line, "GameList") == 0)
+        pt_send_game_list(c);
+    else if ((p = line, word(&p, "Shout")) && *p)
+        on_shout(c, p);
+    else if ((p = line, word(&p, "Tell")))
+        on_tell(c, p);
+    else
+        ok = false;
+    if (!ok) pt_send(c, "NOK");
+}
+
+void pt_conn_closing(PtConn *c) {
+    if (c->logged_in) c->port->online--;
+    c->logged_in = false;
+}

@@ -1,0 +1,158 @@
+/*
+ * playtak_seeks.c: the lobby as PlayTak clients see it: every seek of the
+ * lobby (the page's too) announced as "Seek new/remove", PlayTak's three
+ * versions of "Seek" posted as our seeks, the game list; and the readers and
+ * the name shape the PlayTak port's lines share (playtak_port.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "playtak_port.h"
+
+/* ---- reading and writing ------------------------------------------------------------ */
+
+/* A number from 0 to max at *p (digits only), then a space or the end. */
+bool pt_number(const char **p, long max, long *out) {
+    const char *q = *p;
+    long v = 0;
+    if (*q < '0' || *q > '9') return false;
+    while (*q >= '0' && *q <= '9') {
+        v = v * 10 + (*q++ - '0');
+        if (v > max) return false;
+    }
+    if (*q != ' ' && *q != '\0') return false;
+    *p = q + (*q == ' ');
+    *out = v;
+    return true;
+}
+
+bool pt_ok_char(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+/* Our names may hold '-' and be 2 or 20 long; PlayTak's are a letter and
+ * 3-15 letters, digits or '_': a name is shown to PlayTak clients in that
+ * shape ("Anonymous" for a seat with none). */
+void pt_shown_name(const char *name, char out[TAK_PT_NAME_MAX]) {
+    size_t n = 0;
+    if (name == NULL || name[0] == '\0') name = "Anonymous";
+    if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'))) out[n++] = 'P';
+    for (const char *q = name; *q && n < 16; q++) out[n++] = pt_ok_char(*q) ? *q : '_';
+    while (n < 4) out[n++] = '_';
+    out[n] = '\0';
+}
+
+int pt_game_no(Server *s, LiveGame *g) {
+    if (g->pt_no == 0) g->pt_no = ++s->ptport->next_game;
+    return g->pt_no;
+}
+
+/* ---- seeks --------------------------------------------------------------------------- */
+
+static void send_seek(PtConn *c, const LobbySeek *k, const char *what) {
+    static const char colors[] = "WBA";
+    char name[TAK_PT_NAME_MAX], opp[TAK_PT_NAME_MAX] = "";
+    pt_shown_name(k->player.name, name);
+    if (k->opponent[0]) pt_shown_name(k->opponent, opp);
+    pt_send(c, "Seek %s %d %s %d %lld %lld %c %d %d %d %d 0 %d %lld %s", what, k->no, name,
+            k->rules.size, (long long)(k->clock.base_ms / 1000),
+            (long long)(k->clock.increment_ms / 1000), colors[k->color],
+            k->rules.half_komi < 0 ? 0 : k->rules.half_komi, k->rules.stones, k->rules.capstones,
+            !k->rated, k->clock.extra_move, (long long)(k->clock.extra_ms / 1000), opp);
+}
+
+void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added) {
+    if (s->ptport == NULL) return;
+    for (PtConn *c = s->ptport->conns; c; c = c->next)
+        if (c->logged_in) send_seek(c, k, added ? "new" : "remove");
+}
+
+void pt_send_seeks(PtConn *c) {
+    int n;
+    const LobbySeek *k = lobby_seeks(c->ss.server, &n);
+    for (int i = 0; i < n; i++) send_seek(c, &k[i], "new");
+}
+
+/* "Seek SIZE TIME INCR [W|B]" (V1), "... COLOR KOMI PIECES CAPS UNRATED
+ * TOURNAMENT OPPONENT" (V2), "... TRIGGER AMOUNT OPPONENT" (V3); SIZE 0
+ * takes one's seek back. A new seek replaces the old, as on PlayTak. */
+bool pt_on_seek(PtConn *c, const char *p) {
+    long size, time, incr, komi = 0, pieces = 0, caps = 0, unrated = 0, tour = 0, trig = 0, amt = 0;
+    char color = 'A';
+    const char *opp = "";
+    if (!pt_number(&p, 8, &size) || !pt_number(&p, 10800, &time) || !pt_number(&p, 300, &incr))
+        return false;
+    if (*p && p[1] == '\0' && (*p == 'W' || *p == 'B')) {
+        color = *p; /* V1 */
+    } else if (*p) {
+        if (!(*p == 'W' || *p == 'B' || *p == 'A') || p[1] != ' ') return false;
+        color = *p;
+        p += 2;
+        if (!pt_number(&p, TAK_MAX_HALF_KOMI, &komi) || !pt_number(&p, TAK_MAX_RESERVE, &pieces) ||
+            !pt_number(&p, TAK_MAX_RESERVE, &caps) || !pt_number(&p, 1, &unrated) ||
+            !pt_number(&p, 1, &tour))
+            return false;
+        const char *v3 = p;
+        if (pt_number(&v3, 1000, &trig) && pt_number(&v3, 10800, &amt))
+            p = v3; /* V3 */
+        else
+            trig = 0;
+        opp = p;
+        if (strlen(opp) > STORE_NAME_LEN) return false;
+        for (const char *q = opp; *q; q++)
+            if (!pt_ok_char(*q)) return false;
+    }
+    Server *s = c->ss.server;
+    if (!bucket_take(&c->seeks, PT_SEEK_BURST, PT_SEEK_REFILL_MS)) {
+        pt_send(c, "Error:too many seeks at once: wait a little");
+        return true;
+    }
+    lobby_cancel(s, &c->ss, NULL);
+    if (size == 0) return true;
+    LobbySeek want;
+    TakError err;
+    memset(&want, 0, sizeof want);
+    if (!tak_rules_standard(&want.rules, (int)size, &err)) return false;
+    if (pieces > 0) {
+        want.rules.stones = (int)pieces;
+        want.rules.capstones = (int)caps;
+    }
+    want.rules.half_komi = (int)komi;
+    if (!tak_rules_validate(&want.rules, &err)) return false;
+    want.clock.base_ms = time * 1000;
+    want.clock.increment_ms = incr * 1000;
+    if (trig > 0 && amt > 0 && time > 0) {
+        want.clock.extra_move = (int)trig;
+        want.clock.extra_ms = amt * 1000;
+    }
+    want.color = color == 'W' ? 0 : color == 'B' ? 1 : 2;
+    want.rated = !unrated && c->ss.player != 0; /* a guest's games are never rated */
+    want.player.id = c->ss.player;
+    snprintf(want.player.name, sizeof want.player.name, "%.20s", c->name);
+    want.player.rating = players_rating_now(s, c->ss.player, 0);
+    snprintf(want.opponent, sizeof want.opponent, "%s", opp);
+    if (lobby_post(s, &c->ss, &want, &err) == NULL) pt_send(c, "Error:%s", err.message);
+    return true;
+}
+
+/* "GameList": the games being played with both seats taken, as PlayTak lists them. */
+void pt_send_game_list(PtConn *c) {
+    Server *s = c->ss.server;
+    for (size_t b = 0; b < s->bucket_count; b++)
+        for (LiveGame *g = s->buckets[b]; g; g = g->hnext) {
+            const StoredGame *i = &g->info;
+            if (!i->secret[0][0] || !i->secret[1][0] || i->engine_color >= 0 ||
+                tak_game_result(&g->game).end != TAK_END_NONE)
+                continue;
+            char w[TAK_PT_NAME_MAX], k[TAK_PT_NAME_MAX];
+            pt_shown_name(i->name[0], w);
+            pt_shown_name(i->name[1], k);
+            pt_send(c, "GameList Add %d %s %s %d %lld %lld %d %d %d %d 0 %d %lld", pt_game_no(s, g),
+                    w, k, i->rules.size, (long long)(i->clock.base_ms / 1000),
+                    (long long)(i->clock.increment_ms / 1000),
+                    i->rules.half_komi < 0 ? 0 : i->rules.half_komi, i->rules.stones,
+                    i->rules.capstones, !i->rated, i->clock.extra_move,
+                    (long long)(i->clock.extra_ms / 1000));
+        }
+}

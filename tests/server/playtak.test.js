@@ -1,0 +1,301 @@
+// playtak.test.js: `tak serve --playtak-port`, PlayTak's text protocol on our
+// lobby and games: a raw TCP client (a guest, or a player logging in with its
+// identity secret) seeks and accepts beside the page's players, one game seen
+// the same by both; hostile and malformed lines answered, never acted on in
+// another's seat; flooding and over-long lines limited; and our own bot
+// (`tak playtak`) playing a whole timed game against itself on the port.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const WebSocket = require('ws');
+const { serverForTests, connect, waitFor, uniqueName, identify, TAK } = require('./lib.js');
+
+const srv = serverForTests(test, { args: ['--playtak-port', '0', '--playtak-ws-port', '0'] });
+
+// A PlayTak client over TCP: .lines is every line received; line(pred)
+// resolves with the first line from `from` on that matches.
+class PtClient {
+  constructor(port) {
+    this.lines = [];
+    this.buf = '';
+    this.sock = net.connect(port, '127.0.0.1');
+    this.sock.setEncoding('utf8');
+    this.sock.on('data', (d) => {
+      this.buf += d;
+      let i;
+      while ((i = this.buf.indexOf('\n')) >= 0) {
+        this.lines.push(this.buf.slice(0, i));
+        this.buf = this.buf.slice(i + 1);
+      }
+    });
+    this.closed = new Promise((res) => this.sock.once('close', res));
+  }
+  send(text) { this.sock.write(text + '\n'); }
+  mark() { return this.lines.length; }
+  line(pred, from = 0, ms = 5000) {
+    const test = typeof pred === 'string' ? (l) => l === pred : pred instanceof RegExp ? (l) => pred.test(l) : pred;
+    return waitFor(() => this.lines.slice(from).find(test), ms);
+  }
+  // Sends `text` and resolves with the next line that is not news for
+  // everyone (seeks, the count online) nor a clock.
+  async ask(text) {
+    const at = this.mark();
+    this.send(text);
+    return this.line((l) => !/^(Seek (new|remove) |Online |Game#\d+ Time )/.test(l), at);
+  }
+  close() { this.sock.end('quit\n'); return this.closed; }
+}
+
+async function ptGuest() {
+  const c = new PtClient(srv.playtakPort);
+  await c.line('Login or Register');
+  const at = c.mark();
+  c.send('Login Guest');
+  const w = await c.line(/^Welcome Guest\d+!$/, at);
+  await c.line(/^Online \d+$/, at);
+  c.name = w.slice(8, -1);
+  return c;
+}
+
+async function lobbyFollower() {
+  const c = await connect(srv.port);
+  assert.equal((await c.send({ type: 'lobby' })).type, 'ok');
+  return c;
+}
+const lastLobby = (c) => c.others.filter((m) => m.type === 'lobby').pop();
+
+test('a PlayTak guest seeks, a page player accepts, and they play one game to the end', async () => {
+  const pt = await ptGuest();
+  const page = await lobbyFollower();
+  await identify(page, uniqueName('Paula'));
+  pt.send('Seek 3 600 10 W 0 10 0 1 0 0 0 ');
+  await pt.line(new RegExp(`^Seek new \\d+ ${pt.name} 3 600 10 W 0 10 0 1 0 0 0 $`));
+  // The page sees it in the lobby under the guest's name.
+  const k = await waitFor(() => (lastLobby(page)?.seeks || []).find((x) => x.name === pt.name));
+  assert.deepEqual([k.size, k.color, k.rated, k.clock.base_ms, k.clock.increment_ms], [3, 'white', false, 600000, 10000]);
+  const a = await page.send({ type: 'accept_seek', seek: k.id });
+  assert.equal(a.type, 'ok', JSON.stringify(a));
+  assert.equal(a.seat, 'black');
+  const start = await pt.line(/^Game Start /);
+  const f = start.split(' ');
+  assert.deepEqual([f[3], f[4], f[7], f[8]], ['3', pt.name, 'white', '600']);
+  const g = +f[2];
+  assert.ok(await pt.line(/^Seek remove /));
+  // White (PlayTak) and Black (the page) build White's road a1-a2-a3.
+  let at = pt.mark();
+  pt.send(`Game#${g} P C3`);
+  assert.equal(await pt.line(/^(OK|NOK)$/, at), 'OK');
+  await page.nextState((s) => s.ply === 1);
+  assert.equal((await page.send({ type: 'move', move: 'a1' })).type, 'ok');
+  assert.ok(await pt.line(`Game#${g} P A1`));
+  assert.ok(await pt.line(/^Game#\d+ Time \d+ \d+$/));
+  at = pt.mark();
+  pt.send(`Game#${g} P A2`);
+  assert.equal(await pt.line(/^(OK|NOK)$/, at), 'OK');
+  await page.nextState((s) => s.ply === 3);
+  assert.equal((await page.send({ type: 'move', move: 'c2' })).type, 'ok');
+  assert.ok(await pt.line(`Game#${g} P C2`));
+  pt.send(`Game#${g} P A3`);
+  assert.equal(await pt.line(`Game#${g} Over R-0`), `Game#${g} Over R-0`);
+  const s = await page.nextState((x) => x.result);
+  assert.deepEqual(s.moves, ['c3', 'a1', 'a2', 'c2', 'a3']);
+  assert.equal(s.result.code, 'R-0');
+  assert.equal(s.names.white, pt.name);
+  const ptn = (await page.send({ type: 'export' })).ptn;
+  assert.match(ptn, new RegExp(`\\[Player1 "${pt.name}"\\]`));
+  assert.match(ptn, /\[Result "R-0"\]/);
+  await pt.close();
+  await page.close();
+});
+
+test("a page's seek is announced to PlayTak clients, who accept it", async () => {
+  const page = await connect(srv.port);
+  const name = uniqueName('Pia');
+  await identify(page, name);
+  const pt = await ptGuest();
+  const r = await page.send({ type: 'seek', size: 4, time: 60, increment: 2, color: 'black' });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  const line = await pt.line(new RegExp(`^Seek new \\d+ ${name.replace(/[^A-Za-z0-9_]/g, '_')} 4 60 2 B `));
+  pt.send(`Accept ${line.split(' ')[2]}`);
+  const start = await pt.line(/^Game Start /);
+  assert.match(start, / white 60 /);
+  const told = await waitFor(() => page.others.find((m) => m.type === 'seek_accepted'));
+  assert.equal(told.seat, 'black');
+  const j = await page.send({ type: 'join', game: told.game, token: told.token });
+  assert.equal(j.seat, 'black');
+  const g = +start.split(' ')[2];
+  // The page resigns: the PlayTak client is told the game is over.
+  pt.send(`Game#${g} P A1`);
+  await page.nextState((s) => s.ply === 1);
+  assert.equal((await page.send({ type: 'resign' })).type, 'ok');
+  assert.ok(await pt.line(`Game#${g} Over 1-0`));
+  await pt.close();
+  await page.close();
+});
+
+test('a player logs in with its identity secret: its name, its rated seek', async () => {
+  const page = await connect(srv.port);
+  const name = uniqueName('Rob');
+  const p = await identify(page, name);
+  const pt = new PtClient(srv.playtakPort);
+  await pt.line('Login or Register');
+  assert.equal(await pt.ask(`Login ${name} wrong-secret-wrong-secret`), 'Authentication failure');
+  assert.equal(await pt.ask(`Login ${name} short`), 'Authentication failure');
+  assert.equal(await pt.ask(`Login ${name} ${p.identity}`), `Welcome ${name}!`);
+  const follower = await lobbyFollower();
+  pt.send('Seek 5 180 2 A 4 21 1 0 0 0 0 ');
+  const k = await waitFor(() => (lastLobby(follower)?.seeks || []).find((x) => x.name === name));
+  assert.deepEqual([k.size, k.komi, k.rated, k.color], [5, 2, true, 'random']);
+  pt.send('Seek 0 0 0'); // taken back
+  await waitFor(() => !(lastLobby(follower)?.seeks || []).some((x) => x.name === name));
+  await pt.close();
+  await page.close();
+  await follower.close();
+});
+
+test('a guest that lost its connection logs in with its token and gets its game back', async () => {
+  const token = 'resumeresumeresumere';
+  let pt = new PtClient(srv.playtakPort);
+  await pt.line('Login or Register');
+  pt.send(`Login Guest ${token}`);
+  const name = (await pt.line(/^Welcome Guest\d+!$/)).slice(8, -1);
+  await pt.line(/^Online \d+$/);
+  const page = await lobbyFollower();
+  pt.send('Seek 4 300 5 B');
+  const k = await waitFor(() => (lastLobby(page)?.seeks || []).find((x) => x.name === name));
+  assert.equal((await page.send({ type: 'accept_seek', seek: k.id })).seat, 'white');
+  const g = +(await pt.line(/^Game Start /)).split(' ')[2];
+  assert.equal((await page.send({ type: 'move', move: 'a1' })).type, 'ok');
+  assert.ok(await pt.line(`Game#${g} P A1`));
+  pt.sock.destroy();
+  await pt.closed;
+  // Another guest's name alone gets nothing; the token gets the seat back, with the moves so far.
+  const other = await ptGuest();
+  assert.ok(!other.lines.some((l) => l.startsWith('Game Start')));
+  pt = new PtClient(srv.playtakPort);
+  await pt.line('Login or Register');
+  pt.send(`Login Guest ${token}`);
+  assert.equal(await pt.line(/^Welcome /), `Welcome ${name}!`);
+  assert.match(await pt.line(/^Game Start /), new RegExp(`^Game Start ${g} 4 \\S+ vs ${name} black 300 `));
+  assert.ok(await pt.line(`Game#${g} P A1`));
+  assert.ok(await pt.line('Message Your game is resumed'));
+  assert.equal(await pt.ask(`Game#${g} P D4`), 'OK');
+  await page.nextState((s) => s.ply === 2 && s.moves[1] === 'd4');
+  await pt.close();
+  await other.close();
+  await page.close();
+});
+
+test("PlayTak's WebSocket: a binary frame per line, and a game with a TCP client", async () => {
+  const lines = [];
+  const ws = new WebSocket(`ws://127.0.0.1:${srv.playtakWsPort}/`, 'binary');
+  ws.on('message', (d, binary) => { assert.ok(binary); lines.push(d.toString()); });
+  await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+  await waitFor(() => lines.includes('Login or Register\n'));
+  ws.send('Client web-test');
+  ws.send('Login Guest\n');
+  const name = (await waitFor(() => lines.find((l) => /^Welcome Guest\d+!\n$/.test(l)))).slice(8, -2);
+  ws.send('Seek 3 0 0 B');
+  const tcp = await ptGuest();
+  const seek = await tcp.line(new RegExp(`^Seek new \\d+ ${name} 3 `));
+  tcp.send(`Accept ${seek.split(' ')[2]}`);
+  const g = +(await tcp.line(/^Game Start /)).split(' ')[2];
+  assert.ok(await waitFor(() => lines.find((l) => l.startsWith(`Game Start ${g} 3 `) && / black /.test(l))));
+  assert.equal(await tcp.ask(`Game#${g} P A1`), 'OK');
+  await waitFor(() => lines.includes(`Game#${g} P A1\n`));
+  ws.send(`Game#${g} P C3`);
+  assert.ok(await tcp.line(`Game#${g} P C3`));
+  ws.send(`Game#${g} Resign`);
+  assert.ok(await tcp.line(`Game#${g} Over 1-0`));
+  ws.close();
+  await tcp.close();
+});
+
+test('malformed and hostile lines: answered, never acted on', async () => {
+  const c = new PtClient(srv.playtakPort);
+  await c.line('Login or Register');
+  assert.equal(await c.ask('Seek 5 60 5'), 'NOK'); // not logged in
+  assert.equal(await c.ask('Login Guest NOTATOKEN'), 'NOK');
+  assert.equal(await c.ask('PING'), 'OK');
+  assert.equal(await c.ask('Client x'), 'OK');
+  c.send('Login Guest');
+  c.name = (await c.line(/^Welcome Guest\d+!$/)).slice(8, -1);
+  await c.line(/^Online \d+$/);
+  for (const bad of ['Seek 9 60 5', 'Seek 5 60', 'Seek 5 x 5', 'Seek 5 60 5 Q 0 21 1 0 0 ', 'Seek 5 60 5 W 99 21 1 0 0 ',
+    'Seek 5 99999999999999999999 5', 'Accept 424242', 'Accept -1', 'Game#1 P A1', 'Game#x P A1', 'Observe 1', 'garbage',
+    '\u0000\u0001', 'Tell', 'Login Guest'])
+    assert.equal(await c.ask(bad), 'NOK', bad);
+  assert.equal(await c.ask('Tell NoSuchPlayer hello'), 'No such player');
+  // An over-long line is cut off and refused; the connection goes on.
+  assert.match(await c.ask('x'.repeat(5000)), /^Error:line too long/);
+  assert.equal(await c.ask('PING'), 'OK');
+  // Moves out of turn, in the other's seat, illegal, or for another game.
+  const w = await ptGuest();
+  w.send('Seek 4 0 0 W');
+  const seek = await c.line(new RegExp(`^Seek new \\d+ ${w.name} 4 `));
+  c.send(`Accept ${seek.split(' ')[2]}`);
+  const g = +(await c.line(/^Game Start /)).split(' ')[2];
+  await w.line(/^Game Start /);
+  let at = c.mark();
+  c.send(`Game#${g} P A1`); // Black moves on White's turn
+  assert.equal(await c.line(/^(OK|NOK)$/, at), 'NOK');
+  assert.equal(await w.ask(`Game#${g + 1} P A1`), 'NOK'); // not its game
+  assert.equal(await w.ask(`Game#${g} P E5`), 'NOK'); // off the 4x4 board
+  assert.equal(await w.ask(`Game#${g} P A1 C`), 'NOK'); // no capstones on 4x4, nor on the first move
+  assert.equal(await w.ask(`Game#${g} M A1 A2 1`), 'NOK'); // no stack there
+  assert.equal(await w.ask(`Game#${g} P A1`), 'OK');
+  at = c.mark();
+  c.send(`Game#${g} P A1`); // taken already
+  assert.equal(await c.line(/^(OK|NOK)$/, at), 'NOK');
+  assert.equal(await c.ask(`Game#${g} RemoveDraw`), 'OK'); // nothing to take back: nothing happens
+  at = c.mark();
+  c.send('GameList');
+  assert.ok(await c.line(new RegExp(`^GameList Add ${g} ${w.name} ${c.name} 4 0 0 0 15 0 1 0 0 0$`), at));
+  assert.equal(await c.ask('Seek 4 60 0'), 'NOK'); // no seeking while playing
+  // Flooding: past the burst, lines are refused with one error; later ones are served.
+  at = c.mark();
+  c.send(Array(400).fill('PING').join('\n'));
+  assert.ok(await c.line(/^Error:too many lines/, at));
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await c.ask('PING'), 'OK');
+  // Seeks are news to every client: past five at once, one a second.
+  const other = await ptGuest();
+  at = other.mark();
+  for (let i = 0; i < 8; i++) other.send('Seek 5 60 0');
+  assert.ok(await other.line(/^Error:too many seeks/, at));
+  await other.close();
+  c.send(`Game#${g} Resign`); // Black resigns: White wins, as PlayTak writes it
+  assert.ok(await w.line(`Game#${g} Over 1-0`));
+  await c.close();
+  await w.close();
+});
+
+test('our bot plays a whole timed game against itself on the PlayTak port', { timeout: 120000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-playtak-'));
+  const run = (args) => new Promise((resolve) => {
+    const p = spawn(TAK, ['playtak', '--server', `127.0.0.1:${srv.playtakPort}`, '--games', '1', '--level', '1',
+      '--no-reconnect', '--no-chat', '--ptn-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('exit', (code) => resolve({ code, out, err }));
+  });
+  const seeker = run(['--seek', '4,0.5+1,W']);
+  await new Promise((r) => setTimeout(r, 300));
+  const taker = run(['--accept', '--accept-sizes', '4']);
+  const [s, t] = await Promise.all([seeker, taker]);
+  assert.equal(s.code, 0, s.err);
+  assert.equal(t.code, 0, t.err);
+  assert.match(s.out, /game \d+: Guest\d+ vs Guest\d+: (R-0|0-R|F-0|0-F|1-0|0-1|1\/2-1\/2) /);
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ptn'));
+  assert.ok(files.length >= 1, 'no PTN logged');
+  const ptn = fs.readFileSync(path.join(dir, files[0]), 'utf8');
+  assert.match(ptn, /\[Result "(R-0|0-R|F-0|0-F|1-0|0-1|1\/2-1\/2)"\]/);
+  assert.match(ptn, /\[Size "4"\]/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
