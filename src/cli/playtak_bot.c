@@ -131,8 +131,9 @@ int pt_bot_poll_fds(const PtBot *bot, int fds[2]) {
 static bool send_line(PtBot *bot, const char *line) {
     if (bot->fd < 0) return false;
     if (bot->cfg->verbose) {
-        /* The password never reaches a log. */
-        if (strncmp(line, "Login ", 6) == 0 && strncmp(line, "Login Guest", 11) != 0)
+        /* The password never reaches a log: a user's Login line is masked
+         * by who sends it, not by what the name looks like. */
+        if (bot->cfg->user && strncmp(line, "Login ", 6) == 0)
             say(bot, "> Login %s ********", bot->cfg->user);
         else
             say(bot, "> %s", line);
