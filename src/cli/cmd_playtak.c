@@ -370,6 +370,12 @@ int cmd_playtak(int argc, char **argv) {
     cfg.chat = true;
     cfg.reconnect = true;
     cfg.margin_ms = 500;
+    cfg.ping_every_s = PT_PING_EVERY_S;
+    /* Not in --help: the tests shorten the ping interval (and with it the
+     * silence that counts as a dead connection) to see one in seconds. */
+    const char *ping = getenv("TAK_PLAYTAK_PING_S");
+    long ping_s;
+    if (ping && cli_parse_int(ping, 1, 3600, &ping_s)) cfg.ping_every_s = (int)ping_s;
     int connections = 1;
     int rc = parse_options(argc, argv, &cfg, &connections);
     if (rc != CLI_OK) return rc;

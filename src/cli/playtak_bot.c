@@ -27,12 +27,16 @@
 #include "tak/ptn.h"
 #include "tak/version.h"
 
-/* The protocol's timing, in seconds. */
+/* The protocol's timing, in seconds. The ping interval is the config's
+ * (PT_PING_EVERY_S unless a test shortens it); the silences allowed are counted
+ * in it: the server answers every ping, and welcomes a client at once. */
 enum {
-    PING_EVERY_S = 30,     /* the server's README asks for a ping every 30 s */
     CONNECT_TIMEOUT_S = 10,
     BACKOFF_MAX_S = 30,    /* reconnection attempts back off 1, 2, 4 ... 30 s */
     ACCEPT_WAIT_S = 10,    /* an Accept unanswered this long is given up */
+    SILENT_PINGS = 2,      /* logged in, nothing heard for 2 pings: the connection is dead */
+    WELCOME_PINGS = 1,     /* connected, no "Welcome NAME!" within 1 ping interval: give up */
+    EVAL_EVERY_S = 5,      /* at most one answer to 'eval' this often, whoever asks */
 };
 /* Seconds between a game's end and the next seek or accept. tak-server
  * (250d062) clears both players' game from the thread of the move that ended
@@ -80,6 +84,7 @@ bool pt_bot_init(PtBot *bot, const PtConfig *cfg, int id) {
     bot->state = PT_OFFLINE;
     tak_pt_session_init(&bot->session);
     random_token(bot->token);
+    bot->last_eval = -EVAL_EVERY_S;
     if (pipe(bot->wake) != 0) return false;
     fcntl(bot->wake[0], F_SETFL, O_NONBLOCK);
     bot->engine = tak_engine_new(cfg->hash_mb, cfg->threads);
@@ -128,7 +133,11 @@ int pt_bot_poll_fds(const PtBot *bot, int fds[2]) {
 
 /* ---- the connection ----------------------------------------------------- */
 
-static bool send_line(PtBot *bot, const char *line) {
+static void lost(PtBot *bot, double now, const char *why);
+
+/* Writes one line whole; false when it could not (the connection is then
+ * broken: half a line may have gone). */
+static bool send_raw(PtBot *bot, const char *line) {
     if (bot->fd < 0) return false;
     if (bot->cfg->verbose) {
         /* The password never reaches a log: a user's Login line is masked
@@ -142,7 +151,10 @@ static bool send_line(PtBot *bot, const char *line) {
         snprintf(bot->last_sent, sizeof bot->last_sent, "%s", line);
     char buf[TAK_PT_WRITE_MAX + 2];
     int n = snprintf(buf, sizeof buf, "%s\n", line);
-    if (n < 0 || (size_t)n >= sizeof buf) return false;
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        say(bot, "a line too long to send: dropped");
+        return true; /* the connection is as it was */
+    }
     size_t done = 0;
     while (done < (size_t)n) {
         ssize_t w = send(bot->fd, buf + done, (size_t)n - done, MSG_NOSIGNAL);
@@ -156,6 +168,13 @@ static bool send_line(PtBot *bot, const char *line) {
         }
     }
     return true;
+}
+
+/* Sends a line; a line that did not go whole (an error, or the socket full
+ * for 5 s) loses the connection, since the server may now read half a line
+ * glued to the next. Callers need not check: the bot is offline after. */
+static void send_line(PtBot *bot, const char *line) {
+    if (bot->fd >= 0 && !send_raw(bot, line)) lost(bot, cli_seconds(), "cannot send to the server");
 }
 
 static int open_socket(const PtConfig *cfg, char *why, size_t cap) {
@@ -220,7 +239,7 @@ static void connect_now(PtBot *bot, double now) {
     say(bot, "connected to %s:%s", bot->cfg->host, bot->cfg->port);
     bot->state = PT_CONNECTED;
     bot->restarted_count = 0;
-    bot->last_input = now;
+    bot->connected_at = bot->last_input = now;
     char line[TAK_PT_WRITE_MAX];
     snprintf(line, sizeof line, "Client tak-%s", tak_version());
     send_line(bot, line);
@@ -516,15 +535,20 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
     case TAK_PT_NOK:
         say(bot, "the server said NOK (the last command sent: %.80s)", bot->last_sent);
         /* An accept refused (the seek went, or was not for us) leaves us free
-         * again, and that seek is not tried again. */
-        if (bot->accept_sent && !has_game(bot)) {
+         * again, and that seek is not tried again. Only a NOK right after
+         * the Accept answers it: one after a later line (a Tell) answers
+         * that, and an Accept left unanswered is given up after
+         * ACCEPT_WAIT_S anyway. */
+        if (bot->accept_sent && !has_game(bot) && strncmp(bot->last_sent, "Accept ", 7) == 0) {
             bot->refused[bot->refused_next] = bot->accept_no;
             bot->refused_next = (bot->refused_next + 1) % 8;
             bot->accept_sent = false;
         }
         break;
     case TAK_PT_TELL:
-        if (asks_for(m->text, "eval")) {
+        /* Rate-limited: a flood of asks must not make us flood the server. */
+        if (asks_for(m->text, "eval") && now - bot->last_eval >= EVAL_EVERY_S) {
+            bot->last_eval = now;
             score_text(bot, line, sizeof line);
             tell(bot, m->name, line);
         }
@@ -652,13 +676,24 @@ void pt_bot_step(PtBot *bot, double now) {
         lost(bot, now, "login refused");
         return;
     }
+    /* A dead connection, or a server that stopped answering, looks the
+     * same as a quiet one: only time tells them apart. */
+    double ping_s = bot->cfg->ping_every_s;
+    if (bot->state == PT_CONNECTED && now - bot->connected_at > WELCOME_PINGS * ping_s) {
+        lost(bot, now, "no welcome from the server");
+        return;
+    }
+    if (bot->state == PT_LOGGED_IN && now - bot->last_input > SILENT_PINGS * ping_s) {
+        lost(bot, now, "the server stopped answering");
+        return;
+    }
     if (bot->searching) {
         char byte;
         if (read(bot->wake[0], &byte, 1) == 1) finish_search(bot);
     }
     if (bot->state != PT_LOGGED_IN) return;
     if (bot->cfg->games > 0 && bot->games_done >= bot->cfg->games && !has_game(bot)) {
-        send_line(bot, "quit");
+        send_raw(bot, "quit"); /* going anyway: a failure is no loss */
         stop_search(bot);
         disconnect(bot);
         bot->state = PT_DONE;
@@ -667,8 +702,8 @@ void pt_bot_step(PtBot *bot, double now) {
     accept_if_free(bot, now);
     seek_if_free(bot, now);
     think_if_our_turn(bot);
-    if (now - bot->last_ping >= PING_EVERY_S) {
+    if (now - bot->last_ping >= ping_s) {
         bot->last_ping = now;
-        if (!send_line(bot, "PING")) lost(bot, now, "the connection failed");
+        send_line(bot, "PING");
     }
 }

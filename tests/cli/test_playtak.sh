@@ -31,7 +31,6 @@ tak playtak --accept --level 11
 expect_rc "level 11" 2
 tak playtak --accept --connections 2 --user somebody
 expect_rc "two connections for one user" 2
-
 # A name starting with Guest (any case) logs in as a guest on PlayTak, with
 # the password read as a rejoin token (and so not masked in the log).
 for name in Guestbot guest GUEST7; do
@@ -100,8 +99,6 @@ else
     fail "a PTN file" "none in $scratch/ptn"
 fi
 
-# A user's login, the password from the environment, then from a file; the
-# server refuses it, and the bot stops (exit 1) without retrying.
 start_fake() {
     rm -f "$scratch/port"
     python3 "$here/playtak_fake_server.py" "$scratch/port" "$scratch/server.log" "$@" &
@@ -112,6 +109,27 @@ start_fake() {
     done
     port=$(cat "$scratch/port" 2>/dev/null)
 }
+
+# A server that goes silent, before its welcome or after: the bot hangs up
+# by itself (pings every second here, instead of every 30 s).
+for mode in silent-before-welcome silent-after-welcome; do
+    start_fake "$mode"
+    TAK_PLAYTAK_PING_S=1 tak playtak --server "127.0.0.1:$port" --accept --no-reconnect
+    expect_rc "$mode: the bot gives up" 1
+    why='no welcome from the server; not reconnecting'
+    [ "$mode" = silent-after-welcome ] && why='the server stopped answering; not reconnecting'
+    expect_match "$mode: it says why" "$err" "$why"
+    if wait "$fake"; then pass; else fail "$mode: the fake's checks" "$(grep FAIL "$scratch/server.log")"; fi
+done
+
+# Only a NOK right after an Accept refuses that seek: one after a Tell does not.
+start_fake accept
+tak playtak --server "127.0.0.1:$port" --accept --no-reconnect
+expect_rc "accept: the bot stops when the server goes" 1
+if wait "$fake"; then pass; else fail "accept: the fake's checks" "$(grep FAIL "$scratch/server.log")" "stderr: $err"; fi
+
+# A user's login, the password from the environment, then from a file; the
+# server refuses it, and the bot stops (exit 1) without retrying.
 start_fake refuse-login TakBot_1 s3cret-pw
 TAK_PLAYTAK_PASSWORD=s3cret-pw tak playtak --server "127.0.0.1:$port" --user TakBot_1 --accept -v
 expect_rc "a refused login exits 1" 1
