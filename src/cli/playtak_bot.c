@@ -312,7 +312,7 @@ static void game_over(PtBot *bot, TakPtGame *g) {
     write_ptn(bot, g, path, sizeof path);
     printf("game %d: %s vs %s: %s%s (%s played %s)%s%s\n", g->start.no, g->start.white,
            g->start.black, g->result, g->abandoned ? " abandoned" : "", bot->session.name,
-           g->start.color == TAK_WHITE ? "White" : "Black", path[0] ? " -> " : "", path);
+           tak_color_name(g->start.color), path[0] ? " -> " : "", path);
     fflush(stdout);
     if (bot->cfg->chat && !g->abandoned) tell(bot, opponent(g), "Thank you for the game!");
     tak_pt_session_forget(&bot->session, g->start.no);
@@ -341,7 +341,7 @@ static void drop_lost_games(PtBot *bot) {
         write_ptn(bot, g, path, sizeof path);
         printf("game %d: %s vs %s: lost track of it (%s played %s)%s%s\n", g->start.no,
                g->start.white, g->start.black, bot->session.name,
-               g->start.color == TAK_WHITE ? "White" : "Black", path[0] ? " -> " : "", path);
+               tak_color_name(g->start.color), path[0] ? " -> " : "", path);
         fflush(stdout);
         tak_pt_session_forget(&bot->session, g->start.no);
     }
@@ -499,7 +499,7 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
         bot->have_score = false;
         say(bot, "game %d: %s vs %s on %dx%d, playing %s", m->start.no, m->start.white,
             m->start.black, m->start.size, m->start.size,
-            m->start.color == TAK_WHITE ? "White" : "Black");
+            tak_color_name(m->start.color));
         if (cfg->chat) {
             snprintf(line, sizeof line,
                      "Hello %s! I am the tak engine at level %d. Good luck! Tell me 'eval' for "
