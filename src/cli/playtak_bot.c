@@ -109,6 +109,8 @@ static void stop_search(PtBot *bot) {
 static void disconnect(PtBot *bot) {
     if (bot->fd >= 0) close(bot->fd);
     bot->fd = -1;
+    if (bot->addrs) freeaddrinfo(bot->addrs);
+    bot->addrs = bot->addr_next = NULL;
     bot->in_len = 0;
     bot->discarding = false;
 }
@@ -177,39 +179,6 @@ static void send_line(PtBot *bot, const char *line) {
     if (bot->fd >= 0 && !send_raw(bot, line)) lost(bot, cli_seconds(), "cannot send to the server");
 }
 
-static int open_socket(const PtConfig *cfg, char *why, size_t cap) {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res;
-    int rc = getaddrinfo(cfg->host, cfg->port, &hints, &res);
-    if (rc != 0) {
-        snprintf(why, cap, "%.100s: %.100s", cfg->host, gai_strerror(rc));
-        return -1;
-    }
-    int fd = -1;
-    snprintf(why, cap, "no address");
-    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-        if (fd < 0) continue;
-        fcntl(fd, F_SETFL, O_NONBLOCK);
-        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
-            snprintf(why, cap, "%s", strerror(errno));
-            close(fd);
-            fd = -1;
-            continue;
-        }
-        struct pollfd p = {.fd = fd, .events = POLLOUT};
-        int err = 0;
-        socklen_t len = sizeof err;
-        if (poll(&p, 1, CONNECT_TIMEOUT_S * 1000) != 1 ||
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
-            snprintf(why, cap, "%s", err ? strerror(err) : "timed out");
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    return fd;
-}
-
 static void lost(PtBot *bot, double now, const char *why) {
     stop_search(bot);
     disconnect(bot);
@@ -227,15 +196,84 @@ static void lost(PtBot *bot, double now, const char *why) {
     bot->next_connect = now + bot->backoff_s;
 }
 
-static void connect_now(PtBot *bot, double now) {
-    char why[256];
-    bot->fd = open_socket(bot->cfg, why, sizeof why);
-    if (bot->fd < 0) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "cannot connect to %.100s:%.15s: %.200s", bot->cfg->host, bot->cfg->port, why);
-        lost(bot, now, msg);
+/* The connection is made without blocking the loop the bots share (a
+ * server that does not answer would hold every bot for CONNECT_TIMEOUT_S):
+ * connect_start opens a socket to the first address, connect_check, at each
+ * step, sees whether it connected, and tries the next address when not.
+ * Only the name's lookup (getaddrinfo) still blocks. */
+
+/* Starts connecting to the next address; false when none is left (why says
+ * what went wrong with the last). */
+static bool try_next_address(PtBot *bot, double now) {
+    while (bot->addr_next) {
+        struct addrinfo *a = bot->addr_next;
+        bot->addr_next = a->ai_next;
+        int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0) {
+            snprintf(bot->connect_why, sizeof bot->connect_why, "%s", strerror(errno));
+            continue;
+        }
+        fcntl(fd, F_SETFL, O_NONBLOCK);
+        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+            snprintf(bot->connect_why, sizeof bot->connect_why, "%s", strerror(errno));
+            close(fd);
+            continue;
+        }
+        bot->fd = fd;
+        bot->connect_deadline = now + CONNECT_TIMEOUT_S;
+        return true;
+    }
+    return false;
+}
+
+static void connect_failed(PtBot *bot, double now) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "cannot connect to %.100s:%.15s: %.200s", bot->cfg->host,
+             bot->cfg->port, bot->connect_why);
+    lost(bot, now, msg);
+}
+
+static void connect_start(PtBot *bot, double now) {
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    int rc = getaddrinfo(bot->cfg->host, bot->cfg->port, &hints, &bot->addrs);
+    if (rc != 0) {
+        bot->addrs = NULL;
+        snprintf(bot->connect_why, sizeof bot->connect_why, "%.100s: %.100s", bot->cfg->host,
+                 gai_strerror(rc));
+        connect_failed(bot, now);
         return;
     }
+    bot->addr_next = bot->addrs;
+    snprintf(bot->connect_why, sizeof bot->connect_why, "no address");
+    if (!try_next_address(bot, now)) {
+        connect_failed(bot, now);
+        return;
+    }
+    bot->state = PT_CONNECTING;
+}
+
+static void connected(PtBot *bot, double now);
+
+static void connect_check(PtBot *bot, double now) {
+    struct pollfd p = {.fd = bot->fd, .events = POLLOUT};
+    int ready = poll(&p, 1, 0);
+    if (ready == 0 && now < bot->connect_deadline) return;
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (ready == 1 && getsockopt(bot->fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) {
+        freeaddrinfo(bot->addrs);
+        bot->addrs = bot->addr_next = NULL;
+        connected(bot, now);
+        return;
+    }
+    snprintf(bot->connect_why, sizeof bot->connect_why, "%s",
+             ready == 0 ? "timed out" : strerror(err ? err : errno));
+    close(bot->fd);
+    bot->fd = -1;
+    if (!try_next_address(bot, now)) connect_failed(bot, now);
+}
+
+static void connected(PtBot *bot, double now) {
     say(bot, "connected to %s:%s", bot->cfg->host, bot->cfg->port);
     bot->state = PT_CONNECTED;
     bot->restarted_count = 0;
@@ -665,7 +703,11 @@ static void seek_if_free(PtBot *bot, double now) {
 void pt_bot_step(PtBot *bot, double now) {
     if (bot->state == PT_DONE) return;
     if (bot->state == PT_OFFLINE) {
-        if (now >= bot->next_connect) connect_now(bot, now);
+        if (now >= bot->next_connect) connect_start(bot, now);
+        return;
+    }
+    if (bot->state == PT_CONNECTING) {
+        connect_check(bot, now);
         return;
     }
     if (!read_input(bot, now)) {

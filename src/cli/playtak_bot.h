@@ -52,13 +52,20 @@ typedef struct PtConfig {
     int ping_every_s;                 /* PT_PING_EVERY_S; a test may shorten it */
 } PtConfig;
 
-typedef enum { PT_OFFLINE, PT_CONNECTED, PT_LOGGED_IN, PT_DONE } PtState;
+/* OFFLINE, then CONNECTING (the TCP connection under way), CONNECTED (the
+ * login sent), LOGGED_IN (welcomed); DONE at the end. */
+typedef enum { PT_OFFLINE, PT_CONNECTING, PT_CONNECTED, PT_LOGGED_IN, PT_DONE } PtState;
+
+struct addrinfo;
 
 typedef struct PtBot {
     const PtConfig *cfg;
     int id;                           /* 1.. for the log */
     PtState state;
     int fd;
+    struct addrinfo *addrs, *addr_next; /* while connecting: the server's addresses, the next to try */
+    double connect_deadline;          /* when the address tried now is given up */
+    char connect_why[256];            /* why the last address failed */
     char in[TAK_PT_LINE_MAX * 8];
     size_t in_len;
     bool discarding;                  /* skipping the rest of an over-long line */
