@@ -236,6 +236,9 @@ static void test_hostile_lines(void **state) {
     expect_refused("\r", 1, "empty line");
     expect_refused("Garbage", 1, "unknown message");
     expect_refused("OKAY", 1, "unknown message");
+    /* The excerpt of an unknown line is fit for a terminal: a hostile
+     * server's escape sequences and C1 bytes read '?'. */
+    expect_refused("Garbage \x1b[2J\x07\x9b\x7f", 1, "unknown message 'Garbage ?[2J\?\?\?'");
     expect_refused("Welcome Guest1", 15, "does not end with '!'");
     expect_refused("Welcome !", 9, "missing the name");
     expect_refused("Welcome aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", 9, "too long for a name");

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "store_sqlite.h"
 
 typedef struct Fixture {
     Store *store;
@@ -576,6 +577,31 @@ static void test_columns(void **state) {
     X(test_unrated_end)                                                                            \
     X(test_chat)
 
+/* SQLite: a COMMIT that fails (SQLITE_BUSY in the wild; here a deferred
+ * foreign key, which fails the same way at will) leaves the transaction
+ * open unless the store rolls it back, and every later BEGIN would fail. */
+static void test_failed_commit(void **state) {
+    Fixture *f = *state;
+    run_sql(f, "CREATE TABLE anchor(id TEXT PRIMARY KEY);"
+               "CREATE TABLE dangling(ref TEXT REFERENCES anchor(id) DEFERRABLE INITIALLY DEFERRED);"
+               "CREATE TRIGGER dangle AFTER INSERT ON moves WHEN NEW.ptn = 'x9'"
+               " BEGIN INSERT INTO dangling VALUES ('nothing'); END;");
+    sqlite3 *db = ((SqliteStore *)f->store)->db;
+    assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
+    StoredGame g = full_game("commit", 0);
+    g.end = 0;
+    OK(f->store->ops->create_game(f->store, &g, ERR));
+    TakError err;
+    assert_false(f->store->ops->append_move(f->store, "commit", 0, "x9", 5, 1000, &err));
+    assert_true(sqlite3_get_autocommit(db)); /* no transaction left open */
+    OK(f->store->ops->append_move(f->store, "commit", 0, "a1", 5, 1000, ERR));
+    StoredGame back = load(f, "commit");
+    assert_int_equal(back.move_count, 1);
+    assert_string_equal(back.moves[0], "a1");
+    stored_game_free(&back);
+    stored_game_free(&g);
+}
+
 #define ON_SQLITE(t) cmocka_unit_test_setup_teardown(t, opened_sqlite, close_store),
 #define ON_POSTGRES(t) cmocka_unit_test_setup_teardown(t, opened_postgres, close_store),
 
@@ -584,6 +610,7 @@ int main(void) {
         cmocka_unit_test(test_columns),
         STORE_TESTS(ON_SQLITE)
             cmocka_unit_test_setup_teardown(test_first_tables, new_sqlite, close_store),
+        cmocka_unit_test_setup_teardown(test_failed_commit, opened_sqlite, close_store),
     };
     const struct CMUnitTest postgres_tests[] = {
         STORE_TESTS(ON_POSTGRES)

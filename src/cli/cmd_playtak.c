@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -35,6 +36,7 @@ static const CliCommand playtak_command = {
     "  --user NAME         log in as NAME; the password is read from the\n"
     "                      environment variable " PASSWORD_ENV " or from\n"
     "                      --password-file, never from the command line.\n"
+    "                      (Names starting with Guest are the server's guests'.)\n"
     "                      Without --user: a guest, with a random rejoin token\n"
     "  --password-file F   the password is the first line of file F\n"
     "  --no-reconnect      stop when the connection is lost (by default the bot\n"
@@ -105,6 +107,7 @@ static bool parse_seek(const char *value, PtConfig *cfg, char *why, size_t cap) 
     if (strlen(value) >= sizeof buf) return snprintf(why, cap, "too long"), false;
     strcpy(buf, value);
     TakPtSeekRequest r = {.color = 'A'};
+    cfg->seek_opponent[0] = '\0'; /* each --seek says its own opponent, or none */
     int field = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save), field++) {
@@ -201,8 +204,17 @@ static int read_password(PtConfig *cfg, const char *file) {
         return cli_usage_error(&playtak_command, "--user needs a password: set %s or give --password-file",
                                PASSWORD_ENV);
     }
-    if (cfg->password[0] == '\0' || strpbrk(cfg->password, " \t"))
-        return cli_fail(&playtak_command, "the password is empty or has a space");
+    /* The password ends the Login line: a space would split it, a control
+     * byte (a newline above all) would end the line or start another. */
+    const char *from = file ? file : PASSWORD_ENV;
+    if (cfg->password[0] == '\0')
+        return cli_fail(&playtak_command, "the password in %s is empty", from);
+    for (const char *p = cfg->password; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == ' ' || ch < 0x20 || ch == 0x7f)
+            return cli_fail(&playtak_command,
+                            "the password in %s has a space or a control character", from);
+    }
     return CLI_OK;
 }
 
@@ -223,6 +235,13 @@ static int parse_options(int argc, char **argv, PtConfig *cfg, int *connections)
             NEED("--user");
             if (!tak_pt_name_is_valid(v))
                 return cli_usage_error(&playtak_command, "'%s' is not a PlayTak name", v);
+            /* The server reads "Login Guest..." as a guest's login, the
+             * password as its rejoin token: such a name cannot be a user's. */
+            if (strncasecmp(v, "guest", 5) == 0)
+                return cli_usage_error(&playtak_command,
+                                       "'%s': PlayTak keeps names starting with 'Guest' for guests "
+                                       "(leave out --user to play as one)",
+                                       v);
             cfg->user = v;
         } else if (OPT("--password-file")) {
             NEED("--password-file");
@@ -351,6 +370,12 @@ int cmd_playtak(int argc, char **argv) {
     cfg.chat = true;
     cfg.reconnect = true;
     cfg.margin_ms = 500;
+    cfg.ping_every_s = PT_PING_EVERY_S;
+    /* Not in --help: the tests shorten the ping interval (and with it the
+     * silence that counts as a dead connection) to see one in seconds. */
+    const char *ping = getenv("TAK_PLAYTAK_PING_S");
+    long ping_s;
+    if (ping && cli_parse_int(ping, 1, 3600, &ping_s)) cfg.ping_every_s = (int)ping_s;
     int connections = 1;
     int rc = parse_options(argc, argv, &cfg, &connections);
     if (rc != CLI_OK) return rc;

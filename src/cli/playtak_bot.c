@@ -27,12 +27,16 @@
 #include "tak/ptn.h"
 #include "tak/version.h"
 
-/* The protocol's timing, in seconds. */
+/* The protocol's timing, in seconds. The ping interval is the config's
+ * (PT_PING_EVERY_S unless a test shortens it); the silences allowed are counted
+ * in it: the server answers every ping, and welcomes a client at once. */
 enum {
-    PING_EVERY_S = 30,     /* the server's README asks for a ping every 30 s */
     CONNECT_TIMEOUT_S = 10,
     BACKOFF_MAX_S = 30,    /* reconnection attempts back off 1, 2, 4 ... 30 s */
     ACCEPT_WAIT_S = 10,    /* an Accept unanswered this long is given up */
+    SILENT_PINGS = 2,      /* logged in, nothing heard for 2 pings: the connection is dead */
+    WELCOME_PINGS = 1,     /* connected, no "Welcome NAME!" within 1 ping interval: give up */
+    EVAL_EVERY_S = 5,      /* at most one answer to 'eval' this often, whoever asks */
 };
 /* Seconds between a game's end and the next seek or accept. tak-server
  * (250d062) clears both players' game from the thread of the move that ended
@@ -80,6 +84,7 @@ bool pt_bot_init(PtBot *bot, const PtConfig *cfg, int id) {
     bot->state = PT_OFFLINE;
     tak_pt_session_init(&bot->session);
     random_token(bot->token);
+    bot->last_eval = -EVAL_EVERY_S;
     if (pipe(bot->wake) != 0) return false;
     fcntl(bot->wake[0], F_SETFL, O_NONBLOCK);
     bot->engine = tak_engine_new(cfg->hash_mb, cfg->threads);
@@ -104,6 +109,8 @@ static void stop_search(PtBot *bot) {
 static void disconnect(PtBot *bot) {
     if (bot->fd >= 0) close(bot->fd);
     bot->fd = -1;
+    if (bot->addrs) freeaddrinfo(bot->addrs);
+    bot->addrs = bot->addr_next = NULL;
     bot->in_len = 0;
     bot->discarding = false;
 }
@@ -128,11 +135,16 @@ int pt_bot_poll_fds(const PtBot *bot, int fds[2]) {
 
 /* ---- the connection ----------------------------------------------------- */
 
-static bool send_line(PtBot *bot, const char *line) {
+static void lost(PtBot *bot, double now, const char *why);
+
+/* Writes one line whole; false when it could not (the connection is then
+ * broken: half a line may have gone). */
+static bool send_raw(PtBot *bot, const char *line) {
     if (bot->fd < 0) return false;
     if (bot->cfg->verbose) {
-        /* The password never reaches a log. */
-        if (strncmp(line, "Login ", 6) == 0 && strncmp(line, "Login Guest", 11) != 0)
+        /* The password never reaches a log: a user's Login line is masked
+         * by who sends it, not by what the name looks like. */
+        if (bot->cfg->user && strncmp(line, "Login ", 6) == 0)
             say(bot, "> Login %s ********", bot->cfg->user);
         else
             say(bot, "> %s", line);
@@ -141,7 +153,10 @@ static bool send_line(PtBot *bot, const char *line) {
         snprintf(bot->last_sent, sizeof bot->last_sent, "%s", line);
     char buf[TAK_PT_WRITE_MAX + 2];
     int n = snprintf(buf, sizeof buf, "%s\n", line);
-    if (n < 0 || (size_t)n >= sizeof buf) return false;
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        say(bot, "a line too long to send: dropped");
+        return true; /* the connection is as it was */
+    }
     size_t done = 0;
     while (done < (size_t)n) {
         ssize_t w = send(bot->fd, buf + done, (size_t)n - done, MSG_NOSIGNAL);
@@ -157,37 +172,11 @@ static bool send_line(PtBot *bot, const char *line) {
     return true;
 }
 
-static int open_socket(const PtConfig *cfg, char *why, size_t cap) {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res;
-    int rc = getaddrinfo(cfg->host, cfg->port, &hints, &res);
-    if (rc != 0) {
-        snprintf(why, cap, "%.100s: %.100s", cfg->host, gai_strerror(rc));
-        return -1;
-    }
-    int fd = -1;
-    snprintf(why, cap, "no address");
-    for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
-        if (fd < 0) continue;
-        fcntl(fd, F_SETFL, O_NONBLOCK);
-        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
-            snprintf(why, cap, "%s", strerror(errno));
-            close(fd);
-            fd = -1;
-            continue;
-        }
-        struct pollfd p = {.fd = fd, .events = POLLOUT};
-        int err = 0;
-        socklen_t len = sizeof err;
-        if (poll(&p, 1, CONNECT_TIMEOUT_S * 1000) != 1 ||
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
-            snprintf(why, cap, "%s", err ? strerror(err) : "timed out");
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    return fd;
+/* Sends a line; a line that did not go whole (an error, or the socket full
+ * for 5 s) loses the connection, since the server may now read half a line
+ * glued to the next. Callers need not check: the bot is offline after. */
+static void send_line(PtBot *bot, const char *line) {
+    if (bot->fd >= 0 && !send_raw(bot, line)) lost(bot, cli_seconds(), "cannot send to the server");
 }
 
 static void lost(PtBot *bot, double now, const char *why) {
@@ -207,19 +196,88 @@ static void lost(PtBot *bot, double now, const char *why) {
     bot->next_connect = now + bot->backoff_s;
 }
 
-static void connect_now(PtBot *bot, double now) {
-    char why[256];
-    bot->fd = open_socket(bot->cfg, why, sizeof why);
-    if (bot->fd < 0) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "cannot connect to %.100s:%.15s: %.200s", bot->cfg->host, bot->cfg->port, why);
-        lost(bot, now, msg);
+/* The connection is made without blocking the loop the bots share (a
+ * server that does not answer would hold every bot for CONNECT_TIMEOUT_S):
+ * connect_start opens a socket to the first address, connect_check, at each
+ * step, sees whether it connected, and tries the next address when not.
+ * Only the name's lookup (getaddrinfo) still blocks. */
+
+/* Starts connecting to the next address; false when none is left (why says
+ * what went wrong with the last). */
+static bool try_next_address(PtBot *bot, double now) {
+    while (bot->addr_next) {
+        struct addrinfo *a = bot->addr_next;
+        bot->addr_next = a->ai_next;
+        int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0) {
+            snprintf(bot->connect_why, sizeof bot->connect_why, "%s", strerror(errno));
+            continue;
+        }
+        fcntl(fd, F_SETFL, O_NONBLOCK);
+        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+            snprintf(bot->connect_why, sizeof bot->connect_why, "%s", strerror(errno));
+            close(fd);
+            continue;
+        }
+        bot->fd = fd;
+        bot->connect_deadline = now + CONNECT_TIMEOUT_S;
+        return true;
+    }
+    return false;
+}
+
+static void connect_failed(PtBot *bot, double now) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "cannot connect to %.100s:%.15s: %.200s", bot->cfg->host,
+             bot->cfg->port, bot->connect_why);
+    lost(bot, now, msg);
+}
+
+static void connect_start(PtBot *bot, double now) {
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    int rc = getaddrinfo(bot->cfg->host, bot->cfg->port, &hints, &bot->addrs);
+    if (rc != 0) {
+        bot->addrs = NULL;
+        snprintf(bot->connect_why, sizeof bot->connect_why, "%.100s: %.100s", bot->cfg->host,
+                 gai_strerror(rc));
+        connect_failed(bot, now);
         return;
     }
+    bot->addr_next = bot->addrs;
+    snprintf(bot->connect_why, sizeof bot->connect_why, "no address");
+    if (!try_next_address(bot, now)) {
+        connect_failed(bot, now);
+        return;
+    }
+    bot->state = PT_CONNECTING;
+}
+
+static void connected(PtBot *bot, double now);
+
+static void connect_check(PtBot *bot, double now) {
+    struct pollfd p = {.fd = bot->fd, .events = POLLOUT};
+    int ready = poll(&p, 1, 0);
+    if (ready == 0 && now < bot->connect_deadline) return;
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (ready == 1 && getsockopt(bot->fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) {
+        freeaddrinfo(bot->addrs);
+        bot->addrs = bot->addr_next = NULL;
+        connected(bot, now);
+        return;
+    }
+    snprintf(bot->connect_why, sizeof bot->connect_why, "%s",
+             ready == 0 ? "timed out" : strerror(err ? err : errno));
+    close(bot->fd);
+    bot->fd = -1;
+    if (!try_next_address(bot, now)) connect_failed(bot, now);
+}
+
+static void connected(PtBot *bot, double now) {
     say(bot, "connected to %s:%s", bot->cfg->host, bot->cfg->port);
     bot->state = PT_CONNECTED;
     bot->restarted_count = 0;
-    bot->last_input = now;
+    bot->connected_at = bot->last_input = now;
     char line[TAK_PT_WRITE_MAX];
     snprintf(line, sizeof line, "Client tak-%s", tak_version());
     send_line(bot, line);
@@ -292,7 +350,7 @@ static void game_over(PtBot *bot, TakPtGame *g) {
     write_ptn(bot, g, path, sizeof path);
     printf("game %d: %s vs %s: %s%s (%s played %s)%s%s\n", g->start.no, g->start.white,
            g->start.black, g->result, g->abandoned ? " abandoned" : "", bot->session.name,
-           g->start.color == TAK_WHITE ? "White" : "Black", path[0] ? " -> " : "", path);
+           tak_color_name(g->start.color), path[0] ? " -> " : "", path);
     fflush(stdout);
     if (bot->cfg->chat && !g->abandoned) tell(bot, opponent(g), "Thank you for the game!");
     tak_pt_session_forget(&bot->session, g->start.no);
@@ -321,7 +379,7 @@ static void drop_lost_games(PtBot *bot) {
         write_ptn(bot, g, path, sizeof path);
         printf("game %d: %s vs %s: lost track of it (%s played %s)%s%s\n", g->start.no,
                g->start.white, g->start.black, bot->session.name,
-               g->start.color == TAK_WHITE ? "White" : "Black", path[0] ? " -> " : "", path);
+               tak_color_name(g->start.color), path[0] ? " -> " : "", path);
         fflush(stdout);
         tak_pt_session_forget(&bot->session, g->start.no);
     }
@@ -479,7 +537,7 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
         bot->have_score = false;
         say(bot, "game %d: %s vs %s on %dx%d, playing %s", m->start.no, m->start.white,
             m->start.black, m->start.size, m->start.size,
-            m->start.color == TAK_WHITE ? "White" : "Black");
+            tak_color_name(m->start.color));
         if (cfg->chat) {
             snprintf(line, sizeof line,
                      "Hello %s! I am the tak engine at level %d. Good luck! Tell me 'eval' for "
@@ -515,15 +573,20 @@ static void on_message(PtBot *bot, const TakPtMessage *m, double now) {
     case TAK_PT_NOK:
         say(bot, "the server said NOK (the last command sent: %.80s)", bot->last_sent);
         /* An accept refused (the seek went, or was not for us) leaves us free
-         * again, and that seek is not tried again. */
-        if (bot->accept_sent && !has_game(bot)) {
+         * again, and that seek is not tried again. Only a NOK right after
+         * the Accept answers it: one after a later line (a Tell) answers
+         * that, and an Accept left unanswered is given up after
+         * ACCEPT_WAIT_S anyway. */
+        if (bot->accept_sent && !has_game(bot) && strncmp(bot->last_sent, "Accept ", 7) == 0) {
             bot->refused[bot->refused_next] = bot->accept_no;
             bot->refused_next = (bot->refused_next + 1) % 8;
             bot->accept_sent = false;
         }
         break;
     case TAK_PT_TELL:
-        if (asks_for(m->text, "eval")) {
+        /* Rate-limited: a flood of asks must not make us flood the server. */
+        if (asks_for(m->text, "eval") && now - bot->last_eval >= EVAL_EVERY_S) {
+            bot->last_eval = now;
             score_text(bot, line, sizeof line);
             tell(bot, m->name, line);
         }
@@ -640,7 +703,11 @@ static void seek_if_free(PtBot *bot, double now) {
 void pt_bot_step(PtBot *bot, double now) {
     if (bot->state == PT_DONE) return;
     if (bot->state == PT_OFFLINE) {
-        if (now >= bot->next_connect) connect_now(bot, now);
+        if (now >= bot->next_connect) connect_start(bot, now);
+        return;
+    }
+    if (bot->state == PT_CONNECTING) {
+        connect_check(bot, now);
         return;
     }
     if (!read_input(bot, now)) {
@@ -651,13 +718,24 @@ void pt_bot_step(PtBot *bot, double now) {
         lost(bot, now, "login refused");
         return;
     }
+    /* A dead connection, or a server that stopped answering, looks the
+     * same as a quiet one: only time tells them apart. */
+    double ping_s = bot->cfg->ping_every_s;
+    if (bot->state == PT_CONNECTED && now - bot->connected_at > WELCOME_PINGS * ping_s) {
+        lost(bot, now, "no welcome from the server");
+        return;
+    }
+    if (bot->state == PT_LOGGED_IN && now - bot->last_input > SILENT_PINGS * ping_s) {
+        lost(bot, now, "the server stopped answering");
+        return;
+    }
     if (bot->searching) {
         char byte;
         if (read(bot->wake[0], &byte, 1) == 1) finish_search(bot);
     }
     if (bot->state != PT_LOGGED_IN) return;
     if (bot->cfg->games > 0 && bot->games_done >= bot->cfg->games && !has_game(bot)) {
-        send_line(bot, "quit");
+        send_raw(bot, "quit"); /* going anyway: a failure is no loss */
         stop_search(bot);
         disconnect(bot);
         bot->state = PT_DONE;
@@ -666,8 +744,8 @@ void pt_bot_step(PtBot *bot, double now) {
     accept_if_free(bot, now);
     seek_if_free(bot, now);
     think_if_our_turn(bot);
-    if (now - bot->last_ping >= PING_EVERY_S) {
+    if (now - bot->last_ping >= ping_s) {
         bot->last_ping = now;
-        if (!send_line(bot, "PING")) lost(bot, now, "the connection failed");
+        send_line(bot, "PING");
     }
 }

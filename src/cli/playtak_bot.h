@@ -16,6 +16,8 @@
 #include "tak/playtak.h"
 
 #define PT_PLAYERS_MAX 32
+/* Seconds between pings: the server's README asks for one every 30 s. */
+#define PT_PING_EVERY_S 30
 
 typedef enum { PT_UNDO_REFUSE, PT_UNDO_ACCEPT } PtUndoPolicy;
 typedef enum { PT_DRAW_REFUSE, PT_DRAW_ACCEPT, PT_DRAW_LOSING } PtDrawPolicy;
@@ -47,15 +49,23 @@ typedef struct PtConfig {
     bool reconnect;
     int64_t margin_ms;                /* kept in hand for the network */
     bool verbose;
+    int ping_every_s;                 /* PT_PING_EVERY_S; a test may shorten it */
 } PtConfig;
 
-typedef enum { PT_OFFLINE, PT_CONNECTED, PT_LOGGED_IN, PT_DONE } PtState;
+/* OFFLINE, then CONNECTING (the TCP connection under way), CONNECTED (the
+ * login sent), LOGGED_IN (welcomed); DONE at the end. */
+typedef enum { PT_OFFLINE, PT_CONNECTING, PT_CONNECTED, PT_LOGGED_IN, PT_DONE } PtState;
+
+struct addrinfo;
 
 typedef struct PtBot {
     const PtConfig *cfg;
     int id;                           /* 1.. for the log */
     PtState state;
     int fd;
+    struct addrinfo *addrs, *addr_next; /* while connecting: the server's addresses, the next to try */
+    double connect_deadline;          /* when the address tried now is given up */
+    char connect_why[256];            /* why the last address failed */
     char in[TAK_PT_LINE_MAX * 8];
     size_t in_len;
     bool discarding;                  /* skipping the rest of an over-long line */
@@ -84,7 +94,8 @@ typedef struct PtBot {
     int refused_next;
     int games_done;
     int backoff_s;
-    double next_connect, last_ping, last_input, accept_time;
+    double next_connect, connected_at, last_ping, last_input, accept_time;
+    double last_eval;                 /* when 'eval' was last answered */
     double free_at;                   /* no seek or accept before this (after a game) */
     char last_sent[TAK_PT_WRITE_MAX]; /* for the log, when the server says NOK */
     bool failed;                      /* a login refused: no point retrying */

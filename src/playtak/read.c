@@ -487,7 +487,14 @@ bool tak_pt_read(const char *line, TakPtMessage *out, TakError *err) {
         *out = m;
         return true;
     }
-    return tak_error_set_at(err, 0, 1, "unknown message '%.40s'", line);
+    /* The excerpt goes to logs and terminals: a hostile server's escape
+     * sequences must not, so any byte outside printable ASCII reads '?'. */
+    char shown[41];
+    size_t n = len < sizeof shown - 1 ? len : sizeof shown - 1;
+    for (size_t i = 0; i < n; i++)
+        shown[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+    shown[n] = '\0';
+    return tak_error_set_at(err, 0, 1, "unknown message '%s'", shown);
 }
 
 const char *tak_pt_kind_name(TakPtKind kind) {

@@ -55,22 +55,26 @@ static bool start_game(TakPtSession *s, const TakPtStart *st, TakError *err) {
         return tak_error_set(err, "game %d: rules this library cannot play: %s", st->no, why.message);
     TakPosition pos;
     if (!tak_position_init(&pos, &rules, err)) return false;
+    /* The new history first, so that a failure leaves the session as it was. */
+    TakGame game;
+    if (!tak_game_init(&game, &pos, err)) return false;
 
     TakPtGame *g = tak_pt_session_game(s, st->no);
     if (g) {
         s->resumed++; /* a reconnection: the server replays every ply next */
-        game_free(g);
     } else {
         for (int i = 0; i < TAK_PT_GAMES_MAX && !g; i++)
             if (!s->games[i].active) g = &s->games[i];
+        /* Else make room: a finished game the caller did not forget. */
         for (int i = 0; i < TAK_PT_GAMES_MAX && !g; i++)
-            if (s->games[i].over) { /* make room: a finished game the caller did not forget */
-                g = &s->games[i];
-                game_free(g);
-            }
-        if (!g) return tak_error_set(err, "game %d: already in %d games", st->no, TAK_PT_GAMES_MAX);
+            if (s->games[i].over) g = &s->games[i];
+        if (!g) {
+            tak_game_free(&game);
+            return tak_error_set(err, "game %d: already in %d games", st->no, TAK_PT_GAMES_MAX);
+        }
     }
-    if (!tak_game_init(&g->game, &pos, err)) return false;
+    game_free(g);
+    g->game = game;
     g->active = true;
     g->start = *st;
     const TakPtListed *l = find_listed(s, st->no);

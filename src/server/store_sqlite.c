@@ -122,6 +122,14 @@ bool sq_exec(SqliteStore *s, const char *sql, TakError *err) {
     return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? true : sq_error(s, err, sql);
 }
 
+/* A COMMIT that fails (SQLITE_BUSY, a deferred constraint) leaves the
+ * transaction open, and every later BEGIN would fail: roll it back. */
+bool sq_commit(SqliteStore *s, TakError *err) {
+    if (sq_exec(s, "COMMIT", err)) return true;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); /* err keeps the COMMIT's reason */
+    return false;
+}
+
 /* The move and the clock's new start, together or not at all; an untimed
  * game's clock never starts, so it writes the move alone. */
 static bool sq_append_move(Store *base, const char *id, size_t ply, const char *ptn,
@@ -135,7 +143,7 @@ static bool sq_append_move(Store *base, const char *id, size_t ply, const char *
         sq_exec(s, "ROLLBACK", NULL);
         return false;
     }
-    return sq_exec(s, "COMMIT", err);
+    return sq_commit(s, err);
 }
 
 static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
@@ -164,9 +172,11 @@ static bool sq_create_game(Store *base, const StoredGame *g, TakError *err) {
     bool ok = sq_run(s, st, err, "saving a new game");
     for (size_t i = 0; ok && i < g->move_count; i++)
         ok = insert_move(s, g->id, i, g->moves[i], g->left_ms ? g->left_ms[i] : -1, err);
-    if (sqlite3_exec(s->db, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK && ok)
-        return sq_error(s, err, "committing a new game");
-    return ok;
+    if (!ok) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return false;
+    }
+    return sq_commit(s, err);
 }
 
 /* A text column's value, "" for NULL. */
@@ -250,7 +260,7 @@ static bool sq_truncate_moves(Store *base, const char *id, size_t from, size_t c
         sq_exec(s, "ROLLBACK", NULL);
         return false;
     }
-    return sq_exec(s, "COMMIT", err);
+    return sq_commit(s, err);
 }
 
 static bool sq_take_seat(Store *base, const char *id, int color, const char *secret,

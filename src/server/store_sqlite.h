@@ -54,6 +54,9 @@ bool sq_error(SqliteStore *s, TakError *err, const char *what);
 bool sq_run(SqliteStore *s, sqlite3_stmt *st, TakError *err, const char *what);
 /* Runs `sql` (BEGIN, COMMIT, ROLLBACK). */
 bool sq_exec(SqliteStore *s, const char *sql, TakError *err);
+/* Commits; on failure rolls back (so the next BEGIN can run) and returns
+ * false with err saying why the COMMIT failed. */
+bool sq_commit(SqliteStore *s, TakError *err);
 void sq_bind_text(sqlite3_stmt *st, int i, const char *text);
 /* A text column's value into out (cap bytes), "" for NULL. */
 void sq_copy_column(sqlite3_stmt *st, int col, char *out, size_t cap);

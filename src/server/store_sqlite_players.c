@@ -173,7 +173,9 @@ bool sq_finish_game(Store *base, const char *id, const char *result, double whit
         *rated = false;
         return false;
     }
-    return sq_exec(s, "COMMIT", err);
+    if (sq_commit(s, err)) return true;
+    *rated = false; /* rolled back: nothing was rated */
+    return false;
 }
 
 bool sq_player_games(Store *base, int64_t player, size_t max, StoredGameSummary *out, size_t *count,

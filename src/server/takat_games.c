@@ -136,10 +136,9 @@ static json_t *state_json(const LiveTakatGame *t) {
             : result == TAKAT_WHITE_WINS && takat_has_six(pos) ? "White wins: a stack of six"
             : result == TAKAT_WHITE_WINS                       ? "White wins: Black cannot move"
                                                                : "Black wins: White cannot move";
+        int winner = result == TAKAT_WHITE_WINS ? TAKAT_WHITE : TAKAT_BLACK;
         res = json_pack("{s:o, s:s}", "winner",
-                        result == TAKAT_DRAW
-                            ? json_null()
-                            : json_string(result == TAKAT_WHITE_WINS ? "white" : "black"),
+                        result == TAKAT_DRAW ? json_null() : json_string(games_color_name(winner)),
                         "text", text);
     }
     char posbuf[TAKAT_POSITION_MAX];

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""playtak_fake_server.py PORT_FILE LOG_FILE [refuse-login USER PASSWORD]: a
+"""playtak_fake_server.py PORT_FILE LOG_FILE [MODE ...]: a
 scripted PlayTak server for
 tests/cli/test_playtak.sh, speaking the lines the real server (tak-server,
 bench/PLAYTAK.md) writes, to one bot, through one whole game:
@@ -17,7 +17,12 @@ road is possible, so the fake needs no rules beyond stack heights.
 
 With 'refuse-login USER PASSWORD' it checks instead that the bot logs in as
 USER with PASSWORD, answers 'Authentication failure' as the real server
-does, and expects the bot to go without retrying. Every
+does, and expects the bot to go without retrying. With 'silent-before-welcome'
+it never answers the bot's login, with 'silent-after-welcome' it welcomes
+the bot and then says nothing, PINGs unanswered: either way the bot must
+hang up by itself (run with a short TAK_PLAYTAK_PING_S). With 'accept' it
+lists three seeks to a bot run with --accept: a NOK right after an Accept
+refuses that seek, and a NOK after a Tell does not. Every
 check that fails is written to LOG_FILE as 'FAIL ...'; exit status 0 only
 when all passed and the bot said 'quit'."""
 import re
@@ -41,22 +46,27 @@ def fail(text):
 
 
 class Conn:
-    def __init__(self, sock):
+    def __init__(self, sock, answer_pings=True):
         self.sock = sock
         self.sock.settimeout(30)
         self.buf = b""
+        self.answer_pings = answer_pings
 
     def send(self, line):
         note("< " + line)
         self.sock.sendall((line + "\n").encode())
 
-    def recv(self):
-        """The bot's next line, PINGs answered on the way; None at its end."""
+    def recv(self, wait=None):
+        """The bot's next line, PINGs answered on the way; None at its end.
+        With `wait`: "" when the bot says nothing for that many seconds."""
+        self.sock.settimeout(wait or 30)
         while True:
             while b"\n" not in self.buf:
                 try:
                     data = self.sock.recv(4096)
                 except socket.timeout:
+                    if wait:
+                        return ""
                     fail("the bot said nothing for 30 s")
                     return None
                 if not data:
@@ -65,7 +75,7 @@ class Conn:
             line, self.buf = self.buf.split(b"\n", 1)
             line = line.decode().rstrip("\r")
             note("> " + line)
-            if line == "PING":
+            if line == "PING" and self.answer_pings:
                 self.send("OK")
                 continue
             return line
@@ -73,7 +83,7 @@ class Conn:
 
 board = [[0] * SIZE for _ in range(SIZE)]  # stack heights
 history = []  # (board copy, move text) per ply
-told_eval = False
+eval_answers = 0
 
 
 def square(text):
@@ -143,15 +153,15 @@ def login(conn, token=None):
 
 def bot_move(conn):
     """Reads until the bot moves; answers what comes before."""
-    global told_eval
+    global eval_answers
     while True:
         line = conn.recv()
         if line is None:
             fail("the connection ended while waiting for a move")
             raise SystemExit(1)
         if line.startswith("Tell fake_opp "):
-            if "evaluation" in line:
-                told_eval = True
+            if "My evaluation" in line or "not searched" in line:
+                eval_answers += 1
             continue
         if line.startswith("Game#1 RequestUndo") or line.startswith("Game#1 OfferDraw"):
             return line
@@ -187,6 +197,52 @@ def refuse_login(conn, server, user, password):
     sys.exit(1 if failures else 0)
 
 
+def finish():
+    note("PASS" if not failures else "%d failures" % len(failures))
+    sys.exit(1 if failures else 0)
+
+
+def silent(conn, welcome):
+    """Says nothing (after a welcome, if `welcome`): the bot must hang up."""
+    if welcome:
+        login(conn)
+        conn.send("Welcome Guest7!")
+    pings = 0
+    while True:
+        line = conn.recv()
+        if line is None:
+            break
+        pings += line == "PING"
+    if welcome and pings == 0:
+        fail("the bot never pinged")
+    finish()
+
+
+def accept(conn):
+    """A NOK answers the line just before it, and only an Accept's refuses a seek."""
+    login(conn)
+    conn.send("Welcome Guest7!")
+    for no, name in ((5, "alice"), (6, "bob"), (7, "carol")):
+        conn.send("Seek new %d %s 5 180 2 A 0 21 1 0 0 0 0 " % (no, name))
+    line = conn.recv()
+    if line != "Accept 5":
+        fail("the first seek not accepted: %r" % line)
+    conn.send("NOK")  # seek 5 went: the bot tries the next
+    line = conn.recv()
+    if line != "Accept 6":
+        fail("a refused Accept not followed by the next: %r" % line)
+    conn.send("Tell <alice> eval")
+    line = conn.recv()
+    if not (line or "").startswith("Tell alice "):
+        fail("the Tell not answered: %r" % line)
+    conn.send("NOK")  # the Tell's, not the Accept's
+    line = conn.recv(wait=1.5)
+    if line:
+        fail("a NOK after a Tell was taken for the Accept's: %r" % line)
+    conn.sock.close()
+    finish()
+
+
 def main():
     server = socket.socket()
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -198,10 +254,15 @@ def main():
     import os
     os.rename(port_file + ".tmp", port_file)
 
-    conn = Conn(server.accept()[0])
-    if len(sys.argv) == 6 and sys.argv[3] == "refuse-login":
+    mode = sys.argv[3] if len(sys.argv) > 3 else ""
+    conn = Conn(server.accept()[0], answer_pings=not mode.startswith("silent"))
+    if len(sys.argv) == 6 and mode == "refuse-login":
         refuse_login(conn, server, sys.argv[4], sys.argv[5])
         return
+    if mode in ("silent-before-welcome", "silent-after-welcome"):
+        silent(conn, mode == "silent-after-welcome")
+    if mode == "accept":
+        accept(conn)
     token = login(conn)
     conn.send("Welcome Guest7!")
     conn.send("Online 1")
@@ -237,6 +298,8 @@ def main():
             continue
         bot_moves += 1
         if bot_moves == 1:
+            # Asked twice at once: answered once (a flood is not echoed).
+            conn.send("Tell <fake_opp> eval please")
             conn.send("Tell <fake_opp> eval please")
         if bot_moves == 2:
             conn.send("Game#1 OfferDraw")  # the bot refuses: it says nothing
@@ -282,10 +345,9 @@ def main():
             quit_seen = True
     if not quit_seen:
         fail("the bot did not say quit")
-    if not told_eval:
-        fail("the bot did not tell its evaluation")
-    note("PASS" if not failures else "%d failures" % len(failures))
-    sys.exit(1 if failures else 0)
+    if eval_answers != 1:
+        fail("the bot told its evaluation %d times, not once" % eval_answers)
+    finish()
 
 
 main()

@@ -31,6 +31,25 @@ tak playtak --accept --level 11
 expect_rc "level 11" 2
 tak playtak --accept --connections 2 --user somebody
 expect_rc "two connections for one user" 2
+# A name starting with Guest (any case) logs in as a guest on PlayTak, with
+# the password read as a rejoin token (and so not masked in the log).
+for name in Guestbot guest GUEST7; do
+    TAK_PLAYTAK_PASSWORD=pw tak playtak --accept --user "$name" --server 127.0.0.1:1 --no-reconnect
+    expect_rc "--user $name is refused" 2
+    expect_match "--user $name: it says why" "$err" "names starting with 'Guest' for guests"
+done
+
+# A password with a control byte (a newline would end the Login line and
+# start another) is refused, from the environment as from a file.
+for pw in $'pw\nquit' $'pw\x1b[2J' $'pw\x7f' $'pw\tx' 'pw x'; do
+    TAK_PLAYTAK_PASSWORD=$pw tak playtak --accept --user somebody --server 127.0.0.1:1 --no-reconnect
+    expect_rc "a password with $(printf '%q' "$pw") is refused" 1
+    expect_match "it names the variable" "$err" 'password in TAK_PLAYTAK_PASSWORD has a space or a control'
+done
+printf 'pw\033[2J\n' >"$scratch/badpw"
+tak playtak --accept --user somebody --password-file "$scratch/badpw" --server 127.0.0.1:1 --no-reconnect
+expect_rc "a password file with a control byte is refused" 1
+expect_match "it names the file" "$err" "password in $scratch/badpw has a space or a control"
 
 # No server there, no reconnection: exit 1 with a reason.
 tak playtak --server 127.0.0.1:1 --seek 5,3+2 --no-reconnect
@@ -50,8 +69,9 @@ for _ in $(seq 100); do
 done
 port=$(cat "$scratch/port" 2>/dev/null)
 mkdir -p "$scratch/ptn"
-tak playtak --server "127.0.0.1:$port" --seek 6,1+1,W --level 1 --hash 8 --games 1 \
-    --undo accept --draw refuse --ptn-dir "$scratch/ptn"
+# The first --seek's opponent must not carry over to the second.
+tak playtak --server "127.0.0.1:$port" --seek 5,3+2,opponent=someone --seek 6,1+1,W \
+    --level 1 --hash 8 --games 1 --undo accept --draw refuse --ptn-dir "$scratch/ptn"
 expect_rc "the game is played to its end" 0
 wait "$fake"
 fake_rc=$?
@@ -64,7 +84,7 @@ expect_match "one line for the game" "$out" '^game 1: Guest7 vs fake_opp: 1-0 \(
 expect_match "the takeback was granted" "$err" 'takeback asked: granted'
 expect_match "the draw was declined" "$err" 'draw offered: declined'
 expect_match "the game was resumed" "$err" 'game 1 resumed'
-expect_match "a hostile line is named" "$err" "unreadable line from the server \(column 1: unknown message 'Garbage .*'\): Garbage \?\[2J\?$"
+expect_match "a hostile line is named" "$err" "unreadable line from the server \(column 1: unknown message 'Garbage \?\[2J\?'\): Garbage \?\[2J\?$"
 expect_match "an overlong line is refused" "$err" 'longer than 1024 bytes'
 ptn=$(ls "$scratch/ptn"/*.ptn 2>/dev/null | head -n 1)
 if [ -n "$ptn" ]; then
@@ -79,8 +99,6 @@ else
     fail "a PTN file" "none in $scratch/ptn"
 fi
 
-# A user's login, the password from the environment, then from a file; the
-# server refuses it, and the bot stops (exit 1) without retrying.
 start_fake() {
     rm -f "$scratch/port"
     python3 "$here/playtak_fake_server.py" "$scratch/port" "$scratch/server.log" "$@" &
@@ -91,6 +109,27 @@ start_fake() {
     done
     port=$(cat "$scratch/port" 2>/dev/null)
 }
+
+# A server that goes silent, before its welcome or after: the bot hangs up
+# by itself (pings every second here, instead of every 30 s).
+for mode in silent-before-welcome silent-after-welcome; do
+    start_fake "$mode"
+    TAK_PLAYTAK_PING_S=1 tak playtak --server "127.0.0.1:$port" --accept --no-reconnect
+    expect_rc "$mode: the bot gives up" 1
+    why='no welcome from the server; not reconnecting'
+    [ "$mode" = silent-after-welcome ] && why='the server stopped answering; not reconnecting'
+    expect_match "$mode: it says why" "$err" "$why"
+    if wait "$fake"; then pass; else fail "$mode: the fake's checks" "$(grep FAIL "$scratch/server.log")"; fi
+done
+
+# Only a NOK right after an Accept refuses that seek: one after a Tell does not.
+start_fake accept
+tak playtak --server "127.0.0.1:$port" --accept --no-reconnect
+expect_rc "accept: the bot stops when the server goes" 1
+if wait "$fake"; then pass; else fail "accept: the fake's checks" "$(grep FAIL "$scratch/server.log")" "stderr: $err"; fi
+
+# A user's login, the password from the environment, then from a file; the
+# server refuses it, and the bot stops (exit 1) without retrying.
 start_fake refuse-login TakBot_1 s3cret-pw
 TAK_PLAYTAK_PASSWORD=s3cret-pw tak playtak --server "127.0.0.1:$port" --user TakBot_1 --accept -v
 expect_rc "a refused login exits 1" 1
