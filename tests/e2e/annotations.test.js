@@ -130,3 +130,25 @@ test('a graph for a game pasted on the analysis board: axis and values, tips on 
   await p.waitForFunction((k) => document.querySelector('#graph polyline') && document.querySelector('#graph polyline').getAttribute('points').split(' ').length === k, n, { timeout: 60000 });
   await p.context().close();
 });
+
+test('a game resigned: its PTN out with the review\'s notes, the result and its tag kept, and on the analysis board the same', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 5);
+  await p.click('#resign'); // the confirmation is accepted
+  await p.waitForFunction(() => window.takApp.state.result);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  await p.click('#export-ptn');
+  await p.waitForFunction(() => /\{/.test(document.getElementById('export').value));
+  const ptn = await p.inputValue('#export');
+  assert.match(ptn, /\[Result "(1-0|0-1)"\]/);
+  assert.match(ptn, /1\. a1 \{[+-]\d+\.\d\d\} e5 \{[+-]\d+\.\d\d\}[\s\S]*\n(1-0|0-1)\n/);
+  // The board keeps it (its PTN is written to keep it in this browser).
+  await p.click('#open-analysis-board');
+  await p.waitForFunction(() => app.analysisBoard && /#g=/.test(location.hash));
+  assert.match(await p.evaluate(() => abEngine.tak.writePtn(abDoc(app.analysisBoard))), /\[Result "(1-0|0-1)"\][\s\S]*1\. a1 \{/);
+  await p.context().close();
+});
