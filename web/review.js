@@ -110,6 +110,7 @@ function graphTipHide() { const t = $('graph').querySelector('.tip'); if (t) t.r
 
 export function drawMoves() {
   const ol = $('moves'), s = app.state, at = shown().ply, g = gameGraph();
+  $('export-review').hidden = !g;
   ol.textContent = '';
   // Numbered as PTN numbers them: from the starting position's move number,
   // with a gap ("…") when Black moved first.
@@ -250,13 +251,13 @@ export function drawAnalysis() {
   }
 }
 
-// The game's PTN as the server writes it, with the review's marks and notes
-// (annotate) once the page has judged the game.
-export async function exportPtn() {
+// The game's PTN as the server writes it; `review`: with the review's marks
+// and notes in it (annotate), once the page has judged the game.
+export async function exportPtn(review) {
   try {
     let { ptn } = await request({ type: 'export', game: app.gameId });
     const g = gameGraph(), tak = engine.tak;
-    if (g && tak) {
+    if (review === true && g && tak) {
       const doc = tak.readPtn(ptn);
       if (doc.lines[0].plies.length + 1 === g.scores.length) { annotate(doc.lines[0].plies, g); ptn = tak.writePtn(doc); }
     }
@@ -277,7 +278,8 @@ export function initReview() {
   $('prev').onclick = () => showPly(stepFrom() - 1);
   $('next').onclick = () => showPly(stepFrom() + 1);
   $('last').onclick = () => showPly(Infinity);
-  $('export-ptn').onclick = exportPtn;
+  $('export-ptn').onclick = () => exportPtn(false);
+  $('export-review').onclick = () => exportPtn(true);
   $('export-tps').onclick = () => showExport(shown().tps);
   $('analyze').onclick = analyze;
   // The graph: a click (or Enter on a point) goes to the nearest ply, hovering shows its tip; ← → Home End go between points.

@@ -52,7 +52,7 @@ test('review results travel: marks, scores and the better move beside a ?? on th
   const want = g.marks.map((m, i) => [m, i]).filter(([m, i]) => m === '??' && g.best[i] !== moves[i]).map(([, i]) => [String(i + 1), `{best ${g.best[i]}}`]);
   assert.deepEqual(beside, want);
   // The game's PTN: every ply's note with its score, each mark, the better move beside it.
-  await p.click('#export-ptn');
+  await p.click('#export-review');
   await p.waitForFunction(() => /\{/.test(document.getElementById('export').value));
   const exported = await p.evaluate(() => abEngine.tak.readPtn(document.getElementById('export').value));
   assert.equal(exported.lines[0].plies.length, moves.length);
@@ -141,10 +141,14 @@ test('a game resigned: its PTN out with the review\'s notes, the result and its 
   await p.click('#resign'); // the confirmation is accepted
   await p.waitForFunction(() => window.takApp.state.result);
   await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
-  await p.click('#export-ptn');
+  await p.click('#export-review');
   await p.waitForFunction(() => /\{/.test(document.getElementById('export').value));
   const ptn = await p.inputValue('#export');
   assert.match(ptn, /\[Result "(1-0|0-1)"\]/);
+  // Export PTN itself stays the server's record, as it keeps the game.
+  await p.click('#export-ptn');
+  await p.waitForFunction(() => !/\{/.test(document.getElementById('export').value));
+  assert.equal(await p.inputValue('#export'), await p.evaluate(() => fetch(`/api/games/${takApp.gameId}.ptn`).then((r) => r.text())));
   assert.match(ptn, /1\. a1 \{[+-]\d+\.\d\d\} e5 \{[+-]\d+\.\d\d\}[\s\S]*\n(1-0|0-1)\n/);
   // The board keeps it (its PTN is written to keep it in this browser).
   await p.click('#open-analysis-board');
