@@ -108,6 +108,7 @@ test('a graph for a game pasted on the analysis board: axis and values, tips on 
   await p.evaluate(() => document.documentElement.setAttribute('data-dark', '0'));
   // The keyboard: one Tab stop (the ply shown), the arrows between points, Enter goes there.
   assert.deepEqual(await p.$$eval('#graph [tabindex="0"]', (l) => l.map((c) => c.dataset.ply)), [String(n)]);
+  await p.mouse.move(0, 0); // away: a scroll under a still pointer would hover another point
   await p.focus('#graph [tabindex="0"]');
   assert.match(await tip(), new RegExp(`^ply ${n}, `));
   await p.keyboard.press('ArrowLeft');
