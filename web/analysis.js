@@ -15,7 +15,7 @@ import * as TakTree from './tree.js';
 import { engine, prepareEngine } from './engine.js';
 import { route as playerPages } from './players.js';
 import { render } from './game.js';
-import { showPly, stepFrom, showExport } from './review.js';
+import { showPly, stepFrom, showExport, engineWorker, annotate, better, gameGraph } from './review.js';
 import { startSandbox } from './sandbox.js';
 
 const AB_LINES = 3; // the engine's best lines shown
@@ -30,8 +30,9 @@ function abPlay(ab) { return (tps, move) => engine.tak.play(tps, move, abOpts(ab
 
 // Opens the board on `tree` at `node` (the root when left out) with `rules`
 // ({ size, komi, stones, capstones, no_pass }), leaving whatever was shown.
-// `id`: the board's name in this browser's storage (a new board: left out).
-function showAnalysisBoard(tree, node, rules, id) {
+// `id`: the board's name in this browser's storage (a new board: left out);
+// `graph`: its main line's graph, when known.
+function showAnalysisBoard(tree, node, rules, id, graph) {
   closeAnalysisBoard();
   if (app.gameId && app.connected) request({ type: 'leave' }).catch(() => {});
   app.sandbox = null; app.gameId = null; app.view = null; app.carry = null; app.seat = null; app.analysis = null;
@@ -43,7 +44,8 @@ function showAnalysisBoard(tree, node, rules, id) {
   abHideLink();
   say('');
   // on: the engine wanted; thinking: the TPS its worker is on; lines: its last lines, by multipv.
-  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId() };
+  // graph: the main line's graph with the key of the line it is for (abGraph).
+  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId(), graph };
   abGoto(app.analysisBoard, app.analysisBoard.node);
 }
 
@@ -86,9 +88,46 @@ export async function openGameAnalysis() {
     for (const m of s.moves) n = TakTree.add(tree, n, m, abPlay({ rules }));
     n.result = s.result ? s.result.code : '';
   }
+  // The game's review comes along as marks and notes (the board's own, when
+  // the page's has not finished, once it has).
+  const g = gameGraph(s), main = abMain(tree), done = g && g.scores.length === main.nodes.length + 1;
+  if (done) annotate(main.nodes, g);
   history.pushState(null, '', '/analysis');
-  showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules);
+  showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules, null, done ? { ...g, key: main.key } : null);
+  app.analysisBoard.annotate = !done;
   abSave(app.analysisBoard, true);
+}
+
+// The main line: its nodes, plies, and a key that changes with them.
+function abMain(tree) {
+  const nodes = TakTree.path(TakTree.lineEnd(tree.root)), moves = nodes.map((n) => n.ptn);
+  return { nodes, moves, key: tree.root.tps + ':' + moves.join(' ') };
+}
+
+// The main line's graph, as the game page draws a finished game's (review.js):
+// worked out by the page's engine in the review's worker, again whenever the
+// main line changes; null until it is there.
+export function abGraph() {
+  const ab = app.analysisBoard;
+  if (!ab || app.sandbox) return null;
+  const { nodes, moves, key } = abMain(ab.tree);
+  if (!moves.length) return null;
+  if (ab.graph && ab.graph.key === key) {
+    return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root) } : null;
+  }
+  const w = engineWorker();
+  if (w && !ab.graphing) {
+    ab.graphing = key;
+    w.call('graph', ab.tree.root.tps, moves, { ...abOpts(ab.rules), size: ab.rules.size, nodes: 20000 })
+      .then((g) => {
+        ab.graph = { ...g, key };
+        const main = abMain(ab.tree);
+        if (ab.annotate && main.key === key) { ab.annotate = false; annotate(main.nodes, g); }
+      },
+        () => { ab.graph = { key }; })
+      .finally(() => { ab.graphing = null; if (app.analysisBoard === ab) render(); });
+  }
+  return null;
 }
 
 // A board opened by the player (not by the address): a page of its own in
@@ -423,8 +462,8 @@ function drawAbEngine(ab) {
 function abCount(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + 'M' : n >= 1e3 ? Math.round(n / 1e3) + 'k' : String(Math.round(n)); }
 
 // Plays the engine's line (from the position shown) into the tree, and goes to its last move.
-function abPlayLine(ab, pv) {
-  let n = ab.node;
+function abPlayLine(ab, pv, from) {
+  let n = from || ab.node;
   try { for (const m of pv) n = TakTree.add(ab.tree, n, m, abPlay(ab)); } catch (e) { say(e.message); }
   abGoto(ab, n);
 }
@@ -434,6 +473,9 @@ function abPlayLine(ab, pv) {
 export function drawAnalysisBoard() {
   const ab = app.analysisBoard, on = !!ab && !$('play').hidden;
   $('play').classList.toggle('ab-mode', on);
+  // The graph: under the tree here, under the moves on a game's page.
+  const graph = $('graph');
+  if (graph.previousElementSibling !== $(on ? 'ab-tree' : 'moves')) $(on ? 'ab-tree' : 'moves').after(graph);
   $('ab').hidden = !on; $('eval-bar').hidden = !on;
   if (!on) {
     const s = app.state;
@@ -493,7 +535,7 @@ function drawAbTree(ab) {
       mv.dataset.ply = n.depth;
       abClickable(mv, () => abGoto(ab, n));
       parent.append(mv, ' ');
-      if (n.comment) { parent.append(abNote(n.comment), ' '); numbered = false; }
+      if (n.comment) { parent.append(abNote(n.comment, better(n), ab, n), ' '); numbered = false; }
       // The branches that are alternatives to n.
       const kids = n.parent.children;
       if (kids[0] === n) {
@@ -527,7 +569,19 @@ function abClickable(span, act) {
   span.onkeydown = (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); } };
 }
 
-function abNote(text) { return Object.assign(document.createElement('span'), { className: 'note', textContent: `{${text}}` }); }
+// A note as PTN writes it; the review's better move in it (beside a "?"
+// or "??": `best`) a button that plays it instead of `n`.
+function abNote(text, best, ab, n) {
+  const span = Object.assign(document.createElement('span'), { className: 'note', textContent: `{${text}}` });
+  const at = best ? text.lastIndexOf('best ' + best) + 5 : -1;
+  if (at < 5) return span;
+  const mv = Object.assign(document.createElement('span'), { className: 'mv better', textContent: best,
+    title: `The engine's move instead of ${n.ptn}: play it as a branch` });
+  abClickable(mv, () => abPlayLine(ab, [best], n.parent));
+  span.textContent = `{${text.slice(0, at)}`;
+  span.append(mv, `${text.slice(at + best.length)}}`);
+  return span;
+}
 
 // ---- sharing, exporting, editing -------------------------------------------------------
 

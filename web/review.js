@@ -5,9 +5,9 @@
 import { $, el, say } from './dom.js';
 import { app, shown } from './state.js';
 import { request } from './connection.js';
-import { prepareEngine } from './engine.js';
+import { engine, prepareEngine } from './engine.js';
 import { render } from './game.js';
-import { analysisStep } from './analysis.js';
+import { analysisStep, abGraph } from './analysis.js';
 
 // ---- the game in one picture: every position judged by the page's engine ----------------
 
@@ -24,25 +24,93 @@ export async function computeGraph() {
   } catch (e) { app.graphKey = null; }
 }
 
-export function drawGraph() {
-  const svg = $('graph'), g = app.graph, s = app.state;
-  const hide = !g || !s || app.graphKey !== s.game + ':' + s.moves.length;
-  svg.toggleAttribute('hidden', hide); // an SVG element has no .hidden property
-  if (hide) return;
-  const n = g.scores.length, W = 300, H = 90, x = (i) => (n > 1 ? i * W / (n - 1) : 0);
-  const y = (cp) => H / 2 - Math.max(-1, Math.min(1, cp / 1000)) * (H / 2 - 4);
-  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('preserveAspectRatio', 'none');
-  svg.textContent = '';
-  el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }, svg);
-  el('polyline', { points: g.scores.map((cp, i) => `${x(i)},${y(cp)}`).join(' '), class: 'line' }, svg);
-  g.marks.forEach((m, i) => { if (m) el('circle', { cx: x(i + 1), cy: y(g.scores[i + 1]), r: 3, class: m === '??' ? 'q2' : 'q1', 'data-ply': i + 1 }, svg); });
-  const at = shown().ply;
-  el('line', { x1: x(at), y1: 0, x2: x(at), y2: H, class: 'now' }, svg);
+// White's score in flats, as the review writes it in a note: always signed,
+// so PTN Ninja reads it as the note's evaluation (wins are +-20.00).
+export const flats = (cp) => (cp < 0 ? '-' : '+') + (Math.abs(cp) / 100).toFixed(2);
+
+// The review as PTN, as `tak analyze --game` judges the plies: each ply's
+// mark ('?', '??') and a note with the score after it and, beside a mark,
+// the engine's move instead ("{-3.10 best d3}"); added to `plies` (PTN
+// document plies or tree nodes: { ptn, marks, comment }) where not there yet.
+export function annotate(plies, g) {
+  plies.forEach((p, i) => {
+    const mark = g.marks[i], best = g.best[i];
+    if (mark && !/[?!]/.test(p.marks || '')) p.marks = (p.marks || '') + mark;
+    const note = flats(g.scores[i + 1]) + (mark && best && best !== p.ptn ? ' best ' + best : '');
+    if (!(p.comment || '').includes(note)) p.comment = p.comment ? p.comment + ' ' + note : note;
+  });
 }
 
+// The engine's move instead of a marked ply, from its note.
+export const better = (p) => (/[?]/.test(p.marks || '') && (/(?:^|\s)best (\S+)/.exec(p.comment || '') || [])[1]) || '';
+
+// The finished game's graph, when it is this game's.
+export const gameGraph = (s = app.state) => (s && app.graphKey === s.game + ':' + s.moves.length ? app.graph : null);
+
+// The graph shown: the analysis board's main line (analysis.js), else the
+// finished game's: { g, moves, at (the ply shown), go (to a ply) }, or null.
+function graphShown() {
+  const g = gameGraph();
+  return app.analysisBoard ? abGraph() : g && { g, moves: app.state.moves, at: shown().ply, go: showPly };
+}
+
+// The scores over the plies, in the graph's own pixels (text unstretched):
+// White up, to +-10 flats; lines at 0 and +-5 flats labelled, plies below; a point a position, marked plies coloured. A point
+// hovered or focused (one Tab stop, the arrows between points) says its
+// ply, move and score; a click or Enter goes there.
+let tipAt = null;
+export function drawGraph() {
+  const svg = $('graph'), src = graphShown();
+  svg.toggleAttribute('hidden', !src); // an SVG element has no .hidden property
+  if (!src) return;
+  const { g, at } = src, n = g.scores.length - 1, W = svg.clientWidth || 300, H = svg.clientHeight || 110;
+  const x = (i) => (n ? i * (W - 1) / n : 0) + .5, y = (cp) => H / 2 - Math.max(-1, Math.min(1, cp / 1000)) * (H / 2 - 12);
+  const focused = svg.contains(document.activeElement) ? +document.activeElement.getAttribute('data-ply') : null;
+  svg.textContent = '';
+  svg.removeAttribute('viewBox');
+  for (const f of [5, 0, -5]) {
+    el('line', { x1: 0, y1: y(f * 100), x2: W, y2: y(f * 100), class: f ? 'grid' : 'mid' }, svg);
+    el('text', { x: 2, y: y(f * 100) - 2, class: 'axis' }, svg).textContent = f > 0 ? '+' + f : String(f);
+  }
+  const step = Math.ceil(n / 80) * 10;
+  for (let i = step; i < n; i += step) el('text', { x: x(i), y: H - 2, class: 'axis', 'text-anchor': 'middle' }, svg).textContent = i;
+  el('polyline', { points: g.scores.map((cp, i) => `${x(i)},${y(cp)}`).join(' '), class: 'line' }, svg);
+  el('line', { x1: x(Math.min(at, n)), y1: 0, x2: x(Math.min(at, n)), y2: H, class: 'now' }, svg);
+  g.scores.forEach((cp, i) => {
+    const m = g.marks[i - 1] || '';
+    const c = el('circle', { cx: x(i), cy: y(cp), r: m ? 3 : 2.5, class: 'pt' + (m ? (m === '??' ? ' q2' : ' q1') : ''),
+      'data-ply': i, tabindex: i === Math.min(at, n) ? 0 : -1, role: 'button', 'aria-label': graphTip(src, i) }, svg);
+    c.onfocus = () => graphTipShow(src, i);
+  });
+  if (focused !== null) svg.querySelector(`[data-ply="${Math.min(focused, n)}"]`).focus();
+  else if (tipAt !== null && tipAt <= n) graphTipShow(src, tipAt);
+}
+
+// What a point says: "ply 12, e4??: -3.10, best d3" (the start: "start: +0.20").
+function graphTip(src, i) {
+  const { g, moves } = src, cp = g.scores[i], m = g.marks[i - 1] || '', best = g.best[i - 1];
+  return (i ? `ply ${i}, ${moves[i - 1]}${m}` : 'start') + ': ' + flats(cp) + (Math.abs(cp) >= 2000 ? ' (a win)' : '') +
+    (m && best && best !== moves[i - 1] ? ', best ' + best : '');
+}
+
+function graphTipShow(src, i) {
+  const svg = $('graph'), old = svg.querySelector('.tip'), c = svg.querySelector(`[data-ply="${i}"]`);
+  if (old) old.remove();
+  tipAt = i;
+  if (!c) return;
+  const W = svg.clientWidth || 300, tip = el('g', { class: 'tip' }, svg), box = el('rect', { rx: 3 }, tip);
+  const t = el('text', { y: 14 }, tip);
+  t.textContent = graphTip(src, i);
+  const w = t.getComputedTextLength() + 10, cx = +c.getAttribute('cx'), cy = +c.getAttribute('cy');
+  box.setAttribute('width', w); box.setAttribute('height', 19); t.setAttribute('x', 5);
+  tip.setAttribute('transform', `translate(${Math.max(0, Math.min(W - w, cx - w / 2))},${cy > 40 ? cy - 26 : cy + 7})`);
+}
+
+function graphTipHide() { const t = $('graph').querySelector('.tip'); if (t) t.remove(); tipAt = null; }
+
 export function drawMoves() {
-  const ol = $('moves'), s = app.state, at = shown().ply;
+  const ol = $('moves'), s = app.state, at = shown().ply, g = gameGraph();
+  $('export-review').hidden = !g;
   ol.textContent = '';
   // Numbered as PTN numbers them: from the starting position's move number,
   // with a gap ("…") when Black moved first.
@@ -57,13 +125,16 @@ export function drawMoves() {
     for (let j = Math.max(i, 0); j < Math.min(i + 2, s.moves.length); j++) {
       const span = document.createElement('span');
       span.textContent = s.moves[j];
-      const mark = app.graph && app.graphKey === s.game + ':' + s.moves.length ? app.graph.marks[j] : '';
+      const mark = g ? g.marks[j] : '';
       if (mark) { const b = document.createElement('b'); b.className = 'mark'; b.textContent = mark; span.appendChild(b); }
+      // Beside a blunder, the engine's move instead, as a PTN note (the list still copies as PTN).
+      const best = mark === '??' && g.best[j] !== s.moves[j] ? g.best[j] : '';
       span.dataset.ply = j + 1;
       if (j + 1 === at) span.className = 'current';
       span.onclick = () => showPly(j + 1);
       if (j > Math.max(i, 0)) li.append(' ');
       li.appendChild(span);
+      if (best) li.append(' ', Object.assign(document.createElement('i'), { className: 'better', textContent: `{best ${best}}`, title: 'The engine\'s move instead' }));
     }
     ol.appendChild(li);
   }
@@ -180,10 +251,17 @@ export function drawAnalysis() {
   }
 }
 
-export async function exportPtn() {
+// The game's PTN as the server writes it; `review`: with the review's marks
+// and notes in it (annotate), once the page has judged the game.
+export async function exportPtn(review) {
   try {
-    const r = await request({ type: 'export', game: app.gameId });
-    showExport(r.ptn);
+    let { ptn } = await request({ type: 'export', game: app.gameId });
+    const g = gameGraph(), tak = engine.tak;
+    if (review === true && g && tak) {
+      const doc = tak.readPtn(ptn);
+      if (doc.lines[0].plies.length + 1 === g.scores.length) { annotate(doc.lines[0].plies, g); ptn = tak.writePtn(doc); }
+    }
+    showExport(ptn);
   } catch (e) { say(e.message); }
 }
 
@@ -200,12 +278,26 @@ export function initReview() {
   $('prev').onclick = () => showPly(stepFrom() - 1);
   $('next').onclick = () => showPly(stepFrom() + 1);
   $('last').onclick = () => showPly(Infinity);
-  $('export-ptn').onclick = exportPtn;
+  $('export-ptn').onclick = () => exportPtn(false);
+  $('export-review').onclick = () => exportPtn(true);
   $('export-tps').onclick = () => showExport(shown().tps);
   $('analyze').onclick = analyze;
-  $('graph').onclick = (ev) => {
-    const s = app.state, r = $('graph').getBoundingClientRect();
-    if (!s || !app.graph) return;
-    showPly(Math.round((ev.clientX - r.left) / r.width * (app.graph.scores.length - 1)));
+  // The graph: a click (or Enter on a point) goes to the nearest ply, hovering shows its tip; ← → Home End go between points.
+  const graph = $('graph'), nearest = (ev, src) => {
+    const r = graph.getBoundingClientRect();
+    return Math.max(0, Math.min(src.g.scores.length - 1, Math.round((ev.clientX - r.left) / r.width * (src.g.scores.length - 1))));
+  };
+  graph.onclick = (ev) => { const src = graphShown(); if (src) src.go(nearest(ev, src)); };
+  graph.onmousemove = (ev) => { const src = graphShown(), i = src && nearest(ev, src); if (src && i !== tipAt) graphTipShow(src, i); };
+  graph.onmouseleave = () => { if (!graph.contains(document.activeElement)) graphTipHide(); };
+  graph.addEventListener('focusout', (ev) => { if (!graph.contains(ev.relatedTarget)) graphTipHide(); });
+  graph.onkeydown = (ev) => {
+    const src = graphShown(), i = +document.activeElement.getAttribute('data-ply'), n = src ? src.g.scores.length - 1 : 0;
+    const to = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: n }[ev.key];
+    if (!src || !graph.contains(document.activeElement)) return;
+    if (ev.key === 'Enter' || ev.key === ' ') src.go(i);
+    else if (to !== undefined) graph.querySelector(`[data-ply="${Math.max(0, Math.min(n, to))}"]`).focus();
+    else return;
+    ev.preventDefault(); ev.stopPropagation(); // the page's own ← → step the game
   };
 }

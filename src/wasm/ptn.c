@@ -288,6 +288,11 @@ static bool build(char *text, TakPtn *ptn) {
                                                  : tak_error_describe(&err, where, sizeof where));
         return false;
     }
+    /* A Result tag of a game that ended off the board (resigned, out of
+     * time: "1-0") ends the tags' game of no plies, so the lines' plies
+     * could not be played: the game is open again; the tag stays, and the
+     * lines' results say how each ended. */
+    ptn->game.ended = (TakResult){TAK_END_NONE, -1};
     for (char *rec; (rec = next_record(&text)) != NULL;) {
         record++;
         char kind = rec[0], *f[5];

@@ -1,0 +1,159 @@
+// annotations.test.js: the review's results travel (issue 43, item 6): a
+// judged game's marks ('?', '??'), scores and better moves become PTN marks
+// and notes ("{-3.10 best d3}") on the game page's list and export, on the
+// analysis board and in its export; and the graph, with its axis, values
+// and tips (hover, focus, keys, a click), for any game on the analysis
+// board, a pasted one too, worked out in the page.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { browserForTests, newPage, shot } = require('./lib.js');
+const { ROOT } = require('../server/lib.js');
+
+const env = browserForTests(test);
+const SHARED = process.env.TAK_SHARED || path.join(ROOT, '../shared');
+// A real 5x5 game of 24 plies, 0-R, with blunders in it (tak analyze --nodes 20000).
+const GAME = fs.readFileSync(path.join(SHARED, 'games/real/0077_s5.ptn'), 'utf8');
+const esc = (t) => t.replace(/[+>*\\-]/g, '\\$&');
+const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+// The WCAG 2 A/AA violations inside `selector`, one line each (as a11y.test.js finds them).
+async function violations(page, selector) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ content: AXE });
+  const r = await page.evaluate((s) => window.axe.run(s, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }), selector);
+  return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+const flats = (cp) => (cp < 0 ? '-' : '+') + (Math.abs(cp) / 100).toFixed(2);
+
+// What the review says of each ply of `plies` ({ ptn, marks, comment }):
+// the marks as given, and the note the review writes.
+function expected(g, plies) {
+  return plies.map((p, i) => {
+    const best = g.marks[i] && g.best[i] !== p.ptn ? ' best ' + g.best[i] : '';
+    return [g.marks[i], flats(g.scores[i + 1]) + best];
+  });
+}
+const got = (plies) => plies.map((p) => [(p.marks || '').replace(/[^?!]/g, ''), p.comment]);
+
+test('review results travel: marks, scores and the better move beside a ?? on the game page, in its PTN, on the analysis board and in its PTN', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', GAME);
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.result);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  const { g, moves } = await p.evaluate(() => ({ g: takApp.graph, moves: takApp.state.moves }));
+  const blunder = g.marks.findIndex((m, i) => m === '??' && g.best[i] && g.best[i] !== moves[i]);
+  assert.ok(blunder >= 0, 'a blunder with another move the engine prefers');
+  // Beside each ?? in the move list, the better move (as a PTN note).
+  const beside = await p.$$eval('#moves .better', (l) => l.map((b) => [b.previousElementSibling.dataset.ply, b.textContent]));
+  const want = g.marks.map((m, i) => [m, i]).filter(([m, i]) => m === '??' && g.best[i] !== moves[i]).map(([, i]) => [String(i + 1), `{best ${g.best[i]}}`]);
+  assert.deepEqual(beside, want);
+  // The game's PTN: every ply's note with its score, each mark, the better move beside it.
+  await p.click('#export-review');
+  await p.waitForFunction(() => /\{/.test(document.getElementById('export').value));
+  const exported = await p.evaluate(() => abEngine.tak.readPtn(document.getElementById('export').value));
+  assert.equal(exported.lines[0].plies.length, moves.length);
+  assert.deepEqual(got(exported.lines[0].plies), expected(g, exported.lines[0].plies));
+  assert.match(await p.inputValue('#export'), new RegExp(`${esc(moves[blunder])}\\?\\? \\{[+-]\\d+\\.\\d\\d best ${esc(g.best[blunder])}\\}`));
+  // On the analysis board: the same marks and notes in the tree, the graph
+  // beside it at once (carried, not worked out again), the better move a
+  // button that plays it as a branch.
+  await p.click('#open-analysis-board');
+  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.graph);
+  const tree = await p.evaluate(() => TakTree.path(TakTree.lineEnd(app.analysisBoard.tree.root)).map((n) => ({ ptn: n.ptn, marks: n.marks, comment: n.comment })));
+  assert.deepEqual(got(tree), expected(g, tree));
+  assert.ok(await p.evaluate(() => !!document.querySelector('#ab #graph:not([hidden])')), 'the graph on the board');
+  assert.deepEqual(await p.evaluate(() => app.analysisBoard.graph.scores), g.scores);
+  const board = await p.evaluate(() => abEngine.tak.readPtn(abEngine.tak.writePtn(abDoc(app.analysisBoard))));
+  assert.deepEqual(got(board.lines[0].plies), expected(g, board.lines[0].plies));
+  await p.click('#ab-export');
+  assert.match(await p.inputValue('#export'), new RegExp(`${esc(moves[blunder])}\\?\\? \\{[+-]\\d+\\.\\d\\d best ${esc(g.best[blunder])}\\}`));
+  const button = p.locator(`#ab-tree .mv[data-ply="${blunder + 1}"] + .note .better`);
+  assert.equal(await button.textContent(), g.best[blunder]);
+  await shot(p, 'annotations-board');
+  await button.click();
+  await p.waitForFunction((b) => app.analysisBoard.node.ptn === b.best && app.state.ply === b.ply, { best: g.best[blunder], ply: blunder + 1 });
+  assert.equal(await p.evaluate(() => !!TakTree.branchStart(app.analysisBoard.node)), true, 'a branch, the game kept');
+  await p.context().close();
+});
+
+test('a graph for a game pasted on the analysis board: axis and values, tips on hover and focus, the arrows between points, Enter and a click go there', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await p.fill('#ab-paste', GAME);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  const n = await p.evaluate(() => TakTree.lineEnd(app.analysisBoard.tree.root).depth);
+  assert.equal(await p.$eval('#graph polyline', (l) => l.getAttribute('points').split(' ').length), n + 1, 'a point a position');
+  const g = await p.evaluate(() => app.analysisBoard.graph);
+  // The axis: flats up the side, plies along the bottom.
+  const axis = await p.$$eval('#graph text.axis', (l) => l.map((t) => t.textContent));
+  assert.ok(['+5', '0', '-5', '10', '20'].every((a) => axis.includes(a)), axis.join(' '));
+  // Hovering a point: its ply, move and score.
+  const tip = () => p.$eval('#graph .tip text', (t) => t.textContent);
+  const moves = await p.evaluate(() => TakTree.plies(TakTree.lineEnd(app.analysisBoard.tree.root)));
+  const pt = async (i) => p.$eval(`#graph [data-ply="${i}"]`, (c) => { const r = c.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  let at = await pt(5);
+  await p.mouse.move(at.x, at.y);
+  assert.match(await tip(), new RegExp(`^ply 5, ${esc(moves[4])}\\S*: ${esc(flats(g.scores[5]))}`));
+  // Nothing there that a screen reader or a weak eye would miss, light and dark.
+  assert.deepEqual(await violations(p, '#graph'), []);
+  await p.evaluate(() => document.documentElement.setAttribute('data-dark', '1'));
+  assert.deepEqual(await violations(p, '#graph'), []);
+  await p.evaluate(() => document.documentElement.setAttribute('data-dark', '0'));
+  // The keyboard: one Tab stop (the ply shown), the arrows between points, Enter goes there.
+  assert.deepEqual(await p.$$eval('#graph [tabindex="0"]', (l) => l.map((c) => c.dataset.ply)), [String(n)]);
+  await p.mouse.move(0, 0); // away: a scroll under a still pointer would hover another point
+  await p.focus('#graph [tabindex="0"]');
+  assert.match(await tip(), new RegExp(`^ply ${n}, `));
+  await p.keyboard.press('ArrowLeft');
+  await p.keyboard.press('ArrowLeft');
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.ply), String(n - 2));
+  assert.match(await tip(), new RegExp(`^ply ${n - 2}, ${esc(moves[n - 3])}\\S*: [+-]\\d+\\.\\d\\d`));
+  assert.equal(await p.evaluate(() => app.state.ply), n, 'the arrows on the graph move over it, not the game');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction((k) => app.state.ply === k, n - 2);
+  assert.equal(await p.evaluate(() => document.activeElement.dataset.ply), String(n - 2), 'the focus stays on the point');
+  // A click on a point goes to its ply.
+  at = await pt(3);
+  await p.mouse.click(at.x, at.y);
+  await p.waitForFunction(() => app.state.ply === 3);
+  await shot(p, 'annotations-graph');
+  // The main line changed (its last move deleted): the graph is worked out again for it.
+  await p.evaluate(() => analysisStep(Infinity));
+  await p.waitForFunction((k) => app.state.ply === k, n);
+  await p.click('#ab-delete');
+  await p.waitForFunction((k) => document.querySelector('#graph polyline') && document.querySelector('#graph polyline').getAttribute('points').split(' ').length === k, n, { timeout: 60000 });
+  await p.context().close();
+});
+
+test('a game resigned: its PTN out with the review\'s notes, the result and its tag kept, and on the analysis board the same', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/');
+  await p.check('input[name=opponent][value=friend]');
+  await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await p.click('#new-form button[type=submit]');
+  await p.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 5);
+  await p.click('#resign'); // the confirmation is accepted
+  await p.waitForFunction(() => window.takApp.state.result);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  await p.click('#export-review');
+  await p.waitForFunction(() => /\{/.test(document.getElementById('export').value));
+  const ptn = await p.inputValue('#export');
+  assert.match(ptn, /\[Result "(1-0|0-1)"\]/);
+  // Export PTN itself stays the server's record, as it keeps the game.
+  await p.click('#export-ptn');
+  await p.waitForFunction(() => !/\{/.test(document.getElementById('export').value));
+  assert.equal(await p.inputValue('#export'), await p.evaluate(() => fetch(`/api/games/${takApp.gameId}.ptn`).then((r) => r.text())));
+  assert.match(ptn, /1\. a1 \{[+-]\d+\.\d\d\} e5 \{[+-]\d+\.\d\d\}[\s\S]*\n(1-0|0-1)\n/);
+  // The board keeps it (its PTN is written to keep it in this browser).
+  await p.click('#open-analysis-board');
+  await p.waitForFunction(() => app.analysisBoard && /#g=/.test(location.hash));
+  assert.match(await p.evaluate(() => abEngine.tak.writePtn(abDoc(app.analysisBoard))), /\[Result "(1-0|0-1)"\][\s\S]*1\. a1 \{/);
+  await p.context().close();
+});
