@@ -313,9 +313,33 @@ SERVER_LIBS := $(or $(shell pkg-config --libs libwebsockets jansson sqlite3 libp
 PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
 $(BUILD)/obj/src/server/%.o $(BUILD)/asan/obj/src/server/%.o: CPPFLAGS += $(PQ_CFLAGS)
 SERVER_SRCS := $(wildcard src/server/*.c)
-WEB_FILES := $(wildcard web/*.html web/*.js web/*.css web/*.svg web/*.webmanifest) $(BUILD)/wasm/tak.wasm
+# The page's ES modules (web/*.js but the service worker and the engine's two
+# files, which engine.js fetches as text for its worker) are served as one
+# minified bundle, /app.js, made by esbuild from web/app.js and its imports
+# (and /404.js from web/404.js for the page of unknown addresses): one request
+# and one gzip stream instead of sixteen (bench/WEB.md). /app.js.map, with the
+# sources in it, is fetched only by a browser's developer tools.
+WEB_UNBUNDLED := web/sw.js web/tak-engine.js web/tak-worker.js
+WEB_MODULES := $(filter-out $(WEB_UNBUNDLED),$(wildcard web/*.js))
+WEB_BUNDLES := $(BUILD)/gen/web/app.js $(BUILD)/gen/web/404.js
+WEB_FILES := $(wildcard web/*.html web/*.css web/*.svg web/*.webmanifest) $(WEB_UNBUNDLED) \
+    $(WEB_BUNDLES) $(BUILD)/gen/web/app.js.map $(BUILD)/wasm/tak.wasm
 SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/web_assets.o
 ASAN_SERVER_OBJS := $(SERVER_SRCS:%.c=$(BUILD)/asan/obj/%.o) $(BUILD)/asan/obj/gen/web_assets.o
+
+ESBUILD ?= esbuild
+ESBUILD_FLAGS := --bundle --format=esm --minify --log-level=warning
+$(BUILD)/gen/web/app.js: $(WEB_MODULES)
+	@command -v $(ESBUILD) >/dev/null || { echo "error: esbuild not found: the page's modules are bundled by it (scripts/setup.sh installs Debian's esbuild)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(ESBUILD) web/app.js $(ESBUILD_FLAGS) --sourcemap=linked --outfile=$@
+	@# The map's sources as web/NAME, not ../../../web/NAME.
+	sed -i 's|"\(\.\./\)*web/|"web/|g' $@.map
+$(BUILD)/gen/web/app.js.map: $(BUILD)/gen/web/app.js
+$(BUILD)/gen/web/404.js: $(WEB_MODULES)
+	@command -v $(ESBUILD) >/dev/null || { echo "error: esbuild not found: the page's modules are bundled by it (scripts/setup.sh installs Debian's esbuild)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(ESBUILD) web/404.js $(ESBUILD_FLAGS) --outfile=$@
 
 $(BUILD)/gen/web_assets.c: $(WEB_FILES) scripts/embed-web.sh
 	@mkdir -p $(@D)

@@ -6,7 +6,9 @@
 # needs nothing beside it and compresses nothing while it runs. web/sw.js
 # (the service worker) gets the list of every other file in place of its
 # '@ASSETS@' and their ETags in place of '@VERSION@', so that a change to any
-# file is a new service worker. The Makefile runs it.
+# file is a new service worker. A FILE in build/gen/web/ (the page's modules
+# bundled by esbuild) is served by its name there, like the rest. The
+# Makefile runs it.
 set -euo pipefail
 out=$1
 shift
@@ -22,9 +24,10 @@ served_name() {
 assets="" version=""
 for f in "$@"; do
     name=$(served_name "$f")
-    # Not kept by the worker: itself, and the page for unknown addresses
-    # (only the server answers with it; offline, every address is the page).
-    [ "$name" = sw.js ] || [ "$name" = 404.html ] && continue
+    # Not kept by the worker: itself, the page for unknown addresses and its
+    # script (only the server answers with it; offline, every address is the
+    # page) and source maps (fetched only by a browser's developer tools).
+    case "$name" in sw.js | 404.html | 404.js | *.map) continue ;; esac
     assets+="${assets:+, }'/$name'"
     version+=$(sha256sum <"$f" | cut -c1-16)
 done
@@ -64,6 +67,7 @@ version=$(printf '%s' "$version" | sha256sum | cut -c1-16)
         *.svg) mime="image/svg+xml" ;;
         *.png) mime="image/png" ;;
         *.webmanifest) mime="application/manifest+json" ;;
+        *.map) mime="application/json" ;;
         *.wasm) mime="application/wasm" ;;
         *) mime="application/octet-stream" ;;
         esac

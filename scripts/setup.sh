@@ -31,7 +31,7 @@ PACKAGES=(
     python3-wheel     # ... from Debian, seen through --system-site-packages)
     python3-pytest    # ... and its tests
     node-typescript   # the npm package's tests: its TypeScript declarations (tsc)
-    esbuild           # ... and its browser entry through a bundler
+    esbuild           # ... and its browser entry through a bundler; make: the page's modules, bundled
 )
 
 export DEBIAN_FRONTEND=noninteractive

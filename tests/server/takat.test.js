@@ -23,8 +23,8 @@ function takatState(c, pred = () => true, ms = 10000) {
   });
 }
 
-test('HTTP: /t/ID is the page, takat.js is served', async () => {
-  for (const [path, type] of [['/t/abcdefghij', 'text/html'], ['/takat.js', 'text/javascript']]) {
+test('HTTP: /t/ID is the page, its script (takat.js bundled in /app.js) is served', async () => {
+  for (const [path, type] of [['/t/abcdefghij', 'text/html'], ['/app.js', 'text/javascript']]) {
     const res = await fetch(srv.url + path);
     assert.equal(res.status, 200, path);
     assert.ok(res.headers.get('content-type').startsWith(type), path);
