@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-#define ENGINE_SEEKS_MAX 16      /* standing seeks at once */
+#define ENGINE_SEEKS_MAX 16        /* standing seeks at once */
 #define ENGINE_SEEK_TIME_MAX 10800 /* seconds on a clock, as a PlayTak seek allows */
 #define ENGINE_SEEK_INCR_MAX 300   /* seconds of increment, likewise */
 

@@ -418,8 +418,8 @@ char *players_http(Server *s, const char *uri, int *status, const char **mime);
 typedef struct LobbySeek {
     char id[STORE_ID_LEN + 1];
     int no;
-    Session *seeker;  /* NULL for the engine's */
-    int engine_level; /* the engine's seek: the level it plays at; 0 for a person's */
+    Session *seeker;   /* NULL for the engine's */
+    int engine_level;  /* the engine's seek: the level it plays at; 0 for a person's */
     SeatPlayer player; /* the seeker */
     TakRules rules;
     StoredClock clock;
@@ -430,7 +430,8 @@ typedef struct LobbySeek {
 
 /* Posts `want` (its player, rules, clock, colour, rated, opponent) for
  * `seeker` (NULL: the engine's, unlimited), giving it an id and a number; NULL
- * with err when the seeker or the lobby has too many. The pointer is good until the lobby next changes. */
+ * with err when the seeker or the lobby has too many. The pointer is good until the lobby next
+ * changes. */
 const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, TakError *err);
 /* Cancels seeker's seek `id` (NULL: any one of them); false when it has none. */
 bool lobby_cancel(Server *s, Session *seeker, const char *id);
