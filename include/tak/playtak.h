@@ -2,7 +2,7 @@
  * \file
  * playtak.h: PlayTak's text protocol (the playtak.com server, github
  * USTakAssociation/tak-server): server lines read into a TakPtMessage, client
- * lines written, PlayTak's moves ("P A1 C", "M A1 A3 1 2") converted to and
+ * lines written (and read into a TakPtCommand, for a server), PlayTak's moves ("P A1 C", "M A1 A3 1 2") converted to and
  * from ours, and a session that follows what the server says (seeks, games,
  * clocks, takebacks, endings) so that a client need only choose its moves.
  *
@@ -197,6 +197,64 @@ bool tak_pt_name_is_valid(const char *name);
 /** Writes "Tell NAME TEXT" with the text cut to the server's 256 bytes and
  * any line break made a space; -1 for a bad name or an empty text. */
 int tak_pt_write_tell(const char *name, const char *text, char *buf, size_t cap);
+
+/* ---- client lines, read (for a server) -------------------------------------- */
+
+/** Room for a Login's password (a secret of our server's players is 32 bytes). */
+#define TAK_PT_SECRET_MAX 128
+
+/** The kinds of line a PlayTak client sends. */
+typedef enum TakPtCommandKind {
+    TAK_PT_CMD_CLIENT,       /**< "Client TEXT": text (the client's name) */
+    TAK_PT_CMD_PROTOCOL,     /**< "Protocol TEXT": text (the version asked for) */
+    TAK_PT_CMD_LOGIN_GUEST,  /**< "Login Guest [TOKEN]": secret, the token ("" or 20 small letters) */
+    TAK_PT_CMD_LOGIN,        /**< "Login NAME PASSWORD": name, secret (a name may not begin "Guest") */
+    TAK_PT_CMD_SEEK,         /**< "Seek ..." in any version: seek, seek_version (size 0 withdraws) */
+    TAK_PT_CMD_ACCEPT,       /**< "Accept NO": game, the seek's number */
+    TAK_PT_CMD_MOVE,         /**< "Game#NO P ..." or "Game#NO M ...": game, move */
+    TAK_PT_CMD_RESIGN,       /**< "Game#NO Resign": game */
+    TAK_PT_CMD_OFFER_DRAW,   /**< "Game#NO OfferDraw": game */
+    TAK_PT_CMD_REMOVE_DRAW,  /**< "Game#NO RemoveDraw": game */
+    TAK_PT_CMD_REQUEST_UNDO, /**< "Game#NO RequestUndo": game */
+    TAK_PT_CMD_REMOVE_UNDO,  /**< "Game#NO RemoveUndo": game */
+    TAK_PT_CMD_LIST,         /**< "List": the open seeks, again */
+    TAK_PT_CMD_GAME_LIST,    /**< "GameList": the games being played */
+    TAK_PT_CMD_SHOUT,        /**< "Shout TEXT": text */
+    TAK_PT_CMD_TELL,         /**< "Tell NAME TEXT": name, text */
+    TAK_PT_CMD_PING,         /**< "PING" */
+    TAK_PT_CMD_QUIT,         /**< "quit" */
+    TAK_PT_CMD_KIND_COUNT
+} TakPtCommandKind;
+
+/** One client line, read. Only the fields its kind names are set; the rest are zero. */
+typedef struct TakPtCommand {
+    TakPtCommandKind kind;
+    int game;                        /**< Game#NO, or the NO of Accept (0 .. 2^30) */
+    char name[TAK_PT_NAME_MAX];      /**< Login's and Tell's: 1-31 bytes, no space */
+    char secret[TAK_PT_SECRET_MAX];  /**< Login's password, Login Guest's token */
+    char text[TAK_PT_TEXT_MAX];      /**< Client, Protocol, Shout, Tell: never empty, cut to fit */
+    TakPtSeek seek;                  /**< Seek: size .. opponent (no and name unused); the
+                                          colour 'A' when a first-version seek gives none */
+    int seek_version;                /**< Seek: 1 (SIZE TIME INCR [W|B]), 2 (... COLOR KOMI
+                                          PIECES CAPS UNRATED TOURNAMENT OPPONENT), 3 (...
+                                          TOURNAMENT TRIGGER AMOUNT OPPONENT) */
+    TakPtMove move;                  /**< a move's syntax (tak_pt_move_read): the board's size
+                                          and the position are for the server to check */
+} TakPtCommand;
+
+/** The name of a command kind, as its line begins ("Seek", "Game#N P/M", "Resign"). */
+const char *tak_pt_command_name(TakPtCommandKind kind);
+
+/** Reads one client line of `len` bytes (no line ending; a trailing "\r" is
+ * allowed). Numbers are digits only, each in its range: sizes up to 8, time
+ * and extra time up to 10800 s, increment up to 300 s, komi and reserves as
+ * tak/rules.h allows, a trigger up to 1000, game and seek numbers up to 2^30.
+ * On failure `out` is untouched and err names what was wrong and its 1-based
+ * column: a line over TAK_PT_LINE_MAX, a NUL or control byte, an unknown
+ * command, a missing or malformed field, a number out of range, a bad move,
+ * text after a one-word command. Whether the command may be obeyed (logged
+ * in, one's turn, a legal move) is the server's to say. */
+bool tak_pt_client_read(const char *line, size_t len, TakPtCommand *out, TakError *err);
 
 /* ---- session -------------------------------------------------------------- */
 

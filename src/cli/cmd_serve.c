@@ -12,7 +12,8 @@
 static const CliCommand command = {
     "serve",
     "[--port N] [--host ADDR] [--db FILE|URI] [--engine-threads N] [--engine-movetime MS]\n"
-    "       [--takat-layers DIR] [--playtak-port N] [--playtak-ws-port N] [--quiet]",
+    "       [--takat-layers DIR] [--playtak-port N] [--playtak-ws-port N]\n"
+    "       [--engine-seeks LIST] [--quiet]",
     "Serves the web app: play Tak in the browser against the engine or a friend, watch\n"
     "and review games. Prints the address to open, then serves until interrupted.\n"
     "\n"
@@ -33,6 +34,11 @@ static const CliCommand command = {
     "                        (off; 0 picks a free one, printed)\n"
     "  --playtak-ws-port N   the same over a WebSocket, as PlayTak's port 9999 and\n"
     "                        its web client (off; 0 picks a free one, printed)\n"
+    "  --engine-seeks LIST   the engine's standing seeks in the lobby, for the page\n"
+    "                        and PlayTak clients alike, posted again when taken:\n"
+    "                        LEVEL:SIZE:MIN+SEC[:COLOR] by commas, the engine's\n"
+    "                        colour W, B or A (either); e.g. 3:5:3+2,7:6:10+5:W\n"
+    "                        (shown as TakEngine3, TakEngine7)\n"
     "  --quiet               no log lines beyond the address\n"
     "  --help                this help\n"
     "\n"
@@ -68,6 +74,9 @@ int cmd_serve(int argc, char **argv) {
             if (!v || !cli_parse_int(v, 0, 65535, &n))
                 return cli_usage_error(&command, "--playtak-ws-port needs a port (0..65535)");
             config.playtak_ws_port = (int)n;
+        } else if (cli_option(argc, argv, &i, "--engine-seeks", &v)) {
+            if (!v || !*v) return cli_usage_error(&command, "--engine-seeks needs a list of seeks");
+            config.engine_seeks = v;
         } else if (cli_option(argc, argv, &i, "--host", &v)) {
             if (!v || !*v) return cli_usage_error(&command, "--host needs an address");
             config.host = v;

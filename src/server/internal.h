@@ -413,11 +413,13 @@ char *players_http(Server *s, const char *uri, int *status, const char **mime);
 /* ---- the lobby (lobby.c) ------------------------------------------------------ */
 
 /* An open seek. `no` numbers it for the PlayTak port; `opponent` ("" for
- * anyone) is the only name that may take it (PlayTak's seeks can say). */
+ * anyone) is the only name that may take it (PlayTak's seeks can say); an
+ * engine's standing seek (engine_seeks.c) has no seeker and its level. */
 typedef struct LobbySeek {
     char id[STORE_ID_LEN + 1];
     int no;
-    Session *seeker;
+    Session *seeker;   /* NULL for the engine's */
+    int engine_level;  /* the engine's seek: the level it plays at; 0 for a person's */
     SeatPlayer player; /* the seeker */
     TakRules rules;
     StoredClock clock;
@@ -427,8 +429,9 @@ typedef struct LobbySeek {
 } LobbySeek;
 
 /* Posts `want` (its player, rules, clock, colour, rated, opponent) for
- * `seeker`, giving it an id and a number; NULL with err when the seeker or
- * the lobby has too many. The pointer is good until the lobby next changes. */
+ * `seeker` (NULL: the engine's, unlimited), giving it an id and a number; NULL
+ * with err when the seeker or the lobby has too many. The pointer is good until the lobby next
+ * changes. */
 const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, TakError *err);
 /* Cancels seeker's seek `id` (NULL: any one of them); false when it has none. */
 bool lobby_cancel(Server *s, Session *seeker, const char *id);
@@ -452,6 +455,15 @@ void lobby_session_closed(Server *s, Session *ss);
 #define LOBBY_SLICE_MS 10   /* how often lobby_tick runs */
 void lobby_tick(Server *s); /* sends the lobby to its followers if it changed, a slice at a time */
 void lobby_free(Server *s);
+
+/* ---- the engine's standing seeks (engine_seeks.c) ---------------------------- */
+
+/* Posts the seeks of --engine-seeks ("LEVEL:SIZE:MIN+SEC[:COLOR]", by commas:
+ * "3:5:3+2,7:6:10+5:W") under the names TakEngineN; false with err, saying
+ * which item and what was wrong. */
+bool engine_seeks_post(Server *s, const char *spec, TakError *err);
+/* The engine's seek k was taken (its game started): it is posted again. */
+void engine_seeks_taken(Server *s, const LobbySeek *k);
 
 /* ---- PlayTak's protocol on a port of its own (playtak_port.c) ------------------ */
 

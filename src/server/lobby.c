@@ -283,7 +283,7 @@ const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, T
         return NULL;
     }
     int mine = 0;
-    for (int i = 0; i < l->seek_count; i++) mine += l->seeks[i].seeker == seeker;
+    for (int i = 0; seeker && i < l->seek_count; i++) mine += l->seeks[i].seeker == seeker;
     if (mine >= SEEKS_PER_SESSION) {
         tak_error_set(err, "you have %d open seeks already: cancel one first", mine);
         return NULL;
@@ -372,13 +372,21 @@ LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const
     info.rated = k.rated;
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
+    if (k.engine_level) { /* the engine's seek: it plays its seat, which no secret opens */
+        info.engine_color = seeker_color;
+        info.engine_level = k.engine_level;
+        info.secret[seeker_color][0] = '\0';
+        info.rated = false;
+    }
     info.winner = -1;
     TakError err;
     LiveGame *g = games_create(s, &info, NULL, &err);
     if (g == NULL) return snprintf(why, cap, "cannot start the game: %s", err.message), NULL;
     remove_seek(s, l, i); /* taken: a second accept finds it gone */
     *seat = !seeker_color;
-    if (k.seeker->pt)
+    if (k.engine_level)
+        engine_seeks_taken(s, &k); /* it stands: posted again */
+    else if (k.seeker->pt)
         playtak_port_seek_taken(s, k.seeker, g, seeker_color);
     else
         session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type",

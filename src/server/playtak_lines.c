@@ -15,16 +15,6 @@
 
 #include "playtak_port.h"
 
-/* ---- reading a line ---------------------------------------------------------------- */
-
-/* Takes the word w at *p, followed by a space or the end. */
-static bool word(const char **p, const char *w) {
-    size_t n = strlen(w);
-    if (strncmp(*p, w, n) != 0 || ((*p)[n] != ' ' && (*p)[n] != '\0')) return false;
-    *p += n + ((*p)[n] == ' ');
-    return true;
-}
-
 /* A game starts for c: nothing else of its is open any more. */
 static void start_game(PtConn *c, LiveGame *g, int color) {
     while (lobby_cancel(c->ss.server, &c->ss, NULL)) {}
@@ -43,9 +33,8 @@ static bool playing(const PtConn *c) {
            tak_game_result(&c->ss.game->game).end == TAK_END_NONE;
 }
 
-static bool on_accept(PtConn *c, const char *p) {
-    long no;
-    if (!pt_number(&p, 1L << 30, &no) || *p || playing(c)) return false;
+static bool on_accept(PtConn *c, int no) {
+    if (playing(c)) return false;
     SeatPlayer taker;
     memset(&taker, 0, sizeof taker);
     taker.id = c->ss.player;
@@ -53,7 +42,7 @@ static bool on_accept(PtConn *c, const char *p) {
     taker.rating = players_rating_now(c->ss.server, c->ss.player, 0);
     char why[TAK_ERROR_MESSAGE_MAX];
     int seat;
-    LiveGame *g = lobby_take(c->ss.server, &c->ss, NULL, (int)no, &taker, &seat, why, sizeof why);
+    LiveGame *g = lobby_take(c->ss.server, &c->ss, NULL, no, &taker, &seat, why, sizeof why);
     if (g == NULL) return false;
     start_game(c, g, seat);
     return true;
@@ -125,25 +114,21 @@ static bool take_back(Server *s, LiveGame *g, int who) {
     return n <= g->game.count && games_undo(s, g, n, &err);
 }
 
-static bool on_game(PtConn *c, const char *p) {
-    long no;
-    if (strncmp(p, "Game#", 5) != 0) return false;
-    p += 5;
-    if (!pt_number(&p, 1L << 30, &no) || !playing(c) || no != c->ss.game->pt_no) return false;
+static bool on_game(PtConn *c, const TakPtCommand *cmd) {
+    if (!playing(c) || cmd->game != c->ss.game->pt_no) return false;
     Server *s = c->ss.server;
     LiveGame *g = c->ss.game;
     int seat = c->ss.seat;
     TakError err;
-    if ((p[0] == 'P' || p[0] == 'M') && p[1] == ' ') {
-        TakPtMove pm;
+    switch (cmd->kind) {
+    case TAK_PT_CMD_MOVE: {
         TakMove move;
         if ((int)tak_position_side(&g->game.current) != seat) {
             pt_send(c, "NOK");
             pt_send(c, "Error:Not your turn");
             return true;
         }
-        if (!tak_pt_move_read(p, &pm, &err) ||
-            !tak_pt_move_to_move(&pm, g->info.rules.size, &move, &err)) {
+        if (!tak_pt_move_to_move(&cmd->move, g->info.rules.size, &move, &err)) {
             pt_send(c, "NOK");
             pt_send(c, "Error:%s", err.message);
             return true;
@@ -156,14 +141,12 @@ static bool on_game(PtConn *c, const char *p) {
             pt_send(c, "Error:%s", err.message);
             return true;
         }
-        pt_send(c, "OK");
-        return true;
+        break;
     }
-    if (strcmp(p, "Resign") == 0) {
+    case TAK_PT_CMD_RESIGN:
         games_end(s, g, TAK_END_RESIGNATION, !seat, &err);
         return true;
-    }
-    if (strcmp(p, "OfferDraw") == 0) {
+    case TAK_PT_CMD_OFFER_DRAW:
         if (g->info.engine_color >= 0) return false;
         if (g->offer[OFFER_DRAW] == !seat) {
             games_end(s, g, TAK_END_AGREEMENT, -1, &err);
@@ -171,24 +154,28 @@ static bool on_game(PtConn *c, const char *p) {
             g->offer[OFFER_DRAW] = seat;
             games_changed(s, g);
         }
-    } else if (strcmp(p, "RemoveDraw") == 0) {
+        break;
+    case TAK_PT_CMD_REMOVE_DRAW:
         if (g->offer[OFFER_DRAW] == seat) {
             g->offer[OFFER_DRAW] = -1;
             games_changed(s, g);
         }
-    } else if (strcmp(p, "RequestUndo") == 0) {
+        break;
+    case TAK_PT_CMD_REQUEST_UNDO:
         if (g->offer[OFFER_TAKEBACK] == !seat) {
             take_back(s, g, !seat); /* both ask: the asker's move goes, as "accept" does */
         } else if (g->offer[OFFER_TAKEBACK] != seat && g->game.count > 0) {
             g->offer[OFFER_TAKEBACK] = seat;
             games_changed(s, g);
         }
-    } else if (strcmp(p, "RemoveUndo") == 0) {
+        break;
+    case TAK_PT_CMD_REMOVE_UNDO:
         if (g->offer[OFFER_TAKEBACK] == seat) {
             g->offer[OFFER_TAKEBACK] = -1;
             games_changed(s, g);
         }
-    } else {
+        break;
+    default:
         return false;
     }
     pt_send(c, "OK");
@@ -247,18 +234,14 @@ static void welcome(PtConn *c, const char *name) {
 }
 
 /* "Login Guest [TOKEN]": a guest, named as PlayTak names them; the same
- * token (20 small letters) gets the same name back. */
-static bool on_login_guest(PtConn *c, const char *token) {
+ * token (20 small letters, or none: tak_pt_client_read checks) gets the same name back. */
+static void on_login_guest(PtConn *c, const char *token) {
     PtPort *port = c->port;
     size_t n = strlen(token);
-    if (n != 0 && n != 20) return false;
-    for (size_t i = 0; i < n; i++)
-        if (token[i] < 'a' || token[i] > 'z') return false;
     for (int i = 0; n && i < PT_GUESTS_MAX; i++)
         if (strcmp(port->guests[i].token, token) == 0) {
             c->guest = &port->guests[i];
-            welcome(c, port->guests[i].name);
-            return true;
+            return welcome(c, port->guests[i].name);
         }
     char name[TAK_PT_NAME_MAX];
     snprintf(name, sizeof name, "Guest%d", ++port->next_guest);
@@ -270,20 +253,15 @@ static bool on_login_guest(PtConn *c, const char *token) {
         c->guest = g;
     }
     welcome(c, name);
-    return true;
 }
 
 /* "Login NAME SECRET": a player of the page, whose password is its identity secret. */
-static void on_login(PtConn *c, const char *p) {
-    char name[STORE_NAME_LEN + 2];
-    size_t n = strcspn(p, " ");
+static void on_login(PtConn *c, const char *name, const char *secret) {
     StoredPlayer pl;
     bool found = false;
     TakError err;
-    if (n > STORE_NAME_LEN || p[n] != ' ') return pt_send(c, "Authentication failure");
-    memcpy(name, p, n);
-    name[n] = '\0';
-    if (!players_by_secret(c->ss.server, p + n + 1, &pl, &found, &err) || !found ||
+    if (strlen(name) > STORE_NAME_LEN ||
+        !players_by_secret(c->ss.server, secret, &pl, &found, &err) || !found ||
         strcasecmp(pl.name, name) != 0)
         return pt_send(c, "Authentication failure");
     c->ss.player = pl.id;
@@ -300,57 +278,76 @@ static void on_shout(PtConn *c, const char *text) {
         if (o->logged_in) pt_send(o, "Shout <%s> %.256s", c->name, text);
 }
 
-static void on_tell(PtConn *c, const char *p) {
-    char name[TAK_PT_NAME_MAX];
-    size_t n = strcspn(p, " ");
-    if (n == 0 || n >= sizeof name || p[n] != ' ' || p[n + 1] == '\0') return pt_send(c, "NOK");
-    memcpy(name, p, n);
-    name[n] = '\0';
+static void on_tell(PtConn *c, const char *name, const char *text) {
     PtConn *to = logged_in_as(c->port, name);
     if (to == NULL) return pt_send(c, "No such player");
     if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
         return pt_send(c, "Error:too many messages: wait a little");
-    pt_send(to, "Tell <%s> %.256s", c->name, p + n + 1);
-    pt_send(c, "Told <%s> %.256s", to->name, p + n + 1);
+    pt_send(to, "Tell <%s> %.256s", c->name, text);
+    pt_send(c, "Told <%s> %.256s", to->name, text);
 }
 
 /* ---- the dispatch ----------------------------------------------------------------------- */
 
-void pt_line(PtConn *c, char *line) {
-    const char *p = line;
-    for (char *q = line; *q; q++)
-        if ((unsigned char)*q < ' ') *q = ' '; /* no control bytes go back out in a Tell */
-    if (strcmp(line, "quit") == 0) return pt_close_later(c);
-    if (strcmp(line, "PING") == 0) return pt_send(c, "OK");
+/* A line refused by the reader gets PlayTak's NOK; a game's line also says
+ * why, as a refused move does. */
+void pt_line(PtConn *c, char *line, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)line[i] < ' ')
+            line[i] = ' '; /* no control bytes go back out in a Tell */
+    TakPtCommand cmd;
+    TakError err;
+    if (!tak_pt_client_read(line, len, &cmd, &err)) {
+        pt_send(c, "NOK");
+        if (c->logged_in && strncmp(line, "Game#", 5) == 0) pt_send(c, "Error:%s", err.message);
+        return;
+    }
+    if (cmd.kind == TAK_PT_CMD_QUIT) return pt_close_later(c);
+    if (cmd.kind == TAK_PT_CMD_PING) return pt_send(c, "OK");
     if (!c->logged_in) {
-        if (word(&p, "Client") && *p) return pt_send(c, "OK");
-        p = line;
-        if (word(&p, "Protocol") && *p) return pt_send(c, "OK");
-        p = line;
-        if (word(&p, "Login")) {
-            const char *g = p;
-            if (word(&g, "Guest") && on_login_guest(c, g)) return;
-            if (strncmp(p, "Guest", 5) != 0) return on_login(c, p);
+        switch (cmd.kind) {
+        case TAK_PT_CMD_CLIENT:
+        case TAK_PT_CMD_PROTOCOL:
+            return pt_send(c, "OK");
+        case TAK_PT_CMD_LOGIN_GUEST:
+            return on_login_guest(c, cmd.secret);
+        case TAK_PT_CMD_LOGIN:
+            return on_login(c, cmd.name, cmd.secret);
+        default:
+            return pt_send(c, "NOK");
         }
-        return pt_send(c, "NOK");
     }
     bool ok = true;
-    if (word(&p, "Seek"))
-        ok = !playing(c) && pt_on_seek(c, p);
-    else if ((p = line, word(&p, "Accept")))
-        ok = on_accept(c, p);
-    else if (strncmp(line, "Game#", 5) == 0)
-        ok = on_game(c, line);
-    else if (strcmp(line, "List") == 0)
+    switch (cmd.kind) {
+    case TAK_PT_CMD_SEEK:
+        ok = !playing(c) && pt_on_seek(c, &cmd.seek);
+        break;
+    case TAK_PT_CMD_ACCEPT:
+        ok = on_accept(c, cmd.game);
+        break;
+    case TAK_PT_CMD_MOVE:
+    case TAK_PT_CMD_RESIGN:
+    case TAK_PT_CMD_OFFER_DRAW:
+    case TAK_PT_CMD_REMOVE_DRAW:
+    case TAK_PT_CMD_REQUEST_UNDO:
+    case TAK_PT_CMD_REMOVE_UNDO:
+        ok = on_game(c, &cmd);
+        break;
+    case TAK_PT_CMD_LIST:
         pt_send_seeks(c);
-    else if (strcmp(line, "GameList") == 0)
+        break;
+    case TAK_PT_CMD_GAME_LIST:
         pt_send_game_list(c);
-    else if ((p = line, word(&p, "Shout")) && *p)
-        on_shout(c, p);
-    else if ((p = line, word(&p, "Tell")))
-        on_tell(c, p);
-    else
-        ok = false;
+        break;
+    case TAK_PT_CMD_SHOUT:
+        on_shout(c, cmd.text);
+        break;
+    case TAK_PT_CMD_TELL:
+        on_tell(c, cmd.name, cmd.text);
+        break;
+    default:
+        ok = false; /* Client, Protocol and Login are for before logging in */
+    }
     if (!ok) pt_send(c, "NOK");
 }
 

@@ -139,6 +139,7 @@ void pt_take_bytes(PtConn *c, const char *buf, size_t len) {
         }
         if (c->in_len && c->in[c->in_len - 1] == '\r') c->in_len--;
         c->in[c->in_len] = '\0';
+        size_t len = c->in_len;
         c->in_len = 0;
         c->ss.server->messages++;
         if (!bucket_take(&c->lines, PT_LINES_BURST, PT_LINES_REFILL_MS)) {
@@ -147,7 +148,7 @@ void pt_take_bytes(PtConn *c, const char *buf, size_t len) {
             continue;
         }
         c->flooded = false;
-        pt_line(c, c->in);
+        pt_line(c, c->in, len);
     }
 }
 

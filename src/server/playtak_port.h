@@ -84,21 +84,20 @@ void pt_take_bytes(PtConn *c, const char *buf, size_t len);
  * server's lws context (playtak_ws.c). */
 bool pt_ws_listen(PtPort *p, TakError *err);
 
-/* playtak_seeks.c: a number from 0 to max at *p (digits only) and the space
- * or end after it; a byte of PlayTak's names; our name (or "" for an
+/* playtak_seeks.c: a byte of PlayTak's names; our name (or "" for an
  * anonymous seat) in PlayTak's shape, as its clients are shown it; a game's
  * number on the port, given when first needed; the seeks and the game list
- * sent to c; a "Seek" line's fields (false: NOK). */
-bool pt_number(const char **p, long max, long *out);
+ * sent to c; a "Seek" line's seek posted (false: NOK). */
 bool pt_ok_char(char ch);
 void pt_shown_name(const char *name, char out[TAK_PT_NAME_MAX]);
 int pt_game_no(Server *s, LiveGame *g);
 void pt_send_seeks(PtConn *c);
 void pt_send_game_list(PtConn *c);
-bool pt_on_seek(PtConn *c, const char *p);
+bool pt_on_seek(PtConn *c, const TakPtSeek *k);
 
-/* One whole line from c (no line ending), within PT_LINE_MAX. */
-void pt_line(PtConn *c, char *line);
+/* One whole line from c (no line ending), len bytes within PT_LINE_MAX, read
+ * by tak_pt_client_read (playtak.h) and obeyed; its control bytes are made spaces. */
+void pt_line(PtConn *c, char *line, size_t len);
 /* A connection about to close: its seek and its game are left (playtak_lines.c). */
 void pt_conn_closing(PtConn *c);
 

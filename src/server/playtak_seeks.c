@@ -1,8 +1,8 @@
 /*
  * playtak_seeks.c: the lobby as PlayTak clients see it: every seek of the
  * lobby (the page's too) announced as "Seek new/remove", PlayTak's three
- * versions of "Seek" posted as our seeks, the game list; and the readers and
- * the name shape the PlayTak port's lines share (playtak_port.h).
+ * versions of "Seek" (read by tak_pt_client_read) posted as our seeks, the
+ * game list; and the name shape the PlayTak port's lines share (playtak_port.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,21 +10,6 @@
 #include "playtak_port.h"
 
 /* ---- reading and writing ------------------------------------------------------------ */
-
-/* A number from 0 to max at *p (digits only), then a space or the end. */
-bool pt_number(const char **p, long max, long *out) {
-    const char *q = *p;
-    long v = 0;
-    if (*q < '0' || *q > '9') return false;
-    while (*q >= '0' && *q <= '9') {
-        v = v * 10 + (*q++ - '0');
-        if (v > max) return false;
-    }
-    if (*q != ' ' && *q != '\0') return false;
-    *p = q + (*q == ' ');
-    *out = v;
-    return true;
-}
 
 bool pt_ok_char(char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -74,64 +59,39 @@ void pt_send_seeks(PtConn *c) {
     for (int i = 0; i < n; i++) send_seek(c, &k[i], "new");
 }
 
-/* "Seek SIZE TIME INCR [W|B]" (V1), "... COLOR KOMI PIECES CAPS UNRATED
- * TOURNAMENT OPPONENT" (V2), "... TRIGGER AMOUNT OPPONENT" (V3); SIZE 0
- * takes one's seek back. A new seek replaces the old, as on PlayTak. */
-bool pt_on_seek(PtConn *c, const char *p) {
-    long size, time, incr, komi = 0, pieces = 0, caps = 0, unrated = 0, tour = 0, trig = 0, amt = 0;
-    char color = 'A';
-    const char *opp = "";
-    if (!pt_number(&p, 8, &size) || !pt_number(&p, 10800, &time) || !pt_number(&p, 300, &incr))
-        return false;
-    if (*p && p[1] == '\0' && (*p == 'W' || *p == 'B')) {
-        color = *p; /* V1 */
-    } else if (*p) {
-        if (!(*p == 'W' || *p == 'B' || *p == 'A') || p[1] != ' ') return false;
-        color = *p;
-        p += 2;
-        if (!pt_number(&p, TAK_MAX_HALF_KOMI, &komi) || !pt_number(&p, TAK_MAX_RESERVE, &pieces) ||
-            !pt_number(&p, TAK_MAX_RESERVE, &caps) || !pt_number(&p, 1, &unrated) ||
-            !pt_number(&p, 1, &tour))
-            return false;
-        const char *v3 = p;
-        if (pt_number(&v3, 1000, &trig) && pt_number(&v3, 10800, &amt))
-            p = v3; /* V3 */
-        else
-            trig = 0;
-        opp = p;
-        if (strlen(opp) > STORE_NAME_LEN) return false;
-        for (const char *q = opp; *q; q++)
-            if (!pt_ok_char(*q)) return false;
-    }
+/* A seek read by tak_pt_client_read, in any of PlayTak's three versions;
+ * size 0 takes one's seek back. A new seek replaces the old, as on PlayTak. */
+bool pt_on_seek(PtConn *c, const TakPtSeek *k) {
+    if (strlen(k->opponent) > STORE_NAME_LEN) return false;
     Server *s = c->ss.server;
     if (!bucket_take(&c->seeks, PT_SEEK_BURST, PT_SEEK_REFILL_MS)) {
         pt_send(c, "Error:too many seeks at once: wait a little");
         return true;
     }
     lobby_cancel(s, &c->ss, NULL);
-    if (size == 0) return true;
+    if (k->size == 0) return true;
     LobbySeek want;
     TakError err;
     memset(&want, 0, sizeof want);
-    if (!tak_rules_standard(&want.rules, (int)size, &err)) return false;
-    if (pieces > 0) {
-        want.rules.stones = (int)pieces;
-        want.rules.capstones = (int)caps;
+    if (!tak_rules_standard(&want.rules, k->size, &err)) return false;
+    if (k->pieces > 0) {
+        want.rules.stones = k->pieces;
+        want.rules.capstones = k->capstones;
     }
-    want.rules.half_komi = (int)komi;
+    want.rules.half_komi = k->half_komi;
     if (!tak_rules_validate(&want.rules, &err)) return false;
-    want.clock.base_ms = time * 1000;
-    want.clock.increment_ms = incr * 1000;
-    if (trig > 0 && amt > 0 && time > 0) {
-        want.clock.extra_move = (int)trig;
-        want.clock.extra_ms = amt * 1000;
+    want.clock.base_ms = (int64_t)k->time_s * 1000;
+    want.clock.increment_ms = (int64_t)k->increment_s * 1000;
+    if (k->trigger_move > 0 && k->extra_time_s > 0 && k->time_s > 0) {
+        want.clock.extra_move = k->trigger_move;
+        want.clock.extra_ms = (int64_t)k->extra_time_s * 1000;
     }
-    want.color = color == 'W' ? 0 : color == 'B' ? 1 : 2;
-    want.rated = !unrated && c->ss.player != 0; /* a guest's games are never rated */
+    want.color = k->color == 'W' ? 0 : k->color == 'B' ? 1 : 2;
+    want.rated = !k->unrated && c->ss.player != 0; /* a guest's games are never rated */
     want.player.id = c->ss.player;
     snprintf(want.player.name, sizeof want.player.name, "%.20s", c->name);
     want.player.rating = players_rating_now(s, c->ss.player, 0);
-    snprintf(want.opponent, sizeof want.opponent, "%s", opp);
+    snprintf(want.opponent, sizeof want.opponent, "%.20s", k->opponent); /* checked above */
     if (lobby_post(s, &c->ss, &want, &err) == NULL) pt_send(c, "Error:%s", err.message);
     return true;
 }

@@ -253,6 +253,20 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
         return false;
     }
 
+    /* The engine's standing seeks, before anyone can look at the lobby. */
+    if (config->engine_seeks && !engine_seeks_post(&server, config->engine_seeks, err)) {
+        playtak_port_stop(&server);
+        cluster_stop(server.cluster);
+        engine_pool_stop(&server.pool);
+        lws_context_destroy(ctx);
+        ev_loop_destroy(loop);
+        lobby_free(&server);
+        server.store->ops->close(server.store);
+        takat_layers_close(server.takat_layers);
+        free(server.buckets);
+        return false;
+    }
+
     /* Rated games whose end no process recorded are rated now. */
     players_sweep(&server);
 

@@ -36,6 +36,9 @@ typedef struct TakServerConfig {
      * client: a binary or text frame per line), on this port; the same
      * values (printed as "tak serve: playtak websocket port N"). */
     int playtak_ws_port;
+    /* The engine's standing seeks in the lobby, as PlayTak's bots keep theirs:
+     * "LEVEL:SIZE:MIN+SEC[:COLOR]" by commas (engine_seeks.c), or NULL for none. */
+    const char *engine_seeks;
 } TakServerConfig;
 
 /* Defaults: all interfaces, port 8080, "tak.db", 2 engine threads, 2 s, no PlayTak port. */

@@ -3,7 +3,9 @@
 // identity secret) seeks and accepts beside the page's players, one game seen
 // the same by both; hostile and malformed lines answered, never acted on in
 // another's seat; flooding and over-long lines limited; and our own bot
-// (`tak playtak`) playing a whole timed game against itself on the port.
+// (`tak playtak`) playing a whole timed game against itself on the port; and
+// the engine's standing seeks (--engine-seeks), which a PlayTak guest accepts
+// to play the engine, as players challenge bots on PlayTak.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -13,7 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const WebSocket = require('ws');
-const { serverForTests, connect, waitFor, uniqueName, identify, TAK } = require('./lib.js');
+const { serverForTests, startServer, connect, waitFor, uniqueName, identify, TAK } = require('./lib.js');
 
 const srv = serverForTests(test, { args: ['--playtak-port', '0', '--playtak-ws-port', '0'] });
 
@@ -51,8 +53,8 @@ class PtClient {
   close() { this.sock.end('quit\n'); return this.closed; }
 }
 
-async function ptGuest() {
-  const c = new PtClient(srv.playtakPort);
+async function ptGuest(port = srv.playtakPort) {
+  const c = new PtClient(port);
   await c.line('Login or Register');
   const at = c.mark();
   c.send('Login Guest');
@@ -298,4 +300,59 @@ test('our bot plays a whole timed game against itself on the PlayTak port', { ti
   assert.match(ptn, /\[Result "(R-0|0-R|F-0|0-F|1-0|0-1|1\/2-1\/2)"\]/);
   assert.match(ptn, /\[Size "4"\]/);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("the engine's standing seek: a PlayTak guest accepts it and plays the engine to the end", { timeout: 60000 }, async () => {
+  await assert.rejects(startServer({ args: ['--engine-seeks', '11:5:3+2'] }), /--engine-seeks: '11:5:3\+2': the level/);
+  await assert.rejects(startServer({ args: ['--engine-seeks', '1:5:3+2:Q'] }), /colour is W, B or A/);
+  const eng = await startServer({ args: ['--playtak-port', '0', '--engine-seeks', '1:3:0.5+1:B,2:4:1+0'] });
+  try {
+    const pt = await ptGuest(eng.playtakPort);
+    const seek = pt.lines.find((l) => /^Seek new \d+ TakEngine1 3 30 1 B 0 10 0 1 0 0 0 $/.test(l));
+    assert.ok(seek, pt.lines.join('\n'));
+    assert.ok(pt.lines.some((l) => /^Seek new \d+ TakEngine2 4 60 0 A /.test(l)));
+    // The page's lobby shows them too.
+    const page = await connect(eng.port);
+    assert.equal((await page.send({ type: 'lobby' })).type, 'ok');
+    const k = await waitFor(() => page.others.find((m) => m.type === 'lobby'));
+    assert.deepEqual(k.seeks.map((x) => x.name).sort(), ['TakEngine1', 'TakEngine2']);
+    await page.close();
+    let at = pt.mark();
+    pt.send(`Accept ${seek.split(' ')[2]}`);
+    const start = (await pt.line(/^Game Start /, at)).split(' ');
+    assert.deepEqual(start.slice(3, 9), ['3', pt.name, 'vs', 'TakEngine1', 'white', '30']);
+    const g = +start[2];
+    // The seek stands: posted again under a new number.
+    assert.ok(await pt.line((l) => /^Seek new \d+ TakEngine1 3 30 1 B /.test(l) && l !== seek, at));
+    // White places flats on empty squares; the engine's moves are followed to know which.
+    const height = {};
+    const step = (sq, df, dr) => String.fromCharCode(sq.charCodeAt(0) + df) + (+sq[1] + dr);
+    const follow = (text) => {
+      const f = text.split(' ');
+      if (f[0] === 'P') { height[f[1]] = (height[f[1]] || 0) + 1; return; }
+      const drops = f.slice(3).map(Number);
+      const df = Math.sign(f[2].charCodeAt(0) - f[1].charCodeAt(0)), dr = Math.sign(+f[2][1] - +f[1][1]);
+      height[f[1]] -= drops.reduce((a, b) => a + b, 0);
+      let sq = f[1];
+      for (const d of drops) { sq = step(sq, df, dr); height[sq] = (height[sq] || 0) + d; }
+    };
+    const squares = ['A', 'B', 'C'].flatMap((f) => ['1', '2', '3'].map((r) => f + r));
+    let over = null;
+    for (let turn = 0; turn < 30 && !over; turn++) {
+      const sq = squares.find((x) => !height[x]);
+      at = pt.mark();
+      pt.send(`Game#${g} P ${sq}`);
+      assert.equal(await pt.line(/^(OK|NOK)$/, at), 'OK', `P ${sq}: ${pt.lines.slice(at).join('\n')}`);
+      follow(`P ${sq}`);
+      const next = await pt.line(new RegExp(`^Game#${g} (P|M|Over) `), at, 15000);
+      if (next.startsWith(`Game#${g} Over `)) { over = next; break; }
+      follow(next.slice(`Game#${g} `.length));
+      over = pt.lines.slice(at).find((l) => l.startsWith(`Game#${g} Over `));
+    }
+    assert.match(over || '', new RegExp(`^Game#${g} Over (R-0|0-R|F-0|0-F|1-0|0-1|1/2-1/2)$`));
+    assert.ok(!pt.lines.some((l) => l === 'NOK'), pt.lines.join('\n'));
+    await pt.close();
+  } finally {
+    assert.equal(await eng.stop(), 0, eng.stderr());
+  }
 });
