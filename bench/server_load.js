@@ -209,10 +209,10 @@ else (async () => {
       await res.text();
       page.push(Number(process.hrtime.bigint() - s) / 1e6);
     }
-    // Every script the page loads (app.js, players.js, takat.js), and its style sheet.
+    // Every script the page loads (the bundle /app.js, classic or module), and its style sheet.
     const html = await (await fetch(srv.url + '/')).text(), css = await (await fetch(srv.url + '/style.css')).text();
     let js = '';
-    for (const [, src] of html.matchAll(/<script src="([^"]+)"/g)) js += await (await fetch(srv.url + src)).text();
+    for (const [, src] of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) js += await (await fetch(srv.url + src)).text();
     console.log(`page: ${opt.pages} GETs of /, ms p50 ${pct(page, 50).toFixed(2)} p99 ${pct(page, 99).toFixed(2)} max ${Math.max(...page).toFixed(2)}; ` +
       `weight ${html.length + js.length + css.length} bytes (html ${html.length}, js ${js.length}, css ${css.length})`);
     for (const c of held) c.ws.terminate();
