@@ -437,11 +437,14 @@ const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, T
 bool lobby_cancel(Server *s, Session *seeker, const char *id);
 /* Takes the seek `id` (or, id NULL, numbered `no`) for `taker` on connection
  * taker_ss: the game starts with both seats given, the seeker is told
- * (seek_accepted, or PlayTak's Game Start); the taker's colour in *seat.
- * NULL, with why, when it is gone, one's own, rated for an anonymous taker,
- * for another opponent, or the game cannot be made. */
+ * (seek_accepted, or PlayTak's Game Start); the taker's colour in *seat, the
+ * seek in *taken. NULL, with why, when it is gone, one's own, rated for an
+ * anonymous taker, for another opponent, or the game cannot be made. An
+ * engine's seek (taken->engine_level) stands: the caller posts it again with
+ * engine_seeks_taken once it has told the taker of its game, so that the
+ * taker hears of its game before of the new seek. */
 LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
-                     int *seat, char *why, size_t cap);
+                     int *seat, LobbySeek *taken, char *why, size_t cap);
 /* The open seeks (count in *count). */
 const LobbySeek *lobby_seeks(Server *s, int *count);
 bool lobby_on_join(const Request *r); /* "lobby": follow it */

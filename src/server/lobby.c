@@ -325,17 +325,19 @@ bool lobby_on_accept(const Request *r) {
     if (!request_str_field(r, "seek", true, 64, &id) || !players_of_request(r, &taker)) return false;
     char why[TAK_ERROR_MESSAGE_MAX];
     int mine;
-    LiveGame *g = lobby_take(r->ss->server, r->ss, id, -1, &taker, &mine, why, sizeof why);
+    LobbySeek taken;
+    LiveGame *g = lobby_take(r->ss->server, r->ss, id, -1, &taker, &mine, &taken, why, sizeof why);
     if (g == NULL) return request_fail(r, "%s", why);
     request_ok(r, json_pack("{s:s, s:s, s:s, s:I}", "game", g->info.id, "seat",
                             mine ? "black" : "white", "token", g->info.secret[mine], "now_ms",
                             (json_int_t)clock_now_ms()));
     session_attach(r->ss, g, mine);
+    if (taken.engine_level) engine_seeks_taken(r->ss->server, &taken);
     return true;
 }
 
 LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
-                     int *seat, char *why, size_t cap) {
+                     int *seat, LobbySeek *taken, char *why, size_t cap) {
     Lobby *l = s->lobby;
     int i = -1;
     for (int j = 0; l && i < 0 && j < l->seek_count; j++)
@@ -384,9 +386,9 @@ LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const
     if (g == NULL) return snprintf(why, cap, "cannot start the game: %s", err.message), NULL;
     remove_seek(s, l, i); /* taken: a second accept finds it gone */
     *seat = !seeker_color;
-    if (k.engine_level)
-        engine_seeks_taken(s, &k); /* it stands: posted again */
-    else if (k.seeker->pt)
+    *taken = k;
+    if (k.engine_level) return g; /* it stands: the caller posts it again (engine_seeks_taken) */
+    if (k.seeker->pt)
         playtak_port_seek_taken(s, k.seeker, g, seeker_color);
     else
         session_send_json(k.seeker, json_pack("{s:s, s:s, s:s, s:s, s:s}", "type",

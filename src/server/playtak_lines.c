@@ -42,9 +42,11 @@ static bool on_accept(PtConn *c, int no) {
     taker.rating = players_rating_now(c->ss.server, c->ss.player, 0);
     char why[TAK_ERROR_MESSAGE_MAX];
     int seat;
-    LiveGame *g = lobby_take(c->ss.server, &c->ss, NULL, no, &taker, &seat, why, sizeof why);
+    LobbySeek taken;
+    LiveGame *g = lobby_take(c->ss.server, &c->ss, NULL, no, &taker, &seat, &taken, why, sizeof why);
     if (g == NULL) return false;
     start_game(c, g, seat);
+    if (taken.engine_level) engine_seeks_taken(c->ss.server, &taken); /* after its Game Start */
     return true;
 }
 

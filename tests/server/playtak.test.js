@@ -322,8 +322,13 @@ test("the engine's standing seek: a PlayTak guest accepts it and plays the engin
     const start = (await pt.line(/^Game Start /, at)).split(' ');
     assert.deepEqual(start.slice(3, 9), ['3', pt.name, 'vs', 'TakEngine1', 'white', '30']);
     const g = +start[2];
-    // The seek stands: posted again under a new number.
-    assert.ok(await pt.line((l) => /^Seek new \d+ TakEngine1 3 30 1 B /.test(l) && l !== seek, at));
+    // The seek stands: posted again under a new number, after the taker has
+    // its Game Start (a client that accepts the bot's every new seek until its
+    // game starts, as Tiltak's playtak does, would otherwise accept it too).
+    const again = await pt.line((l) => /^Seek new \d+ TakEngine1 3 30 1 B /.test(l) && l !== seek, at);
+    assert.ok(again);
+    assert.ok(pt.lines.indexOf(again, at) > pt.lines.findIndex((l, n) => n >= at && /^Game Start /.test(l)),
+      pt.lines.slice(at).join('\n'));
     // White places flats on empty squares; the engine's moves are followed to know which.
     const height = {};
     const step = (sq, df, dr) => String.fromCharCode(sq.charCodeAt(0) + df) + (+sq[1] + dr);
