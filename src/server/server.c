@@ -154,24 +154,16 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     server.bucket_count = 1 << 14;
     server.buckets = calloc(server.bucket_count, sizeof *server.buckets);
     if (server.buckets == NULL) return tak_error_set(err, "out of memory");
-    if (config->takat_layers && !open_takat_layers(&server, config, err)) {
-        free(server.buckets);
-        return false;
-    }
+    /* What is started is stopped in the opposite order, from the label
+     * below the last thing that started (or all of it after the loop). */
+    bool ok = false;
+    if (config->takat_layers && !open_takat_layers(&server, config, err)) goto free_buckets;
     server.store = store_open(config->db_path, err);
-    if (server.store == NULL) {
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return false;
-    }
+    if (server.store == NULL) goto close_layers;
     /* The clocks that ran when the last server stopped go on from where they were. */
     server.heartbeat_ms = clock_now_ms();
-    if (!server.store->ops->heartbeat(server.store, server.heartbeat_ms, true, err)) {
-        server.store->ops->close(server.store);
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return false;
-    }
+    if (!server.store->ops->heartbeat(server.store, server.heartbeat_ms, true, err))
+        goto close_store;
     raise_file_limit();
     lws_set_log_level(config->quiet ? 0 : LLL_ERR, NULL);
 
@@ -188,22 +180,17 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
      * with every open connection: 10,000 idle sockets made each wakeup slow. */
     struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
     if (loop == NULL) {
-        server.store->ops->close(server.store);
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return tak_error_set(err, "cannot create the event loop");
+        tak_error_set(err, "cannot create the event loop");
+        goto close_store;
     }
     void *foreign_loops[1] = {loop};
     info.options |= LWS_SERVER_OPTION_LIBEV;
     info.foreign_loops = foreign_loops;
     struct lws_context *ctx = lws_create_context(&info);
     if (ctx == NULL) {
-        ev_loop_destroy(loop);
-        server.store->ops->close(server.store);
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return tak_error_set(err, "cannot listen on %s port %d (in use?)",
-                             config->host ? config->host : "all interfaces", config->port);
+        tak_error_set(err, "cannot listen on %s port %d (in use?)",
+                      config->host ? config->host : "all interfaces", config->port);
+        goto destroy_loop;
     }
     server.context = ctx;
 
@@ -217,55 +204,24 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
                                      config->engine_movetime_ms, server.takat_layers, ctx);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!started) {
-        engine_pool_stop(&server.pool);
-        lws_context_destroy(ctx);
-        ev_loop_destroy(loop);
-        server.store->ops->close(server.store);
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return tak_error_set(err, "cannot start the engine threads");
+        tak_error_set(err, "cannot start the engine threads");
+        goto stop_pool;
     }
 
     /* Processes sharing a PostgreSQL store tell each other of changes. */
     if (store_is_postgres(config->db_path)) {
         server.cluster = cluster_start(&server, loop, config->db_path, err);
-        if (server.cluster == NULL) {
-            engine_pool_stop(&server.pool);
-            lws_context_destroy(ctx);
-            ev_loop_destroy(loop);
-            server.store->ops->close(server.store);
-            takat_layers_close(server.takat_layers);
-            free(server.buckets);
-            return false;
-        }
+        if (server.cluster == NULL) goto stop_pool;
     }
 
     /* PlayTak's protocol, for the bots and clients written for PlayTak. */
     if ((config->playtak_port >= 0 || config->playtak_ws_port >= 0) &&
-        !playtak_port_start(&server, loop, err)) {
-        cluster_stop(server.cluster);
-        engine_pool_stop(&server.pool);
-        lws_context_destroy(ctx);
-        ev_loop_destroy(loop);
-        server.store->ops->close(server.store);
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return false;
-    }
+        !playtak_port_start(&server, loop, err))
+        goto stop_pool;
 
     /* The engine's standing seeks, before anyone can look at the lobby. */
-    if (config->engine_seeks && !engine_seeks_post(&server, config->engine_seeks, err)) {
-        playtak_port_stop(&server);
-        cluster_stop(server.cluster);
-        engine_pool_stop(&server.pool);
-        lws_context_destroy(ctx);
-        ev_loop_destroy(loop);
-        lobby_free(&server);
-        server.store->ops->close(server.store);
-        takat_layers_close(server.takat_layers);
-        free(server.buckets);
-        return false;
-    }
+    if (config->engine_seeks && !engine_seeks_post(&server, config->engine_seeks, err))
+        goto stop_port;
 
     /* Rated games whose end no process recorded are rated now. */
     players_sweep(&server);
@@ -297,16 +253,23 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     if (!config->quiet)
         fprintf(stderr, "tak serve: stopping (%llu messages, %llu moves served)\n",
                 (unsigned long long)server.messages, (unsigned long long)server.moves);
+    ok = true;
+stop_port:
     playtak_port_stop(&server);
+stop_pool:
     engine_pool_stop(&server.pool);
     cluster_stop(server.cluster);
     lws_context_destroy(ctx);
+destroy_loop:
     ev_loop_destroy(loop);
     games_free_all(&server);
     takat_games_free_all(&server);
     lobby_free(&server);
+close_store:
     server.store->ops->close(server.store);
+close_layers:
     takat_layers_close(server.takat_layers);
+free_buckets:
     free(server.buckets);
-    return true;
+    return ok;
 }
