@@ -180,7 +180,7 @@ function wobble(sq, level) {
 // stays about a square high and each stone still shows. A stack of two or
 // more stands left of centre and its height is written in the room on its
 // right, so the number is never over a stone. `arrived`: how many stones on
-// top just came, and from where, for the move's animation.
+// top just came, from where, and how long their animation has run (`ran`, ms).
 function drawStack(g, sq, stack, x, y, arrived) {
   const top = stack.endsWith('S') ? 'S' : stack.endsWith('C') ? 'C' : '';
   const colors = colorsOf(stack);
@@ -188,7 +188,8 @@ function drawStack(g, sq, stack, x, y, arrived) {
   const cx = x + (h > 1 ? 40 : 50), edge = h > 1 ? Math.min(7, 72 / (h - 1)) : 7;
   let base = y + CELL - 14;
   // The stones that just arrived move as one group (a wall's own rotation stays its own).
-  const moving = arrived ? el('g', { class: arrived.how, style: `--dx:${arrived.dx}px;--dy:${arrived.dy}px` }) : null;
+  const moving = arrived ? el('g', { class: arrived.how,
+    style: `--dx:${arrived.dx}px;--dy:${arrived.dy}px` + (arrived.ran > 0 ? `;animation-delay:-${arrived.ran}ms` : '') }) : null;
   for (let i = 0; i < h; i++) {
     const cls = colors[i] === '1' ? 'pw' : 'pb', dx = wobble(sq, i), isTop = i === h - 1;
     const into = moving && i >= h - arrived.count ? moving : g;
@@ -303,10 +304,18 @@ export function drawBoard() {
   // A move is animated as it is played (app.animate, from the server's
   // state) and as the position shown steps one ply on along the same line.
   const line = (n) => (app.gameId || 'board') + ':' + (app.state.moves || []).slice(0, n).join(' ');
+  // A redraw of the same position (the engine's worker ready, a graph
+  // done) carries a running animation on where it is, not from its start
+  // nor cut off: its stones keep their class, delayed by the time it ran.
   const stepped = app.drawn && !app.sandbox && app.drawn.ply === s.ply - 1 && app.drawn.key === line(s.ply - 1);
-  app.drawn = { ply: s.ply, key: line(s.ply) };
-  const animate = (app.animate && app.animate.ply === s.ply) || stepped ? arrivals(last, size) : new Map();
+  const same = app.drawn && app.drawn.ply === s.ply && app.drawn.key === line(s.ply);
+  const started = (app.animate && app.animate.ply === s.ply) || stepped;
+  const arrived = started ? arrivals(last, size) : same ? app.drawn.arrived : new Map();
+  const since = started ? performance.now() : same ? app.drawn.since : 0;
+  app.drawn = { ply: s.ply, key: line(s.ply), arrived, since };
   app.animate = null;
+  const ran = Math.round(performance.now() - since);
+  const animate = new Map([...arrived].map(([sq, a]) => [sq, { ...a, ran }]));
   const result = !app.view && app.state.result;
   const road = new Set(result && result.road ? result.road : []);
   if (app.focusSq === undefined || app.focusSq >= size * size) app.focusSq = 0;

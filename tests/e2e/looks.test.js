@@ -93,7 +93,16 @@ test('a step through the game is animated, a move played too; not with reduced m
   await p.keyboard.press('ArrowRight');
   await p.waitForFunction(() => window.takApp.state.ply === 4);
   assert.equal(await moving(), 1, 'a step on animates the move');
-  assert.equal(await p.evaluate(() => document.querySelector('#board .slide').getAttribute('style')), '--dx:-100px;--dy:0px', 'it slides from a1');
+  const from = () => p.evaluate(() => { const g = document.querySelector('#board .slide'); return g && [g.style.getPropertyValue('--dx'), g.style.getPropertyValue('--dy')]; });
+  assert.deepEqual(await from(), ['-100px', '0px'], 'it slides from a1');
+  // A redraw of the same position (here the board turned around; the
+  // engine's worker becoming ready does the same) carries the animation on
+  // where it is instead of cutting it off: it was lost on a slow machine.
+  await p.waitForTimeout(50);
+  await p.click('#flip');
+  assert.equal(await moving(), 1, 'a redraw keeps the move animated');
+  assert.deepEqual(await from(), ['100px', '0px'], 'turned around, it slides from the other side');
+  assert.match(await p.evaluate(() => document.querySelector('#board .slide').style.animationDelay), /^-\d+ms$/, 'on from where it was');
   await p.context().close();
   const q = await newPage(env.browser, { reducedMotion: 'reduce' });
   await openTps(q, 'x5/x5/x5/x5/x5 1 1');
