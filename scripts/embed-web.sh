@@ -72,9 +72,12 @@ version=$(printf '%s' "$version" | sha256sum | cut -c1-16)
         *) mime="application/octet-stream" ;;
         esac
         etag=$(sha256sum <"$work/$i" | cut -c1-16)
-        gz="NULL, 0"
-        [ -f "$work/$i.gz" ] && gz="asset_${i}_gz, sizeof asset_${i}_gz"
-        echo "    {\"$(served_name "$f")\", \"$mime\", asset_$i, sizeof asset_$i, $gz, \"\\\"$etag\\\"\"},"
+        # The gzip'd bytes are another representation of the file, with an
+        # ETag of their own (RFC 9110 8.8.3: a strong validator names one
+        # representation), so a 304 never stands for bytes in another coding.
+        gz="NULL, 0, NULL"
+        [ -f "$work/$i.gz" ] && gz="asset_${i}_gz, sizeof asset_${i}_gz, \"\\\"$etag-gz\\\"\""
+        echo "    {\"$(served_name "$f")\", \"$mime\", asset_$i, sizeof asset_$i, \"\\\"$etag\\\"\", $gz},"
         i=$((i + 1))
     done
     echo "};"

@@ -80,7 +80,7 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
 /* Body bytes sent so far live in ss->rx_len (unused by HTTP connections).
  * An API answer (/api/...) is made now, into ss->body, and sent as an asset
  * of its own. A file of the page is sent gzip'd to a client that takes
- * gzip, and with its ETag: every answer says no-cache, so a browser asks
+ * gzip, and with the ETag of the bytes sent: every answer says no-cache, so a browser asks
  * again each time, and a copy it holds is answered 304, with no body. */
 int http_start(struct lws *wsi, Session *ss, const char *uri) {
     int status = HTTP_STATUS_OK;
@@ -114,7 +114,8 @@ int http_start(struct lws *wsi, Session *ss, const char *uri) {
     const Asset *a = ss->asset;
     char value[1024];
     ss->gzip = a->gz && accepts_gzip(header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING, value, sizeof value));
-    bool unchanged = a->etag && etag_matches(header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, value, sizeof value), a->etag);
+    const char *etag = ss->gzip ? a->gz_etag : a->etag;
+    bool unchanged = etag && etag_matches(header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, value, sizeof value), etag);
     unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start,
                                        *end = buf + sizeof buf - 1;
     if (unchanged ? lws_add_http_header_status(wsi, HTTP_STATUS_NOT_MODIFIED, &p, end)
@@ -123,7 +124,7 @@ int http_start(struct lws *wsi, Session *ss, const char *uri) {
         return -1;
     if (add_header(wsi, "cache-control:", "no-cache", &p, end) ||
         (!unchanged && add_header(wsi, "x-content-type-options:", "nosniff", &p, end)) ||
-        (a->etag && add_header(wsi, "etag:", a->etag, &p, end)) ||
+        (etag && add_header(wsi, "etag:", etag, &p, end)) ||
         (a->gz && add_header(wsi, "vary:", "Accept-Encoding", &p, end)) ||
         (ss->gzip && !unchanged && add_header(wsi, "content-encoding:", "gzip", &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end))

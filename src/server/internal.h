@@ -69,9 +69,10 @@ typedef struct Asset {
     const char *mime;
     const unsigned char *data;
     unsigned int len;
+    const char *etag; /* quoted, for If-None-Match; NULL for an API answer */
     const unsigned char *gz; /* the same bytes gzip'd, or NULL where that is no smaller */
     unsigned int gz_len;
-    const char *etag; /* quoted, for If-None-Match; NULL for an API answer */
+    const char *gz_etag; /* the gzip'd bytes' own ETag */
 } Asset;
 extern const Asset web_assets[];
 extern const unsigned web_asset_count;
