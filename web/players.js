@@ -2,8 +2,9 @@
 // (localStorage 'tak.identity', made once, sent first on every connection:
 // it is the only key to the name, so it never leaves this browser but to the
 // server), the name it claims once and for good, a player's page (/p/NAME:
-// rating, its history, their games with PTN downloads) and the leaderboard
-// (/players), both read from the server's JSON (/api/...).
+// rating, its history, their games: each a line saying how it ended, its
+// clock, size and length, with links to review it and to its PTN) and the
+// leaderboard (/players), both read from the server's JSON (/api/...).
 import { app } from './state.js';
 import { request } from './connection.js';
 
@@ -109,12 +110,30 @@ function historyChart(history) {
   return svg;
 }
 
-// The result from the player's side: won, lost, drawn, or going on.
+// How a game ended (the API's `end`), said after "beat Alice", "lost to Alice", "drew with Alice".
+const HOW = {
+  road: 'by road', flats: 'on flats', reserves: 'on flats (a reserve ran out)', repetition: 'by repetition',
+  resignation: 'by resignation', time: 'on time', agreement: 'by agreement',
+};
+
+// The game from the player's side, as a line of words and links: "lost to
+// Alice by road (R-0)", "beat Tak engine, level 3 on time (1-0)", "playing Bob".
 function outcome(g) {
-  if (!g.result) return 'playing';
-  if (g.result === '1/2-1/2') return 'draw';
+  const opponent = g.opponent ? link(g.opponent) : document.createTextNode(g.engine || 'an anonymous player');
+  if (!g.result) return ['playing ', opponent];
+  const how = (HOW[g.end] ? ' ' + HOW[g.end] : '') + ` (${g.result})`;
+  if (g.result === '1/2-1/2') return [g.end === 'agreement' ? 'agreed a draw with ' : 'drew with ', opponent,
+    g.end === 'agreement' ? ` (${g.result})` : how];
   const whiteWon = g.result.endsWith('-0');
-  return (whiteWon === (g.color === 'white') ? 'won ' : 'lost ') + g.result;
+  return [whiteWon === (g.color === 'white') ? 'beat ' : 'lost to ', opponent, how];
+}
+
+// A time control as players write it: minutes+increment in seconds ("10+5");
+// a base under a minute (or not whole minutes) in seconds ("90s+2").
+function clockName(c) {
+  if (!c) return 'untimed';
+  const base = c.base_ms % 60000 ? `${c.base_ms / 1000}s` : `${c.base_ms / 60000}`;
+  return `${base}+${c.increment_ms / 1000}`;
 }
 
 async function showPlayer(name) {
@@ -132,19 +151,23 @@ async function showPlayer(name) {
   if (!p.recent.length) { sec.append(el('p', 'No games yet.')); return; }
   const table = el('table', null, { class: 'seeks', id: 'player-games' });
   const head = table.createTHead().insertRow();
-  for (const t of ['Date', 'Opponent', 'Colour', 'Size', 'Result', 'Rating', '', '']) head.append(el('th', t));
+  // Each row reads as a line: "lost to Alice by road (R-0) | black | 5×5 |
+  // 10+5 | rated 1500 → 1488 | 42 plies | 2026-11-28 | review | PTN".
+  for (const t of ['Game', 'Colour', 'Size', 'Clock', 'Rating', 'Length', 'Date', '', '']) head.append(el('th', t));
   const body = table.createTBody();
   for (const g of p.recent) {
     const tr = body.insertRow();
     tr.dataset.game = g.game;
-    tr.insertCell().textContent = day(g.created);
-    const opp = tr.insertCell();
-    if (g.opponent) opp.append(link(g.opponent)); else opp.textContent = g.engine || 'anonymous';
+    const game = tr.insertCell();
+    game.className = 'outcome';
+    game.append(...outcome(g));
     tr.insertCell().textContent = g.color;
     tr.insertCell().textContent = `${g.size}×${g.size}`;
-    tr.insertCell().textContent = outcome(g);
-    tr.insertCell().textContent = !g.rated ? 'casual' : g.rating_after == null ? `${Math.round(g.rating_before)}` :
-      `${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}`;
+    tr.insertCell().textContent = clockName(g.clock);
+    tr.insertCell().textContent = !g.rated ? 'casual' : g.rating_after == null ? `rated ${Math.round(g.rating_before)}` :
+      `rated ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}`;
+    tr.insertCell().textContent = `${g.plies} ${g.plies === 1 ? 'ply' : 'plies'}`;
+    tr.insertCell().textContent = day(g.created);
     const view = el('a', g.result ? 'review' : 'watch', { href: '/g/' + g.game });
     tr.insertCell().append(view);
     const dl = el('a', 'PTN', { href: g.ptn, download: `${g.game}.ptn` });
