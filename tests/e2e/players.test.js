@@ -7,7 +7,9 @@
 // a browser keeps its name after a reload. Claiming a name moves nothing on
 // the page (the click that claimed it must still land). A player's page
 // says of each game how it ended, in words, with its clock, size, length and
-// date, the opponent linked (issue 43).
+// date, the opponent linked; a name goes to another browser by a link
+// carrying the secret in its fragment, once asked, and a broken link
+// changes nothing (issue 43).
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -210,4 +212,70 @@ test('a player\'s page says how each game ended, its clock, size, length and dat
   await p.locator(`#player-games tr[data-game="${road}"] a`, { hasText: 'review' }).click();
   await p.waitForFunction((id) => window.takApp.gameId === id && window.takApp.state && window.takApp.state.result, road);
   await p.context().close();
+});
+
+test('a name goes to another browser by a link, once asked; a broken link is refused and changes nothing', async () => {
+  const name = uniqueName('Fay'), own = uniqueName('Gus');
+  const claimed = async (p, n) => {
+    await openLobby(p, env.srv.url);
+    await p.fill('#player-name', n);
+    await p.evaluate(() => document.getElementById('player-name').dispatchEvent(new Event('change')));
+    await p.waitForFunction(() => document.getElementById('player-name').readOnly);
+  };
+  // The first browser: its name, and the link to it beside the name.
+  const a = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+  await claimed(a, name);
+  await a.click('#carry-name-btn');
+  await a.waitForSelector('#carry-name[open]');
+  const link = await a.inputValue('#carry-name-link');
+  const secret = await a.evaluate(() => localStorage.getItem('tak.identity'));
+  // The secret travels in the fragment only: never in the path or query the server logs.
+  assert.equal(link, `${env.srv.url}/#identity=${secret}`);
+  assert.match(await a.textContent('#carry-name'), /Whoever has it plays as you/);
+  assert.equal(await a.textContent('#carry-name-who'), name);
+  await a.click('#carry-name-copy');
+  await a.waitForFunction(() => /Copied/.test(document.getElementById('carry-name-copied').textContent));
+  assert.equal(await a.evaluate(() => navigator.clipboard.readText()), link);
+  await shot(a, 'players-carry-name');
+  await a.click('#carry-name-close');
+  const me = await a.textContent('#me');
+
+  // The second browser has a name of its own; a link cut short (opened as
+  // a new page), and one that names nobody (pasted into the tab, which
+  // changes only the fragment), are refused in words, and it keeps its own.
+  const b = await newPage();
+  await claimed(b, own);
+  const before = await b.evaluate(() => localStorage.getItem('tak.identity'));
+  await b.goto(`${env.srv.url}/players`);
+  await b.goto(`${env.srv.url}/#identity=${secret.slice(0, 12)}`);
+  await b.waitForFunction(() => !document.getElementById('identity-note').hidden);
+  assert.match(await b.textContent('#identity-note'), /link to use a name here is broken.*Nothing changed/);
+  assert.equal(await b.evaluate(() => location.hash), '', 'the broken secret is out of the address too');
+  await b.waitForFunction(() => document.getElementById('player-name').readOnly);
+  assert.equal(await b.inputValue('#player-name'), own);
+  assert.equal(await b.evaluate(() => localStorage.getItem('tak.identity')), before);
+  await b.goto(`${env.srv.url}/#identity=${'x'.repeat(32)}`);
+  await b.waitForFunction(() => /names no player/.test(document.getElementById('identity-note').textContent));
+  await b.waitForFunction((n) => document.getElementById('player-name').value === n && /You play as/.test(document.getElementById('me').textContent), own);
+  assert.equal(await b.evaluate(() => localStorage.getItem('tak.identity')), before);
+
+  // The good link: the page asks (naming the player and the name it
+  // replaces), then plays as the first browser's player, the secret kept and
+  // gone from the address bar.
+  const asked = [];
+  b.on('dialog', (d) => asked.push(d.message()));
+  await b.goto(`${env.srv.url}/players`);
+  await b.goto(link);
+  await b.waitForFunction((n) => document.getElementById('player-name').value === n, name);
+  assert.equal(asked.length, 1);
+  assert.match(asked[0], new RegExp(`Play as ${name} \\(rating 1500\\?\\)[\\s\\S]*own name, ${own}, will no longer be used here`));
+  assert.equal(await b.evaluate(() => location.href), env.srv.url + '/');
+  assert.equal(await b.evaluate(() => localStorage.getItem('tak.identity')), secret);
+  assert.equal(await b.textContent('#me'), me);
+  assert.match(await b.textContent('#identity-note'), new RegExp(`now plays as ${name}`));
+  // And it stays so after a reload: the secret is this browser's now.
+  await b.reload();
+  await b.waitForFunction(() => document.getElementById('player-name').readOnly);
+  assert.equal(await b.textContent('#me'), me);
+  for (const p of [a, b]) await p.context().close();
 });
