@@ -403,7 +403,8 @@ static void test_rated_game(void **state) {
 
     bool rated = false;
     TakRating after[2];
-    OK(f->store->ops->finish_game(f->store, "rated", "R-0", 1, 2000000000, &rated, after, ERR));
+    OK(f->store->ops->finish_game(f->store, "rated", "R-0", TAK_END_ROAD, 1, 2000000000, &rated,
+                                  after, ERR));
     assert_true(rated);
     StoredPlayer want[2] = {p[0], p[1]};
     store_rate_game(want, 1, 2000000000);
@@ -423,11 +424,13 @@ static void test_rated_game(void **state) {
     StoredGame back = load(f, "rated");
     assert_string_equal(back.result, "R-0");
     assert_int_equal(back.finished_s, 2000000000);
+    assert_int_equal(back.result_end, TAK_END_ROAD);
     for (int c = 0; c < 2; c++) assert_true(back.rating_after[c].rating == after[c].rating);
     stored_game_free(&back);
 
     /* Once only. */
-    OK(f->store->ops->finish_game(f->store, "rated", "0-R", 0, 2000000100, &rated, after, ERR));
+    OK(f->store->ops->finish_game(f->store, "rated", "0-R", TAK_END_ROAD, 0, 2000000100, &rated,
+                                  after, ERR));
     assert_false(rated);
     back = load(f, "rated");
     assert_string_equal(back.result, "R-0");
@@ -443,6 +446,11 @@ static void test_rated_game(void **state) {
     assert_string_equal(games[0].opponent, "White");
     assert_string_equal(games[0].result, "R-0");
     assert_true(games[0].rated);
+    /* How it ended, its clock and length: what the player's page says of it. */
+    assert_int_equal(games[0].end, TAK_END_ROAD);
+    assert_int_equal(games[0].clock.base_ms, g.clock.base_ms);
+    assert_int_equal(games[0].clock.increment_ms, g.clock.increment_ms);
+    assert_int_equal(games[0].plies, (int)g.move_count);
     assert_true(games[0].rating_before == p[1].rating.rating);
     assert_true(games[0].rating_after.rating == after[1].rating);
 
@@ -463,7 +471,8 @@ static void test_unrated_end(void **state) {
     OK(f->store->ops->create_game(f->store, &g, ERR));
     bool rated = true;
     TakRating after[2];
-    OK(f->store->ops->finish_game(f->store, "unrated", "F-0", 1, 1234, &rated, after, ERR));
+    OK(f->store->ops->finish_game(f->store, "unrated", "F-0", TAK_END_BOARD_FULL, 1, 1234, &rated,
+                                  after, ERR));
     assert_false(rated);
     StoredGame back = load(f, "unrated");
     assert_string_equal(back.result, "F-0");

@@ -2,14 +2,21 @@
 // (localStorage 'tak.identity', made once, sent first on every connection:
 // it is the only key to the name, so it never leaves this browser but to the
 // server), the name it claims once and for good, a player's page (/p/NAME:
-// rating, its history, their games with PTN downloads) and the leaderboard
-// (/players), both read from the server's JSON (/api/...).
+// rating, its history, their games: each a line saying how it ended, its
+// clock, size and length, with links to review it and to its PTN) and the
+// leaderboard (/players), both read from the server's JSON (/api/...).
+// The secret goes to another browser only by the player's hand: a link
+// carrying it in its fragment (#identity=..., never sent to the server, so
+// in no server's log), which the other browser takes on once asked.
 import { app } from './state.js';
 import { request } from './connection.js';
 
+// What the page makes and the server takes (players.c's bad_identity).
+const IDENTITY = /^[A-Za-z0-9_-]{20,128}$/;
+
 function identity() {
   let id = localStorage.getItem('tak.identity');
-  if (!id || !/^[A-Za-z0-9_-]{20,128}$/.test(id)) {
+  if (!id || !IDENTITY.test(id)) {
     const bytes = crypto.getRandomValues(new Uint8Array(24));
     id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     localStorage.setItem('tak.identity', id);
@@ -25,6 +32,7 @@ function setMe(p) {
   const input = document.getElementById('player-name'), status = document.getElementById('me');
   if (!input || !status) return;
   status.textContent = '';
+  document.getElementById('carry-name-btn')?.classList.toggle('unnamed', !p);
   if (!p) { input.readOnly = false; return; }
   input.value = p.name; input.readOnly = true;
   input.title = 'Your name is yours for good (kept with this browser\'s identity)';
@@ -37,9 +45,96 @@ function say(text) {
   if (el) el.textContent = text;
 }
 
-// Identifies this connection, before anything else is sent on it.
+// Identifies this connection, before anything else is sent on it: as the
+// player of a link just opened, when there is one, else as this browser.
 export function connected() {
+  const linked = app.linked;
+  app.linked = null;
+  if (linked) { takeLinked(linked); return; }
   request({ type: 'identify', identity: identity() }).then((r) => setMe(r.player)).catch((e) => say(e.message));
+}
+
+// ---- your name on another device ------------------------------------------------
+
+// A line at the top of the page about the name a link brought: `done` says
+// it was taken, else why nothing changed.
+function note(text, done) {
+  const p = document.getElementById('identity-note');
+  p.textContent = text;
+  p.classList.toggle('done', !!done);
+  p.hidden = false;
+}
+
+// The link that takes this browser's name to another: the site with the
+// secret in its fragment, which browsers never send to a server.
+const nameLink = () => `${location.origin}/#identity=${identity()}`;
+
+// Reads a link's #identity=SECRET when the page opens, and takes it out of
+// the address at once (no history entry, bookmark or shared address keeps
+// it). A well-formed secret other than this browser's waits in app.linked
+// for the connection (connected); a broken one is refused here, saying so.
+function readLinked() {
+  const m = location.hash.match(/^#identity=(.*)$/s);
+  if (!m) return;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  if (!IDENTITY.test(m[1])) {
+    note('This link to use a name here is broken: part of it is missing or was changed on the way. ' +
+      'Nothing changed in this browser. Copy the whole link again on your other device ' +
+      '("Use your name on another device", in the lobby).');
+    return;
+  }
+  if (m[1] === localStorage.getItem('tak.identity')) { note('This browser already plays under this link\'s name.', true); return; }
+  app.linked = m[1];
+}
+
+// Identifies as the link's secret to learn whose it is, asks the player
+// whether to play as them here, and keeps it if so; otherwise (no such
+// player, refused, an error) goes back to this browser's own identity.
+async function takeLinked(secret) {
+  const own = app.player?.name || localStorage.getItem('tak.name');
+  try {
+    const r = await request({ type: 'identify', identity: secret });
+    if (!r.player) {
+      note('This link names no player here (it may be from another site, or cut short): nothing changed in this browser.');
+    } else if (confirm(`Play as ${r.player.name} (rating ${ratingOf(r.player)}) in this browser from now on?` +
+        (own && own !== r.player.name ? `\n\nThis browser's own name, ${own}, will no longer be used here.` : ''))) {
+      localStorage.setItem('tak.identity', secret);
+      setMe(r.player);
+      note(`This browser now plays as ${r.player.name}.`, true);
+      return;
+    } else {
+      note('Nothing changed: this browser keeps its own name.', true);
+    }
+  } catch (e) {
+    note(`The link's name could not be taken (${e.message}): nothing changed in this browser.`);
+  }
+  request({ type: 'identify', identity: identity() }).then((r) => setMe(r.player)).catch((e) => say(e.message));
+}
+
+// The dialog that shows this browser's link, with a Copy button and the
+// warning that whoever has it plays as this player.
+function initCarry() {
+  const dialog = document.getElementById('carry-name'), field = document.getElementById('carry-name-link');
+  const copied = document.getElementById('carry-name-copied');
+  document.getElementById('carry-name-btn').classList.toggle('unnamed', !app.player);
+  document.getElementById('carry-name-btn').addEventListener('click', () => {
+    if (!app.player) return;
+    document.getElementById('carry-name-who').textContent = app.player.name;
+    field.value = nameLink();
+    copied.textContent = '';
+    dialog.showModal();
+    field.select();
+  });
+  document.getElementById('carry-name-copy').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied.textContent = 'Copied: paste it into the other browser\'s address bar.';
+    } catch (e) { // no clipboard for this page (an old browser, or refused): the link is selected to copy by hand
+      field.select();
+      copied.textContent = 'Select the link above and copy it.';
+    }
+  });
+  document.getElementById('carry-name-close').addEventListener('click', () => dialog.close());
 }
 
 // Claims `name` for this browser when it has none yet. The request goes out
@@ -109,12 +204,30 @@ function historyChart(history) {
   return svg;
 }
 
-// The result from the player's side: won, lost, drawn, or going on.
+// How a game ended (the API's `end`), said after "beat Alice", "lost to Alice", "drew with Alice".
+const HOW = {
+  road: 'by road', flats: 'on flats', reserves: 'on flats (a reserve ran out)', repetition: 'by repetition',
+  resignation: 'by resignation', time: 'on time', agreement: 'by agreement',
+};
+
+// The game from the player's side, as a line of words and links: "lost to
+// Alice by road (R-0)", "beat Tak engine, level 3 on time (1-0)", "playing Bob".
 function outcome(g) {
-  if (!g.result) return 'playing';
-  if (g.result === '1/2-1/2') return 'draw';
+  const opponent = g.opponent ? link(g.opponent) : document.createTextNode(g.engine || 'an anonymous player');
+  if (!g.result) return ['playing ', opponent];
+  const how = (HOW[g.end] ? ' ' + HOW[g.end] : '') + ` (${g.result})`;
+  if (g.result === '1/2-1/2') return [g.end === 'agreement' ? 'agreed a draw with ' : 'drew with ', opponent,
+    g.end === 'agreement' ? ` (${g.result})` : how];
   const whiteWon = g.result.endsWith('-0');
-  return (whiteWon === (g.color === 'white') ? 'won ' : 'lost ') + g.result;
+  return [whiteWon === (g.color === 'white') ? 'beat ' : 'lost to ', opponent, how];
+}
+
+// A time control as players write it: minutes+increment in seconds ("10+5");
+// a base under a minute (or not whole minutes) in seconds ("90s+2").
+function clockName(c) {
+  if (!c) return 'untimed';
+  const base = c.base_ms % 60000 ? `${c.base_ms / 1000}s` : `${c.base_ms / 60000}`;
+  return `${base}+${c.increment_ms / 1000}`;
 }
 
 async function showPlayer(name) {
@@ -132,19 +245,23 @@ async function showPlayer(name) {
   if (!p.recent.length) { sec.append(el('p', 'No games yet.')); return; }
   const table = el('table', null, { class: 'seeks', id: 'player-games' });
   const head = table.createTHead().insertRow();
-  for (const t of ['Date', 'Opponent', 'Colour', 'Size', 'Result', 'Rating', '', '']) head.append(el('th', t));
+  // Each row reads as a line: "lost to Alice by road (R-0) | black | 5×5 |
+  // 10+5 | rated 1500 → 1488 | 42 plies | 2026-11-28 | review | PTN".
+  for (const t of ['Game', 'Colour', 'Size', 'Clock', 'Rating', 'Length', 'Date', '', '']) head.append(el('th', t));
   const body = table.createTBody();
   for (const g of p.recent) {
     const tr = body.insertRow();
     tr.dataset.game = g.game;
-    tr.insertCell().textContent = day(g.created);
-    const opp = tr.insertCell();
-    if (g.opponent) opp.append(link(g.opponent)); else opp.textContent = g.engine || 'anonymous';
+    const game = tr.insertCell();
+    game.className = 'outcome';
+    game.append(...outcome(g));
     tr.insertCell().textContent = g.color;
     tr.insertCell().textContent = `${g.size}×${g.size}`;
-    tr.insertCell().textContent = outcome(g);
-    tr.insertCell().textContent = !g.rated ? 'casual' : g.rating_after == null ? `${Math.round(g.rating_before)}` :
-      `${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}`;
+    tr.insertCell().textContent = clockName(g.clock);
+    tr.insertCell().textContent = !g.rated ? 'casual' : g.rating_after == null ? `rated ${Math.round(g.rating_before)}` :
+      `rated ${Math.round(g.rating_before)} → ${Math.round(g.rating_after)}`;
+    tr.insertCell().textContent = `${g.plies} ${g.plies === 1 ? 'ply' : 'plies'}`;
+    tr.insertCell().textContent = day(g.created);
     const view = el('a', g.result ? 'review' : 'watch', { href: '/g/' + g.game });
     tr.insertCell().append(view);
     const dl = el('a', 'PTN', { href: g.ptn, download: `${g.game}.ptn` });
@@ -187,6 +304,13 @@ export function route(path) {
 }
 
 export function initPlayers() {
+  readLinked();
+  // A link pasted into a tab already on this page changes only the fragment: no new page.
+  window.addEventListener('hashchange', () => {
+    readLinked();
+    if (app.linked && app.connected) { const linked = app.linked; app.linked = null; takeLinked(linked); }
+  });
+  initCarry();
   // The header's "New game" leaves these pages.
   document.getElementById('new-game-btn').addEventListener('click', () => route(''));
   // A name typed is claimed when the field is left (before the click that left it acts).

@@ -32,8 +32,9 @@ export const app = {
   analysisBoard: null,
   // lobby.js: the lobby as last sent; the ids of our own open seeks
   lobby: null, mySeeks: new Set(),
-  // players.js: who this browser plays as (the server's player, or null), and a name being claimed
-  player: null, claiming: null,
+  // players.js: who this browser plays as (the server's player, or null), a name being
+  // claimed, and an identity secret from a link (#identity=...) to take on once connected
+  player: null, claiming: null, linked: null,
   // settings.js: the looks and sounds kept in this browser; what was played, for tests
   wobbly: localStorage.getItem('tak.wobbly') === '1',
   muted: localStorage.getItem('tak.muted') === '1', sounds: [], audio: null,

@@ -186,14 +186,15 @@ void players_game_over(Server *s, LiveGame *g) {
     TakRating after[2];
     TakError err;
     int64_t now = clock_now_ms() / 1000;
-    if (!s->store->ops->finish_game(s->store, g->info.id, code, white_score, now, &rated, after,
-                                    &err)) {
+    if (!s->store->ops->finish_game(s->store, g->info.id, code, (int)res.end, white_score, now,
+                                    &rated, after, &err)) {
         /* Not recorded: the next load of the game (or start of a server) tries again. */
         if (!s->config->quiet)
             fprintf(stderr, "tak serve: recording the end of %s: %s\n", g->info.id, err.message);
         return;
     }
     snprintf(g->info.result, sizeof g->info.result, "%s", code);
+    g->info.result_end = (int)res.end;
     g->info.finished_s = now;
     if (rated) memcpy(g->info.rating_after, after, sizeof after);
 }
@@ -215,6 +216,33 @@ void players_sweep(Server *s) {
 /* ---- the players' pages' JSON ---------------------------------------------------- */
 
 static json_t *rating_or_null(double r) { return r > 0 ? json_real(round1(r)) : json_null(); }
+
+/* How a game ended, in one word for the page to phrase, or NULL while it
+ * goes on. A game recorded before the store kept the way it ended, and that
+ * ended on the board, says it by its result code (R or F). */
+static const char *ending(const StoredGameSummary *g) {
+    static const char *const words[] = {
+        [TAK_END_ROAD] = "road",
+        [TAK_END_BOARD_FULL] = "flats",
+        [TAK_END_RESERVES] = "reserves",
+        [TAK_END_REPETITION] = "repetition",
+        [TAK_END_RESIGNATION] = "resignation",
+        [TAK_END_TIME] = "time",
+        [TAK_END_AGREEMENT] = "agreement",
+    };
+    if (!g->result[0]) return NULL;
+    if (g->end > 0 && g->end < (int)(sizeof words / sizeof *words) && words[g->end])
+        return words[g->end];
+    if (strchr(g->result, 'R')) return "road";
+    if (strchr(g->result, 'F')) return "flats";
+    return NULL; /* a draw or a win whose way was not kept */
+}
+
+static json_t *clock_or_null(const StoredClock *c) {
+    if (c->base_ms <= 0) return json_null();
+    return json_pack("{s:I, s:I}", "base_ms", (json_int_t)c->base_ms, "increment_ms",
+                     (json_int_t)c->increment_ms);
+}
 
 /* GET /api/players/NAME: the player, their games (newest first) and their
  * rating after each rated game (oldest first). */
@@ -251,6 +279,10 @@ static json_t *player_page(Server *s, const char *name, int *status) {
                                 g->result[0] ? json_string(g->result) : json_null(), "rated",
                                 g->rated, "rating_before", rating_or_null(g->rating_before),
                                 "rating_after", rating_or_null(g->rating_after.rating), "ptn", ptn);
+        const char *end = ending(g);
+        json_object_set_new(row, "end", end ? json_string(end) : json_null());
+        json_object_set_new(row, "clock", clock_or_null(&g->clock));
+        json_object_set_new(row, "plies", json_integer(g->plies));
         json_array_append_new(list, row);
     }
     for (size_t i = n; i-- > 0;)

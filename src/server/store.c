@@ -109,6 +109,7 @@ const StoreColumn store_game_columns[] = {
     REAL("black_vol_after", rating_after[1].volatility),
     TEXT("result", result),
     INT64("finished", finished_s),
+    INT("result_end", result_end),
 };
 const size_t store_game_column_count = sizeof store_game_columns / sizeof *store_game_columns;
 

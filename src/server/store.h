@@ -51,6 +51,7 @@ typedef struct StoredGame {
     TakRating rating_after[2];          /* their ratings after it, once rated; 0 before */
     char result[STORE_RESULT_LEN];      /* its result code once finish_game recorded it, or "" */
     int64_t finished_s;                 /* when finish_game recorded it (s since 1970), or 0 */
+    int result_end;                     /* how it ended (TakEnd) as finish_game recorded it, or 0 */
     int64_t created_s;                  /* when it was made (s since 1970; set by the store) */
     char *import_ptn; /* the PTN it was imported from, kept for its tags, comments and
                        * marks (malloc'd), or NULL */
@@ -103,6 +104,12 @@ typedef struct StoredGameSummary {
     char opponent[STORE_NAME_LEN + 1]; /* the opponent's name, or "" (anonymous or engine) */
     int engine_level;                  /* the opponent engine's level, or 0 */
     char result[STORE_RESULT_LEN];     /* "" while it goes on */
+    /* How it ended (TakEnd); 0 while it goes on, and for a game recorded
+     * before the store kept it that ended on the board (its result code
+     * says road or flats). */
+    int end;
+    StoredClock clock; /* base_ms and increment_ms; base_ms 0 untimed */
+    int plies;
     bool rated;
     double rating_before;   /* the player's, 0 when none */
     TakRating rating_after; /* the player's once rated, else 0 */
@@ -162,16 +169,18 @@ typedef struct StoreOps {
      * nothing made, when another identity holds the name in any case. */
     bool (*create_player)(Store *s, const char *hash, const char *name, StoredPlayer *out,
                           bool *taken, TakError *err);
-    /* Records that a game ended with `result` (a code) at now_s, once: a
-     * game recorded already is left as it is (true, *rated false). The first
+    /* Records that a game ended with `result` (a code), in the way `end` (a
+     * TakEnd, for the players' pages), at now_s, once: a game recorded
+     * already is left as it is (true, *rated false). The first
      * record of a rated game between two players also updates both ratings
      * (Glicko-2, one game as one rating period, from their ratings now, each
      * deviation first grown by the days since their last rated game), in
      * the same transaction, so it happens exactly once however many
      * processes see the end; then *rated is true and after[] their new
      * ratings by colour. `white_score` is 1, 0.5 or 0. */
-    bool (*finish_game)(Store *s, const char *id, const char *result, double white_score,
-                        int64_t now_s, bool *rated, TakRating after[2], TakError *err);
+    bool (*finish_game)(Store *s, const char *id, const char *result, int end,
+                        double white_score, int64_t now_s, bool *rated, TakRating after[2],
+                        TakError *err);
     /* The player's last `max` games, newest first. */
     bool (*player_games)(Store *s, int64_t player, size_t max, StoredGameSummary *out,
                          size_t *count, TakError *err);

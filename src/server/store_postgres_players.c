@@ -22,7 +22,8 @@ static const char q_player_new[] =
  * it, the first changes the row, the others (re-checking after the lock)
  * find result set and change nothing. */
 static const char q_finish[] =
-    "UPDATE games SET result = $2, finished = $3::bigint WHERE id = $1 AND result = ''"
+    "UPDATE games SET result = $2, finished = $3::bigint, result_end = $4::int"
+    " WHERE id = $1 AND result = ''"
     " RETURNING rated, white_player, black_player";
 /* Both players' rows locked, in id order (so two games rated at once
  * cannot deadlock), until the transaction ends. */
@@ -43,7 +44,8 @@ static const char q_player_games[] =
     " CASE WHEN white_player = $1::bigint THEN white_rating ELSE black_rating END,"
     " CASE WHEN white_player = $1::bigint THEN white_rating_after ELSE black_rating_after END,"
     " CASE WHEN white_player = $1::bigint THEN white_rd_after ELSE black_rd_after END,"
-    " CASE WHEN white_player = $1::bigint THEN white_vol_after ELSE black_vol_after END"
+    " CASE WHEN white_player = $1::bigint THEN white_vol_after ELSE black_vol_after END,"
+    " CASE WHEN result_end <> 0 THEN result_end ELSE end_kind END, clock_base, clock_inc, plies"
     " FROM games WHERE white_player = $1::bigint OR black_player = $1::bigint"
     " ORDER BY created DESC, id DESC LIMIT $2::bigint";
 static const char q_leaders[] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
@@ -149,16 +151,17 @@ static bool rate(PgStore *s, const char *id, const int64_t who[2], double white_
     return pg_change(s, q_game_rated, 7, gp, NULL, err, "saving a game's ratings");
 }
 
-bool pg_finish_game(Store *base, const char *id, const char *result, double white_score,
+bool pg_finish_game(Store *base, const char *id, const char *result, int end, double white_score,
                     int64_t now_s, bool *rated, TakRating after[2], TakError *err) {
     PgStore *s = (PgStore *)base;
-    char now[24];
+    char now[24], how[12];
     snprintf(now, sizeof now, "%lld", (long long)now_s);
-    const char *params[3] = {id, result, now};
+    snprintf(how, sizeof how, "%d", end);
+    const char *params[4] = {id, result, now, how};
     *rated = false;
     if (PQstatus(s->conn) != CONNECTION_OK) PQreset(s->conn);
     if (!pg_simple(s, "BEGIN", err, "starting a transaction")) return false;
-    PGresult *r = pg_exec(s, q_finish, 3, params, PGRES_TUPLES_OK, err, "saving a game's end");
+    PGresult *r = pg_exec(s, q_finish, 4, params, PGRES_TUPLES_OK, err, "saving a game's end");
     bool ok = r != NULL;
     if (ok && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) != 0) {
         int64_t who[2] = {pg_int64_column(r, 0, 1), pg_int64_column(r, 0, 2)};
@@ -204,6 +207,10 @@ bool pg_player_games(Store *base, int64_t player, size_t max, StoredGameSummary 
         g->rating_after.rating = pg_double_column(r, row, 10);
         g->rating_after.rd = pg_double_column(r, row, 11);
         g->rating_after.volatility = pg_double_column(r, row, 12);
+        g->end = (int)pg_int64_column(r, row, 13);
+        g->clock.base_ms = pg_int64_column(r, row, 14);
+        g->clock.increment_ms = pg_int64_column(r, row, 15);
+        g->plies = (int)pg_int64_column(r, row, 16);
     }
     PQclear(r);
     return true;

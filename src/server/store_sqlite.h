@@ -66,7 +66,7 @@ bool sq_find_player(Store *base, PlayerKey by, const char *key, StoredPlayer *ou
                     TakError *err);
 bool sq_create_player(Store *base, const char *hash, const char *name, StoredPlayer *out,
                       bool *taken, TakError *err);
-bool sq_finish_game(Store *base, const char *id, const char *result, double white_score,
+bool sq_finish_game(Store *base, const char *id, const char *result, int end, double white_score,
                     int64_t now_s, bool *rated, TakRating after[2], TakError *err);
 bool sq_player_games(Store *base, int64_t player, size_t max, StoredGameSummary *out, size_t *count,
                      TakError *err);

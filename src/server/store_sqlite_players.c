@@ -18,7 +18,8 @@ const char *const sq_players_queries[Q_COUNT] = {
     [Q_PLAYER_NEW] = "INSERT INTO players(secret_hash, name, name_key, rating, rd, volatility)"
                      " VALUES(?1,?2,?3,?4,?5,?6) ON CONFLICT DO NOTHING",
     /* Claims the game's end: only the first record changes a row. */
-    [Q_FINISH] = "UPDATE games SET result = ?2, finished = ?3 WHERE id = ?1 AND result = ''",
+    [Q_FINISH] = "UPDATE games SET result = ?2, finished = ?3, result_end = ?4"
+                 " WHERE id = ?1 AND result = ''",
     [Q_RATED_PLAYERS] = "SELECT white_player, black_player FROM games"
                         " WHERE id = ?1 AND rated <> 0 AND white_player <> 0 AND black_player <> 0",
     [Q_PLAYER_RATE] = "UPDATE players SET rating = ?2, rd = ?3, volatility = ?4,"
@@ -33,7 +34,9 @@ const char *const sq_players_queries[Q_COUNT] = {
         " CASE WHEN white_player = ?1 THEN white_rating ELSE black_rating END,"
         " CASE WHEN white_player = ?1 THEN white_rating_after ELSE black_rating_after END,"
         " CASE WHEN white_player = ?1 THEN white_rd_after ELSE black_rd_after END,"
-        " CASE WHEN white_player = ?1 THEN white_vol_after ELSE black_vol_after END"
+        " CASE WHEN white_player = ?1 THEN white_vol_after ELSE black_vol_after END,"
+        " CASE WHEN result_end <> 0 THEN result_end ELSE end_kind END, clock_base, clock_inc,"
+        " (SELECT COUNT(*) FROM moves WHERE moves.game = games.id)"
         " FROM games WHERE white_player = ?1 OR black_player = ?1"
         " ORDER BY created DESC, rowid DESC LIMIT ?2",
     [Q_LEADERS] = "SELECT " PLAYER_COLUMNS " FROM players WHERE rated_games > 0"
@@ -156,7 +159,7 @@ static bool rate(SqliteStore *s, const char *id, double white_score, int64_t now
     return true;
 }
 
-bool sq_finish_game(Store *base, const char *id, const char *result, double white_score,
+bool sq_finish_game(Store *base, const char *id, const char *result, int end, double white_score,
                     int64_t now_s, bool *rated, TakRating after[2], TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
     *rated = false;
@@ -166,6 +169,7 @@ bool sq_finish_game(Store *base, const char *id, const char *result, double whit
     sq_bind_text(st, 1, id);
     sq_bind_text(st, 2, result);
     sqlite3_bind_int64(st, 3, now_s);
+    sqlite3_bind_int(st, 4, end);
     bool ok = sq_run(s, st, err, "saving a game's end");
     if (ok && sqlite3_changes(s->db) == 1) ok = rate(s, id, white_score, now_s, rated, after, err);
     if (!ok) {
@@ -202,6 +206,10 @@ bool sq_player_games(Store *base, int64_t player, size_t max, StoredGameSummary 
         g->rating_after.rating = sqlite3_column_double(st, 10);
         g->rating_after.rd = sqlite3_column_double(st, 11);
         g->rating_after.volatility = sqlite3_column_double(st, 12);
+        g->end = sqlite3_column_int(st, 13);
+        g->clock.base_ms = sqlite3_column_int64(st, 14);
+        g->clock.increment_ms = sqlite3_column_int64(st, 15);
+        g->plies = sqlite3_column_int(st, 16);
     }
     rc = *count == max ? SQLITE_DONE : rc;
     sqlite3_reset(st);

@@ -5,11 +5,16 @@
 // pages list the game (with its PTN) and the rating history, and the
 // leaderboard orders them. A name taken by another browser is refused, and
 // a browser keeps its name after a reload. Claiming a name moves nothing on
-// the page (the click that claimed it must still land).
+// the page (the click that claimed it must still land). A player's page
+// says of each game how it ended, in words, with its clock, size, length and
+// date, the opponent linked; a name goes to another browser by a link
+// carrying the secret in its fragment, once asked, and a broken link
+// changes nothing (issue 43).
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
 const { browserForTests, newPage: openPage, shot, atPly, openLobby } = require('./lib.js');
+const { connect, identify, play, waitFor, uniqueName } = require('../server/lib.js');
 
 const env = browserForTests(test);
 const newPage = (opts) => openPage(env.browser, opts);
@@ -99,7 +104,7 @@ test('a rated game between two browsers changes both ratings; the names, the PTN
   assert.match(await b.textContent('#player-rating'), new RegExp(`Rating ${ratings.black.after}\\? ± \\d+ after 1 rated game`));
   assert.equal(await b.$$eval('.rating-chart circle', (c) => c.length), 2, 'the start and one game');
   const game = b.locator(`#player-games tr[data-game="${gameId}"]`);
-  assert.match(await game.textContent(), new RegExp(`Alice.*black.*4×4.*lost 1-0.*1500 → ${ratings.black.after}`));
+  assert.match(await game.textContent(), new RegExp(`^lost to Alice by resignation \\(1-0\\)black4×4untimedrated 1500 → ${ratings.black.after}2 plies`));
   assert.equal(await game.locator('a', { hasText: 'PTN' }).getAttribute('href'), `/api/games/${gameId}.ptn`);
   const download = await b.evaluate((href) => fetch(href).then((r) => r.text()), `/api/games/${gameId}.ptn`);
   assert.equal(download, ptn);
@@ -107,7 +112,7 @@ test('a rated game between two browsers changes both ratings; the names, the PTN
   // From Bob's page to Alice's, by her name.
   await game.locator('a', { hasText: 'Alice' }).click();
   await b.waitForFunction(() => /^Alice$/.test(document.querySelector('#player-page h2')?.textContent ?? '') && document.getElementById('player-games'));
-  assert.match(await b.textContent(`#player-games tr[data-game="${gameId}"]`), /won 1-0/);
+  assert.match(await b.textContent(`#player-games tr[data-game="${gameId}"]`), /^beat Bob by resignation \(1-0\)white/);
   // The leaderboard: Alice above Bob.
   await b.click('#leaderboard-link');
   await b.waitForSelector('#leaders');
@@ -143,4 +148,134 @@ test('a name typed, then the engine in one click: the game is played under the n
   assert.deepEqual(s, { names: { white: 'Carol', black: null }, rated: false, ratings: { white: { before: 1500, after: null }, black: null } });
   assert.equal(await p.textContent('.stash-row[data-color=white] .who'), 'Carol (1500)');
   await p.context().close();
+});
+
+// A rated 3×3 game between two clients over the wire, from a's seek (a
+// White, b Black) with `clock` ({ time, increment } in seconds, or none);
+// resolves with its id once both follow it.
+async function seekGame(a, b, clock = {}) {
+  const k = await a.send({ type: 'seek', size: 3, color: 'white', rated: true, ...clock });
+  assert.equal(k.type, 'ok', JSON.stringify(k));
+  const acc = await b.send({ type: 'accept_seek', seek: k.seek });
+  assert.equal(acc.type, 'ok', JSON.stringify(acc));
+  const told = await waitFor(() => a.others.find((m) => m.type === 'seek_accepted' && m.seek === k.seek));
+  assert.equal((await a.send({ type: 'join', game: told.game, token: told.token })).type, 'ok');
+  await a.nextState((s) => s.game === acc.game);
+  return acc.game;
+}
+
+test('a player\'s page says how each game ended, its clock, size, length and date, with the opponent linked', async () => {
+  // Four real games, played to their ends over the wire: a road, a full
+  // board won on flats, a flag fallen, a resignation.
+  const a = await connect(env.srv.port), b = await connect(env.srv.port);
+  const dee = (await identify(a, uniqueName('Dee'))).name, eli = (await identify(b, uniqueName('Eli'))).name;
+  const over = (game) => b.nextState((s) => s.game === game && s.result, 5000);
+  const road = await seekGame(a, b, { time: 600, increment: 5 });
+  await play(a, b, ['c1', 'a1', 'a2', 'b1', 'b2', 'a3', 'c2']); // White's road a2-b2-c2
+  await over(road);
+  // White's five flats (the corners and the centre) to Black's four, no road.
+  const flats = await seekGame(a, b);
+  await play(a, b, ['b1', 'a1', 'c1', 'a2', 'a3', 'c2', 'c3', 'b3', 'b2']);
+  await over(flats);
+  const time = await seekGame(a, b, { time: 1 });
+  await play(a, b, ['a1', 'c3']); // White's second runs out
+  await over(time);
+  const resigned = await seekGame(a, b, { time: 180, increment: 2 });
+  await play(a, b, ['a1', 'c3', 'b2']);
+  assert.equal((await b.send({ type: 'resign' })).type, 'ok');
+  await over(resigned);
+  for (const x of [a, b]) await x.close();
+
+  const p = await newPage();
+  await p.goto(env.srv.url + '/p/' + eli);
+  await p.waitForSelector('#player-games');
+  const row = (game) => p.$$eval(`#player-games tr[data-game="${game}"] td`, (tds) => tds.map((t) => t.textContent));
+  const day = /^\d{4}-\d{2}-\d{2}$/, rated = /^rated \d+ → \d+$/;
+  const want = {
+    [road]: [`lost to ${dee} by road (R-0)`, 'black', '3×3', '10+5', '7 plies'],
+    [flats]: [`lost to ${dee} on flats (F-0)`, 'black', '3×3', 'untimed', '9 plies'],
+    [time]: [`beat ${dee} on time (0-1)`, 'black', '3×3', '1s+0', '2 plies'],
+    [resigned]: [`lost to ${dee} by resignation (1-0)`, 'black', '3×3', '3+2', '3 plies'],
+  };
+  for (const [game, [outcome, color, size, clock, length]] of Object.entries(want)) {
+    const cells = await row(game);
+    assert.deepEqual([cells[0], cells[1], cells[2], cells[3], cells[5]], [outcome, color, size, clock, length], game);
+    assert.match(cells[4], rated, game);
+    assert.match(cells[6], day, game);
+    // The opponent's name goes to their page; the game opens for review.
+    const tr = p.locator(`#player-games tr[data-game="${game}"]`);
+    assert.equal(await tr.locator('td.outcome a').getAttribute('href'), '/p/' + dee);
+    assert.equal(await tr.locator('a', { hasText: 'review' }).getAttribute('href'), '/g/' + game);
+  }
+  await shot(p, 'players-page-endings');
+  // And the review link opens the game at its end.
+  await p.locator(`#player-games tr[data-game="${road}"] a`, { hasText: 'review' }).click();
+  await p.waitForFunction((id) => window.takApp.gameId === id && window.takApp.state && window.takApp.state.result, road);
+  await p.context().close();
+});
+
+test('a name goes to another browser by a link, once asked; a broken link is refused and changes nothing', async () => {
+  const name = uniqueName('Fay'), own = uniqueName('Gus');
+  const claimed = async (p, n) => {
+    await openLobby(p, env.srv.url);
+    await p.fill('#player-name', n);
+    await p.evaluate(() => document.getElementById('player-name').dispatchEvent(new Event('change')));
+    await p.waitForFunction(() => document.getElementById('player-name').readOnly);
+  };
+  // The first browser: its name, and the link to it beside the name.
+  const a = await newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+  await claimed(a, name);
+  await a.click('#carry-name-btn');
+  await a.waitForSelector('#carry-name[open]');
+  const link = await a.inputValue('#carry-name-link');
+  const secret = await a.evaluate(() => localStorage.getItem('tak.identity'));
+  // The secret travels in the fragment only: never in the path or query the server logs.
+  assert.equal(link, `${env.srv.url}/#identity=${secret}`);
+  assert.match(await a.textContent('#carry-name'), /Whoever has it plays as you/);
+  assert.equal(await a.textContent('#carry-name-who'), name);
+  await a.click('#carry-name-copy');
+  await a.waitForFunction(() => /Copied/.test(document.getElementById('carry-name-copied').textContent));
+  assert.equal(await a.evaluate(() => navigator.clipboard.readText()), link);
+  await shot(a, 'players-carry-name');
+  await a.click('#carry-name-close');
+  const me = await a.textContent('#me');
+
+  // The second browser has a name of its own; a link cut short (opened as
+  // a new page), and one that names nobody (pasted into the tab, which
+  // changes only the fragment), are refused in words, and it keeps its own.
+  const b = await newPage();
+  await claimed(b, own);
+  const before = await b.evaluate(() => localStorage.getItem('tak.identity'));
+  await b.goto(`${env.srv.url}/players`);
+  await b.goto(`${env.srv.url}/#identity=${secret.slice(0, 12)}`);
+  await b.waitForFunction(() => !document.getElementById('identity-note').hidden);
+  assert.match(await b.textContent('#identity-note'), /link to use a name here is broken.*Nothing changed/);
+  assert.equal(await b.evaluate(() => location.hash), '', 'the broken secret is out of the address too');
+  await b.waitForFunction(() => document.getElementById('player-name').readOnly);
+  assert.equal(await b.inputValue('#player-name'), own);
+  assert.equal(await b.evaluate(() => localStorage.getItem('tak.identity')), before);
+  await b.goto(`${env.srv.url}/#identity=${'x'.repeat(32)}`);
+  await b.waitForFunction(() => /names no player/.test(document.getElementById('identity-note').textContent));
+  await b.waitForFunction((n) => document.getElementById('player-name').value === n && /You play as/.test(document.getElementById('me').textContent), own);
+  assert.equal(await b.evaluate(() => localStorage.getItem('tak.identity')), before);
+
+  // The good link: the page asks (naming the player and the name it
+  // replaces), then plays as the first browser's player, the secret kept and
+  // gone from the address bar.
+  const asked = [];
+  b.on('dialog', (d) => asked.push(d.message()));
+  await b.goto(`${env.srv.url}/players`);
+  await b.goto(link);
+  await b.waitForFunction((n) => document.getElementById('player-name').value === n, name);
+  assert.equal(asked.length, 1);
+  assert.match(asked[0], new RegExp(`Play as ${name} \\(rating 1500\\?\\)[\\s\\S]*own name, ${own}, will no longer be used here`));
+  assert.equal(await b.evaluate(() => location.href), env.srv.url + '/');
+  assert.equal(await b.evaluate(() => localStorage.getItem('tak.identity')), secret);
+  assert.equal(await b.textContent('#me'), me);
+  assert.match(await b.textContent('#identity-note'), new RegExp(`now plays as ${name}`));
+  // And it stays so after a reload: the secret is this browser's now.
+  await b.reload();
+  await b.waitForFunction(() => document.getElementById('player-name').readOnly);
+  assert.equal(await b.textContent('#me'), me);
+  for (const p of [a, b]) await p.context().close();
 });

@@ -140,6 +140,8 @@ test('a rated game updates both ratings once; the PTN has the ratings before it;
   assert.deepEqual([wa.body.recent[0].game, wa.body.recent[0].result, wa.body.recent[0].color, wa.body.recent[0].opponent, wa.body.recent[0].rated],
     [game, 'R-0', 'white', pb.name, true]);
   assert.equal(wa.body.recent[0].rating_before, 1500);
+  // How it ended, its clock and its length, for the page to say.
+  assert.deepEqual([wa.body.recent[0].end, wa.body.recent[0].clock, wa.body.recent[0].plies], ['road', null, ROAD.length]);
   assert.equal(wa.body.recent[0].ptn, `/api/games/${game}.ptn`);
   assert.equal(wb.body.recent[0].color, 'black');
   // The leaderboard lists the winner above the loser.
@@ -163,7 +165,8 @@ test('a rated game updates both ratings once; the PTN has the ratings before it;
 
 test('a rated game lost on time is rated too', async () => {
   const a = await connect(srv.port), b = await connect(srv.port);
-  await identify(a, uniqueName('Tim')); await identify(b, uniqueName('Tom'));
+  const tim = (await identify(a, uniqueName('Tim'))).name;
+  await identify(b, uniqueName('Tom'));
   const k = await a.send({ type: 'seek', size: 3, color: 'white', rated: true, time: 1 });
   const acc = await b.send({ type: 'accept_seek', seek: k.seek });
   assert.equal(acc.type, 'ok', JSON.stringify(acc));
@@ -172,6 +175,8 @@ test('a rated game lost on time is rated too', async () => {
   await play(a, b, ['a1', 'c3']); // both clocks start; White's runs out in a second
   const s = await b.nextState((s) => s.result && s.ratings.white.after !== null, 5000);
   assert.equal(s.result.code, '0-1');
+  const [lost] = (await getJson(srv.port, `/api/players/${tim}`)).body.recent;
+  assert.deepEqual([lost.end, lost.clock, lost.plies], ['time', { base_ms: 1000, increment_ms: 0 }, 2]);
   assert.ok(s.ratings.black.after > 1500 && s.ratings.white.after < 1500);
   for (const x of [a, b]) await x.close();
 });
