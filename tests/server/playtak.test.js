@@ -339,6 +339,33 @@ test('a seek naming TakEngineN is taken by the engine at that level at once', { 
   for (const c of [pt, other, wait]) await c.close();
 });
 
+test("RequestUndo against the engine is answered as the page's takeback: granted at once, or refused", { timeout: 60000 }, async () => {
+  const pt = await ptGuest();
+  let at = pt.mark();
+  pt.send('Seek 5 0 0 B 0 21 1 1 0 TakEngine1');
+  const g = +(await pt.line(/^Game Start /, at)).split(' ')[2];
+  const moves = () => pt.lines.filter((l) => new RegExp(`^Game#${g} (P|M) `).test(l));
+  await pt.line(new RegExp(`^Game#${g} P `), at, 15000); // the engine opens
+  // No move of its own yet: refused, saying why.
+  at = pt.mark();
+  pt.send(`Game#${g} RequestUndo`);
+  assert.equal(await pt.line(/^(OK|NOK)$/, at), 'NOK');
+  assert.ok(await pt.line(/^Error:there is no move of yours to take back$/, at));
+  // Its move and the engine's answer taken back: one Undo a ply, then OK.
+  const sq = freeSquare(moves(), 5);
+  assert.equal(await pt.ask(`Game#${g} P ${sq}`), 'OK');
+  await waitFor(() => moves().length === 2, 15000);
+  at = pt.mark();
+  pt.send(`Game#${g} RequestUndo`);
+  assert.equal(await pt.line(/^(OK|NOK)$/, at), 'OK');
+  assert.deepEqual(pt.lines.slice(at).filter((l) => l.startsWith(`Game#${g} `)), [`Game#${g} Undo`, `Game#${g} Undo`]);
+  // Its turn again: the game goes on.
+  at = pt.mark();
+  assert.equal(await pt.ask(`Game#${g} P ${sq}`), 'OK');
+  assert.ok(await pt.line(new RegExp(`^Game#${g} (P|M) `), at, 15000));
+  await pt.close();
+});
+
 test('our bot plays a whole timed game against itself on the PlayTak port', { timeout: 120000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-playtak-'));
   const run = (args) => new Promise((resolve) => {
