@@ -110,7 +110,8 @@ bool pt_on_seek(PtConn *c, const TakPtSeek *k) {
     want.player.rating = players_rating_now(s, c->ss.player, 0);
     snprintf(want.opponent, sizeof want.opponent, "%.20s", k->opponent); /* checked above */
     const LobbySeek *posted = lobby_post(s, &c->ss, &want, &err);
-    if (posted == NULL || !engine_seeks_challenged(s, posted, &err)) pt_send(c, "Error:%s", err.message);
+    if (posted == NULL || !engine_seeks_challenged(s, posted, &err))
+        pt_send(c, "Error:%s", err.message);
     return true;
 }
 
