@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <netdb.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,7 +33,10 @@ static const CliCommand playtak_command = {
     "what happens on the way goes to stderr.\n"
     "\n"
     "Connection:\n"
-    "  --server HOST:PORT  the server (playtak.com:10000)\n"
+    "  --server HOST:PORT  the server (playtak.com:10000): a name, an IPv4\n"
+    "                      address, or an IPv6 one in brackets ([::1]:10000);\n"
+    "                      resolved once, at start (a name that does not\n"
+    "                      resolve within 10 s stops the bot)\n"
     "  --user NAME         log in as NAME; the password is read from the\n"
     "                      environment variable " PASSWORD_ENV " or from\n"
     "                      --password-file, never from the command line.\n"
@@ -88,14 +92,21 @@ static void on_signal(int sig) {
     interrupted = 1;
 }
 
+/* HOST:PORT, an IPv6 host in brackets ([::1]:10000; the last colon ends a bare one). */
 static bool parse_server(const char *value, PtConfig *cfg) {
     const char *colon = strrchr(value, ':');
     if (!colon || colon == value || colon[1] == '\0') return false;
+    const char *host = value;
     size_t n = (size_t)(colon - value);
+    if (value[0] == '[') {
+        if (n < 3 || colon[-1] != ']') return false;
+        host++;
+        n -= 2;
+    }
     if (n >= sizeof cfg->host || strlen(colon + 1) >= sizeof cfg->port) return false;
     long port;
     if (!cli_parse_int(colon + 1, 1, 65535, &port)) return false;
-    memcpy(cfg->host, value, n);
+    memcpy(cfg->host, host, n);
     cfg->host[n] = '\0';
     snprintf(cfg->port, sizeof cfg->port, "%ld", port);
     return true;
@@ -379,9 +390,16 @@ int cmd_playtak(int argc, char **argv) {
     int connections = 1;
     int rc = parse_options(argc, argv, &cfg, &connections);
     if (rc != CLI_OK) return rc;
+    /* Before the loop, which a lookup would hold up: the bots share these addresses. */
+    char why[300];
+    if (!pt_resolve(cfg.host, cfg.port, PT_RESOLVE_WAIT_S, &cfg.addrs, why, sizeof why))
+        return cli_fail(&playtak_command, "cannot resolve %s: %s", cfg.host, why);
 
     PtBot *bots = calloc((size_t)connections, sizeof *bots);
-    if (!bots) return cli_fail(&playtak_command, "out of memory");
+    if (!bots) {
+        freeaddrinfo(cfg.addrs);
+        return cli_fail(&playtak_command, "out of memory");
+    }
     int made = 0;
     for (; made < connections; made++)
         if (!pt_bot_init(&bots[made], &cfg, made + 1)) {
@@ -391,6 +409,7 @@ int cmd_playtak(int argc, char **argv) {
     if (made < connections) {
         for (int i = 0; i < made; i++) pt_bot_free(&bots[i]);
         free(bots);
+        freeaddrinfo(cfg.addrs);
         return cli_fail(&playtak_command, "out of memory for %d engines of %zu MB", connections, cfg.hash_mb);
     }
 
@@ -420,6 +439,7 @@ int cmd_playtak(int argc, char **argv) {
         pt_bot_free(&bots[i]);
     }
     free(bots);
+    freeaddrinfo(cfg.addrs);
     if (interrupted) return CLI_OK;
     return failed ? CLI_BAD_INPUT : CLI_OK;
 }

@@ -109,8 +109,7 @@ static void stop_search(PtBot *bot) {
 static void disconnect(PtBot *bot) {
     if (bot->fd >= 0) close(bot->fd);
     bot->fd = -1;
-    if (bot->addrs) freeaddrinfo(bot->addrs);
-    bot->addrs = bot->addr_next = NULL;
+    bot->addr_next = NULL;
     bot->in_len = 0;
     bot->discarding = false;
 }
@@ -200,13 +199,93 @@ static void lost(PtBot *bot, double now, const char *why) {
  * server that does not answer would hold every bot for CONNECT_TIMEOUT_S):
  * connect_start opens a socket to the first address, connect_check, at each
  * step, sees whether it connected, and tries the next address when not.
- * Only the name's lookup (getaddrinfo) still blocks. */
+ * The name was resolved before the loop began (pt_resolve): a lookup, which
+ * may wait seconds on a slow resolver, is never made inside it. */
+
+/* A lookup on a thread of its own. Whichever of the thread and its waiter
+ * lets go last frees it: the waiter when the answer came in time, else the
+ * thread, once getaddrinfo returns. */
+typedef struct Lookup {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;
+    bool done, abandoned;
+    char host[256], port[16];
+    int rc;
+    struct addrinfo *addrs;
+} Lookup;
+
+static void lookup_free(Lookup *l) {
+    if (l->rc == 0 && l->addrs) freeaddrinfo(l->addrs);
+    pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->done_cond);
+    free(l);
+}
+
+static void *lookup_run(void *arg) {
+    Lookup *l = arg;
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+    struct addrinfo *addrs = NULL;
+    int rc = getaddrinfo(l->host, l->port, &hints, &addrs);
+    pthread_mutex_lock(&l->lock);
+    l->rc = rc;
+    l->addrs = addrs;
+    l->done = true;
+    bool abandoned = l->abandoned;
+    pthread_cond_signal(&l->done_cond);
+    pthread_mutex_unlock(&l->lock);
+    if (abandoned) lookup_free(l);
+    return NULL;
+}
+
+bool pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo **out, char *why,
+                size_t cap) {
+    Lookup *l = calloc(1, sizeof *l);
+    if (l == NULL) return snprintf(why, cap, "out of memory"), false;
+    snprintf(l->host, sizeof l->host, "%s", host);
+    snprintf(l->port, sizeof l->port, "%s", port);
+    pthread_mutex_init(&l->lock, NULL);
+    pthread_cond_init(&l->done_cond, NULL);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, lookup_run, l) != 0) {
+        lookup_free(l);
+        return snprintf(why, cap, "cannot start a thread to look it up"), false;
+    }
+    pthread_detach(thread);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline); /* the clock pthread_cond_timedwait reads */
+    deadline.tv_sec += wait_s;
+    pthread_mutex_lock(&l->lock);
+    while (!l->done)
+        if (pthread_cond_timedwait(&l->done_cond, &l->lock, &deadline) == ETIMEDOUT) break;
+    if (!l->done) {
+        l->abandoned = true; /* the thread frees it when its lookup returns */
+        pthread_mutex_unlock(&l->lock);
+        return snprintf(why, cap, "no answer from the resolver in %d s", wait_s), false;
+    }
+    pthread_mutex_unlock(&l->lock);
+    bool ok = l->rc == 0 && l->addrs != NULL;
+    if (ok) {
+        *out = l->addrs;
+        l->addrs = NULL;
+    } else {
+        snprintf(why, cap, "%s", l->rc ? gai_strerror(l->rc) : "no address");
+    }
+    lookup_free(l);
+    return ok;
+}
+
+/* "host:port", an IPv6 host in brackets, for the log. */
+static const char *server_name(const PtConfig *cfg, char *buf, size_t cap) {
+    bool v6 = strchr(cfg->host, ':') != NULL;
+    snprintf(buf, cap, "%s%.100s%s:%s", v6 ? "[" : "", cfg->host, v6 ? "]" : "", cfg->port);
+    return buf;
+}
 
 /* Starts connecting to the next address; false when none is left (why says
  * what went wrong with the last). */
 static bool try_next_address(PtBot *bot, double now) {
     while (bot->addr_next) {
-        struct addrinfo *a = bot->addr_next;
+        const struct addrinfo *a = bot->addr_next;
         bot->addr_next = a->ai_next;
         int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
         if (fd < 0) {
@@ -227,23 +306,14 @@ static bool try_next_address(PtBot *bot, double now) {
 }
 
 static void connect_failed(PtBot *bot, double now) {
-    char msg[400];
-    snprintf(msg, sizeof msg, "cannot connect to %.100s:%.15s: %.200s", bot->cfg->host,
-             bot->cfg->port, bot->connect_why);
+    char msg[400], server[128];
+    snprintf(msg, sizeof msg, "cannot connect to %s: %.200s",
+             server_name(bot->cfg, server, sizeof server), bot->connect_why);
     lost(bot, now, msg);
 }
 
 static void connect_start(PtBot *bot, double now) {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
-    int rc = getaddrinfo(bot->cfg->host, bot->cfg->port, &hints, &bot->addrs);
-    if (rc != 0) {
-        bot->addrs = NULL;
-        snprintf(bot->connect_why, sizeof bot->connect_why, "%.100s: %.100s", bot->cfg->host,
-                 gai_strerror(rc));
-        connect_failed(bot, now);
-        return;
-    }
-    bot->addr_next = bot->addrs;
+    bot->addr_next = bot->cfg->addrs;
     snprintf(bot->connect_why, sizeof bot->connect_why, "no address");
     if (!try_next_address(bot, now)) {
         connect_failed(bot, now);
@@ -261,8 +331,7 @@ static void connect_check(PtBot *bot, double now) {
     int err = 0;
     socklen_t len = sizeof err;
     if (ready == 1 && getsockopt(bot->fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) {
-        freeaddrinfo(bot->addrs);
-        bot->addrs = bot->addr_next = NULL;
+        bot->addr_next = NULL;
         connected(bot, now);
         return;
     }
@@ -274,7 +343,8 @@ static void connect_check(PtBot *bot, double now) {
 }
 
 static void connected(PtBot *bot, double now) {
-    say(bot, "connected to %s:%s", bot->cfg->host, bot->cfg->port);
+    char server[128];
+    say(bot, "connected to %s", server_name(bot->cfg, server, sizeof server));
     bot->state = PT_CONNECTED;
     bot->restarted_count = 0;
     bot->connected_at = bot->last_input = now;

@@ -18,14 +18,19 @@
 #define PT_PLAYERS_MAX 32
 /* Seconds between pings: the server's README asks for one every 30 s. */
 #define PT_PING_EVERY_S 30
+/* Seconds the server's name may take to resolve, once, at start. */
+#define PT_RESOLVE_WAIT_S 10
 
 typedef enum { PT_UNDO_REFUSE, PT_UNDO_ACCEPT } PtUndoPolicy;
 typedef enum { PT_DRAW_REFUSE, PT_DRAW_ACCEPT, PT_DRAW_LOSING } PtDrawPolicy;
 
 /* Everything the options say; shared, read-only, by every bot. */
+struct addrinfo;
+
 typedef struct PtConfig {
-    char host[256];
+    char host[256];                   /* a name or an address, IPv6 without brackets */
     char port[16];
+    struct addrinfo *addrs;           /* host's addresses, resolved before the bots start */
     const char *user;                 /* NULL: a guest */
     char password[128];
     int level;
@@ -56,14 +61,12 @@ typedef struct PtConfig {
  * login sent), LOGGED_IN (welcomed); DONE at the end. */
 typedef enum { PT_OFFLINE, PT_CONNECTING, PT_CONNECTED, PT_LOGGED_IN, PT_DONE } PtState;
 
-struct addrinfo;
-
 typedef struct PtBot {
     const PtConfig *cfg;
     int id;                           /* 1.. for the log */
     PtState state;
     int fd;
-    struct addrinfo *addrs, *addr_next; /* while connecting: the server's addresses, the next to try */
+    const struct addrinfo *addr_next; /* while connecting: the next of cfg->addrs to try */
     double connect_deadline;          /* when the address tried now is given up */
     char connect_why[256];            /* why the last address failed */
     char in[TAK_PT_LINE_MAX * 8];
@@ -103,7 +106,13 @@ typedef struct PtBot {
     int restarted_count;
 } PtBot;
 
-/* A bot ready to connect; false when out of memory. */
+/* Resolves host and port (getaddrinfo, any family) on a thread of its own,
+ * waiting at most wait_s: the addresses in *out (freeaddrinfo them), or false
+ * with why (the resolver's reason, or that it did not answer in time). */
+bool pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo **out, char *why,
+                size_t cap);
+
+/* A bot ready to connect (to cfg->addrs); false when out of memory. */
 bool pt_bot_init(PtBot *bot, const PtConfig *cfg, int id);
 /* Stops its search, closes its connection, frees its engine and session. */
 void pt_bot_free(PtBot *bot);

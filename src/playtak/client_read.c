@@ -3,12 +3,14 @@
  * Seek in its three versions, Accept, Game#N's moves and requests, Shout,
  * Tell, PING, quit) read into a TakPtCommand, for a server such as ours. One
  * table maps each line's first word to a reader; each reader walks the line
- * with a cursor that knows its column, so every refusal says what and where.
+ * with a cursor that knows its column (cursor.h, shared with read.c), so
+ * every refusal says what and where.
  * The limits are those our server's port has always applied (playtak_lines.c).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "internal.h"
 
 #define GAME_NO_MAX (1L << 30) /* the largest game or seek number read */
@@ -17,27 +19,10 @@
 #define SEEK_TRIGGER_MAX 1000  /* the move at which extra time is added */
 #define GUEST_TOKEN_LEN 20     /* a guest's rejoin token: this many small letters */
 
-/* A cursor over one line, known to hold no NUL and no control byte, so
- * peek() is '\0' exactly at the end. */
-typedef struct Cur {
-    const char *s;
-    size_t pos, len;
-    TakError *err;
-} Cur;
-
-static char peek(const Cur *c) { return c->pos < c->len ? c->s[c->pos] : '\0'; }
-
-static bool fail_at(Cur *c, size_t pos, const char *fmt, const char *what) {
-    return tak_error_set_at(c->err, 0, (int)pos + 1, fmt, what);
-}
-
-/* The rest of the line from here (it holds no NUL: a "%.*s" needs no more). */
-static size_t rest(const Cur *c) { return c->len - c->pos; }
-
 /* Takes the word w if it comes next, followed by a space (taken) or the end. */
 static bool take_word(Cur *c, const char *w) {
     size_t n = strlen(w);
-    if (rest(c) < n || memcmp(c->s + c->pos, w, n) != 0) return false;
+    if (cur_left(c) < n || memcmp(c->s + c->pos, w, n) != 0) return false;
     char after = c->pos + n < c->len ? c->s[c->pos + n] : '\0';
     if (after != ' ' && after != '\0') return false;
     c->pos += n + (after == ' ');
@@ -48,35 +33,35 @@ static bool take_word(Cur *c, const char *w) {
 static bool number(Cur *c, long max, const char *what, long *out) {
     size_t at = c->pos;
     long v = 0;
-    if (peek(c) < '0' || peek(c) > '9') return fail_at(c, at, "%s is not a whole number", what);
-    while (peek(c) >= '0' && peek(c) <= '9') {
-        v = v * 10 + (peek(c) - '0');
+    if (cur_peek(c) < '0' || cur_peek(c) > '9')
+        return cur_fail_at(c, at, "%s is not a whole number", what);
+    while (cur_peek(c) >= '0' && cur_peek(c) <= '9') {
+        v = v * 10 + (cur_peek(c) - '0');
         c->pos++;
-        if (v > max) return fail_at(c, at, "%s is out of range", what);
+        if (v > max) return cur_fail_at(c, at, "%s is out of range", what);
     }
-    if (peek(c) != ' ' && peek(c) != '\0')
-        return fail_at(c, c->pos, "%s is not a whole number", what);
-    if (peek(c) == ' ') c->pos++;
+    if (cur_peek(c) != ' ' && cur_peek(c) != '\0')
+        return cur_fail(c, "%s is not a whole number", what);
+    if (cur_peek(c) == ' ') c->pos++;
     *out = v;
     return true;
 }
 
 /* The next word (up to a space or the end), 1 to cap - 1 bytes, into out. */
 static bool word_into(Cur *c, char *out, size_t cap, const char *what) {
-    size_t n = 0;
-    while (c->pos + n < c->len && c->s[c->pos + n] != ' ') n++;
-    if (n == 0) return fail_at(c, c->pos, "missing %s", what);
-    if (n >= cap) return fail_at(c, c->pos, "%s is too long", what);
-    memcpy(out, c->s + c->pos, n);
+    const char *w;
+    size_t n, at = c->pos;
+    if (!cur_word(c, &w, &n, what)) return false;
+    if (n >= cap) return cur_fail_at(c, at, "%s is too long", what);
+    memcpy(out, w, n);
     out[n] = '\0';
-    c->pos += n;
     return true;
 }
 
 /* The rest of the line, at least one byte, cut to cap - 1 (as the server cuts chat). */
 static bool text_into(Cur *c, char *out, size_t cap, const char *what) {
-    if (rest(c) == 0) return fail_at(c, c->pos, "missing %s", what);
-    size_t n = rest(c) < cap - 1 ? rest(c) : cap - 1;
+    if (cur_left(c) == 0) return cur_fail(c, "missing %s", what);
+    size_t n = cur_left(c) < cap - 1 ? cur_left(c) : cap - 1;
     memcpy(out, c->s + c->pos, n);
     out[n] = '\0';
     c->pos = c->len;
@@ -85,7 +70,7 @@ static bool text_into(Cur *c, char *out, size_t cap, const char *what) {
 
 static bool at_end(Cur *c, const char *after) {
     if (c->pos == c->len) return true;
-    return fail_at(c, c->pos, "unexpected text after %s", after);
+    return cur_fail(c, "unexpected text after %s", after);
 }
 
 /* ---- the readers, one per first word ------------------------------------- */
@@ -93,7 +78,7 @@ static bool at_end(Cur *c, const char *after) {
 /* A line of one word, exactly ("PING ", with its space, is not PING). */
 static bool read_plain(Cur *c, TakPtCommand *m) {
     if (c->len > 0 && c->s[c->len - 1] == ' ')
-        return fail_at(c, c->len - 1, "unexpected text after %s", tak_pt_command_name(m->kind));
+        return cur_fail_at(c, c->len - 1, "unexpected text after %s", tak_pt_command_name(m->kind));
     return at_end(c, tak_pt_command_name(m->kind));
 }
 
@@ -103,25 +88,26 @@ static bool read_text(Cur *c, TakPtCommand *m) {
 
 /* "Login Guest [TOKEN]" or "Login NAME SECRET". */
 static bool read_login(Cur *c, TakPtCommand *m) {
-    if (rest(c) >= 5 && memcmp(c->s + c->pos, "Guest", 5) == 0) { /* "Guest..." names are guests' */
+    if (cur_left(c) >= 5 &&
+        memcmp(c->s + c->pos, "Guest", 5) == 0) { /* "Guest..." names are guests' */
         if (!take_word(c, "Guest"))
-            return fail_at(c, c->pos, "%s", "a guest logs in as 'Login Guest [TOKEN]'");
+            return cur_fail(c, "%s", "a guest logs in as 'Login Guest [TOKEN]'");
         m->kind = TAK_PT_CMD_LOGIN_GUEST;
-        size_t at = c->pos, n = rest(c);
+        size_t at = c->pos, n = cur_left(c);
         if (n != 0 && n != GUEST_TOKEN_LEN)
-            return fail_at(c, at, "%s", "a guest's token is 20 small letters");
+            return cur_fail_at(c, at, "%s", "a guest's token is 20 small letters");
         for (size_t i = 0; i < n; i++)
             if (c->s[at + i] < 'a' || c->s[at + i] > 'z')
-                return fail_at(c, at + i, "%s", "a guest's token is 20 small letters");
+                return cur_fail_at(c, at + i, "%s", "a guest's token is 20 small letters");
         memcpy(m->secret, c->s + at, n);
         m->secret[n] = '\0';
         c->pos = c->len;
         return true;
     }
     if (!word_into(c, m->name, sizeof m->name, "the name")) return false;
-    if (peek(c) != ' ') return fail_at(c, c->pos, "%s", "missing the password after the name");
+    if (cur_peek(c) != ' ') return cur_fail(c, "%s", "missing the password after the name");
     c->pos++;
-    if (rest(c) >= sizeof m->secret) return fail_at(c, c->pos, "%s", "the password is too long");
+    if (cur_left(c) >= sizeof m->secret) return cur_fail(c, "%s", "the password is too long");
     return text_into(c, m->secret, sizeof m->secret, "the password");
 }
 
@@ -140,18 +126,18 @@ static bool read_seek(Cur *c, TakPtCommand *m) {
     k->increment_s = (int)incr;
     k->color = 'A';
     m->seek_version = 1;
-    if (rest(c) == 0) return true;
-    char color = peek(c);
-    if (rest(c) == 1 && (color == 'W' || color == 'B')) {
+    if (cur_left(c) == 0) return true;
+    char color = cur_peek(c);
+    if (cur_left(c) == 1 && (color == 'W' || color == 'B')) {
         k->color = color;
         c->pos++;
         return true;
     }
     if ((color != 'W' && color != 'B' && color != 'A') ||
         (c->pos + 1 < c->len && c->s[c->pos + 1] != ' '))
-        return fail_at(c, c->pos, "%s", "the colour is W, B or A");
-    if (rest(c) == 1)
-        return fail_at(c, c->pos, "%s", "a seek with A for its colour needs the komi and the rest");
+        return cur_fail(c, "%s", "the colour is W, B or A");
+    if (cur_left(c) == 1)
+        return cur_fail(c, "%s", "a seek with A for its colour needs the komi and the rest");
     k->color = color;
     c->pos += 2;
     if (!number(c, TAK_MAX_HALF_KOMI, "the komi", &komi) ||
@@ -168,12 +154,12 @@ static bool read_seek(Cur *c, TakPtCommand *m) {
     } else {
         trig = amt = 0;
     }
-    size_t at = c->pos, n = rest(c);
-    if (n >= sizeof k->opponent) return fail_at(c, at, "%s", "the opponent's name is too long");
+    size_t at = c->pos, n = cur_left(c);
+    if (n >= sizeof k->opponent) return cur_fail_at(c, at, "%s", "the opponent's name is too long");
     for (size_t i = 0; i < n; i++)
         if (!pt_name_char(c->s[at + i]))
-            return fail_at(c, at + i, "%s",
-                           "the opponent's name holds a letter, digit or '_' only");
+            return cur_fail_at(c, at + i, "%s",
+                               "the opponent's name holds a letter, digit or '_' only");
     memcpy(k->opponent, c->s + at, n);
     k->opponent[n] = '\0';
     c->pos = c->len;
@@ -207,13 +193,14 @@ static bool read_game(Cur *c, TakPtCommand *m) {
     long no = 0;
     if (!number(c, GAME_NO_MAX, "the game's number", &no)) return false;
     if (c->pos > 0 && c->s[c->pos - 1] != ' ')
-        return fail_at(c, c->pos, "%s", "the line ends after the game's number");
+        return cur_fail(c, "%s", "the line ends after the game's number");
     m->game = (int)no;
-    if ((peek(c) == 'P' || peek(c) == 'M') && c->pos + 1 < c->len && c->s[c->pos + 1] == ' ') {
+    if ((cur_peek(c) == 'P' || cur_peek(c) == 'M') && c->pos + 1 < c->len &&
+        c->s[c->pos + 1] == ' ') {
         char text[TAK_PT_LINE_MAX + 1];
         size_t at = c->pos;
-        memcpy(text, c->s + at, rest(c));
-        text[rest(c)] = '\0';
+        memcpy(text, c->s + at, cur_left(c));
+        text[cur_left(c)] = '\0';
         if (!tak_pt_move_read(text, &m->move, c->err)) {
             if (c->err) c->err->column += (int)at; /* the move's column, in the line */
             return false;
@@ -223,20 +210,20 @@ static bool read_game(Cur *c, TakPtCommand *m) {
         return true;
     }
     for (size_t i = 0; i < sizeof requests / sizeof *requests; i++)
-        if (rest(c) == strlen(requests[i].word) &&
-            memcmp(c->s + c->pos, requests[i].word, rest(c)) == 0) {
+        if (cur_left(c) == strlen(requests[i].word) &&
+            memcmp(c->s + c->pos, requests[i].word, cur_left(c)) == 0) {
             m->kind = requests[i].kind;
             c->pos = c->len;
             return true;
         }
-    return fail_at(
+    return cur_fail_at(
         c, c->pos, "%s",
         "a game's line is P, M, Resign, OfferDraw, RemoveDraw, RequestUndo or RemoveUndo");
 }
 
 static bool read_tell(Cur *c, TakPtCommand *m) {
     if (!word_into(c, m->name, sizeof m->name, "the name")) return false;
-    if (peek(c) != ' ') return fail_at(c, c->pos, "%s", "missing the text after the name");
+    if (cur_peek(c) != ' ') return cur_fail(c, "%s", "missing the text after the name");
     c->pos++;
     return text_into(c, m->text, sizeof m->text, "the text");
 }

@@ -1,8 +1,9 @@
 /*
  * read.c: PlayTak's server lines read into a TakPtMessage. One table maps
  * each line's opening words to a reader; each reader walks the line with a
- * cursor that knows its column, so every refusal says what it wanted and
- * where. The formats are those the server writes (Client.java, Game.java,
+ * cursor that knows its column (cursor.h, shared with client_read.c), so
+ * every refusal says what it wanted and where, and fills the message in a
+ * copy handed out only when the whole line was read. The formats are those the server writes (Client.java, Game.java,
  * Seek.java), not the README's older table where the two differ.
  */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
@@ -10,19 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "internal.h"
-
-/* A cursor over one line; the message is filled in a copy and handed out
- * only when the whole line was read. */
-typedef struct Cur {
-    const char *s;
-    size_t pos, len;
-    TakError *err;
-} Cur;
-
-static bool fail(Cur *c, const char *fmt, const char *what) {
-    return tak_error_set_at(c->err, 0, (int)c->pos + 1, fmt, what);
-}
 
 static bool at_end(const Cur *c) {
     size_t p = c->pos;
@@ -36,43 +26,30 @@ static bool space(Cur *c, const char *before) {
         c->pos++;
         return true;
     }
-    if (c->pos >= c->len) return fail(c, "the line ends where %s was expected", before);
-    return fail(c, "expected a space before %s", before);
-}
-
-/* The next word (up to a space or the end), at least one byte. */
-static bool word(Cur *c, const char **start, size_t *n, const char *what) {
-    size_t p = c->pos;
-    *start = c->s + p;
-    *n = 0;
-    while (p < c->len && c->s[p] != ' ') p++;
-    if (p == c->pos) return fail(c, "missing %s", what);
-    *start = c->s + c->pos;
-    *n = p - c->pos;
-    c->pos = p;
-    return true;
+    if (c->pos >= c->len) return cur_fail(c, "the line ends where %s was expected", before);
+    return cur_fail(c, "expected a space before %s", before);
 }
 
 static bool number(Cur *c, long min, long max, const char *what, long *out) {
     const char *w;
     size_t n;
     size_t at = c->pos;
-    if (!word(c, &w, &n, what)) return false;
+    if (!cur_word(c, &w, &n, what)) return false;
     long v = 0;
     for (size_t i = 0; i < n; i++) {
         if (w[i] < '0' || w[i] > '9') {
             c->pos = at + i;
-            return fail(c, "%s is not a whole number", what);
+            return cur_fail(c, "%s is not a whole number", what);
         }
         if (v > max / 10 + 1) { /* already past max: stop before it overflows */
             c->pos = at;
-            return fail(c, "%s is out of range", what);
+            return cur_fail(c, "%s is out of range", what);
         }
         v = v * 10 + (w[i] - '0');
     }
     if (v < min || v > max) {
         c->pos = at;
-        return fail(c, "%s is out of range", what);
+        return cur_fail(c, "%s is out of range", what);
     }
     *out = v;
     return true;
@@ -102,15 +79,15 @@ static bool name(Cur *c, const char *what, char out[TAK_PT_NAME_MAX]) {
     const char *w;
     size_t n;
     size_t at = c->pos;
-    if (!word(c, &w, &n, what)) return false;
+    if (!cur_word(c, &w, &n, what)) return false;
     for (size_t i = 0; i < n; i++)
         if (!pt_name_char(w[i])) {
             c->pos = at + i;
-            return fail(c, "%s has a character a name cannot have", what);
+            return cur_fail(c, "%s has a character a name cannot have", what);
         }
     if (n >= TAK_PT_NAME_MAX) {
         c->pos = at;
-        return fail(c, "%s is too long for a name", what);
+        return cur_fail(c, "%s is too long for a name", what);
     }
     memcpy(out, w, n);
     out[n] = '\0';
@@ -123,18 +100,18 @@ static bool field_name(Cur *c, const char *what, char out[TAK_PT_NAME_MAX]) {
 
 /* "<NAME>" as chat lines write the speaker. */
 static bool bracketed_name(Cur *c, const char *what, char out[TAK_PT_NAME_MAX]) {
-    if (c->pos >= c->len || c->s[c->pos] != '<') return fail(c, "expected '<' before %s", what);
+    if (c->pos >= c->len || c->s[c->pos] != '<') return cur_fail(c, "expected '<' before %s", what);
     const char *close = memchr(c->s + c->pos, '>', c->len - c->pos);
-    if (!close) return fail(c, "%s has no closing '>'", what);
+    if (!close) return cur_fail(c, "%s has no closing '>'", what);
     size_t start = c->pos + 1, n = (size_t)(close - c->s) - start;
     if (n == 0 || n >= TAK_PT_NAME_MAX) {
         c->pos = start;
-        return fail(c, "%s is empty or too long", what);
+        return cur_fail(c, "%s is empty or too long", what);
     }
     for (size_t i = 0; i < n; i++)
         if (!pt_name_char(c->s[start + i])) {
             c->pos = start + i;
-            return fail(c, "%s has a character a name cannot have", what);
+            return cur_fail(c, "%s has a character a name cannot have", what);
         }
     memcpy(out, c->s + start, n);
     out[n] = '\0';
@@ -157,7 +134,7 @@ static void rest(Cur *c, char out[TAK_PT_TEXT_MAX]) {
 
 static bool end(Cur *c, const char *after) {
     if (at_end(c)) return true;
-    return fail(c, "unexpected text after %s", after);
+    return cur_fail(c, "unexpected text after %s", after);
 }
 
 /* ---- the readers, one per kind ------------------------------------------ */
@@ -177,10 +154,10 @@ static bool read_seek(Cur *c, TakPtMessage *m) {
     size_t n;
     if (!space(c, "the colour")) return false;
     size_t at = c->pos;
-    if (!word(c, &w, &n, "the colour")) return false;
+    if (!cur_word(c, &w, &n, "the colour")) return false;
     if (n != 1 || (w[0] != 'W' && w[0] != 'B' && w[0] != 'A')) {
         c->pos = at;
-        return fail(c, "%s is not W, B or A", "the colour");
+        return cur_fail(c, "%s is not W, B or A", "the colour");
     }
     k->color = w[0];
     if (!field_int(c, 0, 40, "the komi", &k->half_komi) ||
@@ -241,19 +218,19 @@ static bool read_start(Cur *c, TakPtMessage *m) {
         !field_name(c, "White's name", g->white) || !space(c, "'vs'"))
         return false;
     if (c->len - c->pos < 2 || memcmp(c->s + c->pos, "vs", 2) != 0)
-        return fail(c, "expected %s", "'vs'");
+        return cur_fail(c, "expected %s", "'vs'");
     c->pos += 2;
     if (!field_name(c, "Black's name", g->black) || !space(c, "the colour")) return false;
     const char *w;
     size_t n, at = c->pos;
-    if (!word(c, &w, &n, "the colour")) return false;
+    if (!cur_word(c, &w, &n, "the colour")) return false;
     if (n == 5 && memcmp(w, "white", 5) == 0)
         g->color = TAK_WHITE;
     else if (n == 5 && memcmp(w, "black", 5) == 0)
         g->color = TAK_BLACK;
     else {
         c->pos = at;
-        return fail(c, "%s is not 'white' or 'black'", "the colour");
+        return cur_fail(c, "%s is not 'white' or 'black'", "the colour");
     }
     if (!field_int(c, 0, 100000000, "the time", &g->time_s) ||
         !field_int(c, 0, 40, "the komi", &g->half_komi) ||
@@ -283,7 +260,7 @@ static bool read_over(Cur *c, TakPtMessage *m) {
     size_t n, at;
     if (!space(c, "the result")) return false;
     at = c->pos;
-    if (!word(c, &w, &n, "the result")) return false;
+    if (!cur_word(c, &w, &n, "the result")) return false;
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
         if (strlen(results[i]) == n && memcmp(results[i], w, n) == 0) {
             memcpy(m->result, w, n);
@@ -291,7 +268,7 @@ static bool read_over(Cur *c, TakPtMessage *m) {
             return end(c, "the result");
         }
     c->pos = at;
-    return fail(c, "%s is not one of R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2 0-0", "the result");
+    return cur_fail(c, "%s is not one of R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2 0-0", "the result");
 }
 
 /* "Game#N ..." */
@@ -302,7 +279,7 @@ static bool read_game(Cur *c, TakPtMessage *m) {
     if (!space(c, "what happens in the game")) return false;
     const char *w;
     size_t n, at = c->pos;
-    if (!word(c, &w, &n, "what happens in the game")) return false;
+    if (!cur_word(c, &w, &n, "what happens in the game")) return false;
 #define IS(lit) (n == sizeof lit - 1 && memcmp(w, lit, n) == 0)
     if (IS("P") || IS("M")) {
         TakError inner;
@@ -322,7 +299,7 @@ static bool read_game(Cur *c, TakPtMessage *m) {
         if (!field_name(c, "the player who quit", m->name)) return false;
         if (!space(c, "'quit'")) return false;
         if (c->len - c->pos < 4 || memcmp(c->s + c->pos, "quit", 4) != 0)
-            return fail(c, "expected %s", "'quit'");
+            return cur_fail(c, "expected %s", "'quit'");
         c->pos += 4;
         return end(c, "'quit'");
     }
@@ -347,7 +324,7 @@ static bool read_game(Cur *c, TakPtMessage *m) {
         }
 #undef IS
     c->pos = at;
-    return fail(c, "%s: unknown game message", "Game#");
+    return cur_fail(c, "%s: unknown game message", "Game#");
 }
 
 static bool read_chat(Cur *c, TakPtMessage *m) {
@@ -360,8 +337,8 @@ static bool read_chat(Cur *c, TakPtMessage *m) {
 static bool read_room(Cur *c, TakPtMessage *m) {
     const char *w;
     size_t n;
-    if (!space(c, "the room") || !word(c, &w, &n, "the room")) return false;
-    if (n >= sizeof m->room) return fail(c, "%s is too long", "the room");
+    if (!space(c, "the room") || !cur_word(c, &w, &n, "the room")) return false;
+    if (n >= sizeof m->room) return cur_fail(c, "%s is too long", "the room");
     memcpy(m->room, w, n);
     m->room[n] = '\0';
     return true;
@@ -419,7 +396,7 @@ static bool read_body(Cur *c, const Reader *r, TakPtMessage *m) {
         /* "Welcome NAME!" */
         if (c->len == 0 || c->s[c->len - 1] != '!') {
             c->pos = c->len;
-            return fail(c, "%s does not end with '!'", "the welcome");
+            return cur_fail(c, "%s does not end with '!'", "the welcome");
         }
         c->len--;
         return name(c, "the name", m->name) && end(c, "the name");

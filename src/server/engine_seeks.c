@@ -4,10 +4,13 @@
  * its level; a name no player may claim), seen by the page and the PlayTak
  * port alike. Whoever takes one plays the engine at that level on the seek's
  * clock (lobby_take starts the game), and the seek is posted again at once.
+ * A PlayTak seek naming TakEngineN (any level, standing seek or not) is
+ * taken by the engine at that level as soon as it is posted.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -94,4 +97,25 @@ void engine_seeks_taken(Server *s, const LobbySeek *k) {
     TakError err;
     if (lobby_post(s, NULL, k, &err) == NULL && !s->config->quiet)
         fprintf(stderr, "tak serve: the engine's seek is not posted again: %s\n", err.message);
+}
+
+/* ---- seeks naming the engine ------------------------------------------------ */
+
+int engine_seeks_level(const char *name) {
+    if (strncasecmp(name, "TakEngine", 9) != 0) return 0;
+    const char *p = name + 9;
+    long level;
+    /* "TakEngine3" only: no sign, no leading zero, nothing after */
+    if (*p == '0' || !number(&p, TAK_LEVEL_MIN, TAK_LEVEL_MAX, "", &level) || *p) return 0;
+    return (int)level;
+}
+
+bool engine_seeks_challenged(Server *s, const LobbySeek *k, TakError *err) {
+    int level = engine_seeks_level(k->opponent);
+    if (level == 0) return true;
+    char id[STORE_ID_LEN + 1], why[TAK_ERROR_MESSAGE_MAX];
+    memcpy(id, k->id, sizeof id); /* k goes with the seek */
+    if (lobby_take_for_engine(s, id, level, why, sizeof why) == NULL)
+        return tak_error_set(err, "%s", why);
+    return true;
 }

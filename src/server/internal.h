@@ -414,8 +414,9 @@ char *players_http(Server *s, const char *uri, int *status, const char **mime);
 /* ---- the lobby (lobby.c) ------------------------------------------------------ */
 
 /* An open seek. `no` numbers it for the PlayTak port; `opponent` ("" for
- * anyone) is the only name that may take it (PlayTak's seeks can say); an
- * engine's standing seek (engine_seeks.c) has no seeker and its level. */
+ * anyone) is the only name that may take it, or see it (PlayTak's seeks can
+ * say; the page's lobby leaves such seeks out); an engine's standing seek
+ * (engine_seeks.c) has no seeker and its level. */
 typedef struct LobbySeek {
     char id[STORE_ID_LEN + 1];
     int no;
@@ -446,6 +447,10 @@ bool lobby_cancel(Server *s, Session *seeker, const char *id);
  * taker hears of its game before of the new seek. */
 LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
                      int *seat, LobbySeek *taken, char *why, size_t cap);
+/* The engine, at `level`, takes the seek `id` (one naming its seat): the game
+ * starts, the engine in the taker's seat, and the seeker is told; NULL, with
+ * why, when the seek is gone or the game cannot be made. */
+LiveGame *lobby_take_for_engine(Server *s, const char *id, int level, char *why, size_t cap);
 /* The open seeks (count in *count). */
 const LobbySeek *lobby_seeks(Server *s, int *count);
 bool lobby_on_join(const Request *r); /* "lobby": follow it */
@@ -468,6 +473,13 @@ void lobby_free(Server *s);
 bool engine_seeks_post(Server *s, const char *spec, TakError *err);
 /* The engine's seek k was taken (its game started): it is posted again. */
 void engine_seeks_taken(Server *s, const LobbySeek *k);
+/* The level of the engine's seat a name is ("TakEngineN", any case, N a
+ * level), or 0 for any other name. */
+int engine_seeks_level(const char *name);
+/* A seek naming an engine's seat (k->opponent) is taken by the engine at
+ * once, as a bot takes a challenge; false, with err, when its game cannot be
+ * made (the seek stays). True, doing nothing, for a seek naming no engine. */
+bool engine_seeks_challenged(Server *s, const LobbySeek *k, TakError *err);
 
 /* ---- PlayTak's protocol on a port of its own (playtak_port.c) ------------------ */
 
@@ -476,8 +488,11 @@ struct ev_loop;
  * with `loop`; false with err when it cannot. */
 bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err);
 void playtak_port_stop(Server *s); /* closes every connection; nothing when off */
-/* A seek was posted (added) or went: told to every logged-in connection. */
+/* A seek was posted (added) or went: told to every logged-in connection it is for. */
 void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added);
+/* Whether k is for the player `name`: it names no opponent, or names this one
+ * (any case), as it is or in the shape PlayTak clients are shown it. */
+bool playtak_port_seek_for(const LobbySeek *k, const char *name);
 /* A PlayTak connection's seek was taken: it plays g as `color`. */
 void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
 /* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */

@@ -113,6 +113,7 @@ static json_t *lobby_json(Server *s) {
     json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
     for (int i = 0; i < l->seek_count; i++) {
         const LobbySeek *k = &l->seeks[i];
+        if (k->opponent[0]) continue; /* one player's to take: one message is every follower's */
         json_array_append_new(seeks,
                               json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id", k->id,
                                         "name", k->player.name, "size", k->rules.size, "komi",
@@ -336,29 +337,11 @@ bool lobby_on_accept(const Request *r) {
     return true;
 }
 
-LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
-                     int *seat, LobbySeek *taken, char *why, size_t cap) {
-    Lobby *l = s->lobby;
-    int i = -1;
-    for (int j = 0; l && i < 0 && j < l->seek_count; j++)
-        if (id ? strcmp(l->seeks[j].id, id) == 0 : l->seeks[j].no == no) i = j;
-    if (i < 0) {
-        if (id)
-            snprintf(why, cap, "seek %s is gone: someone else took it, or its player left", id);
-        else
-            snprintf(why, cap, "seek %d is gone: someone else took it, or its player left", no);
-        return NULL;
-    }
+/* Starts the game of seek i for `taker` (the engine at taker_level when that
+ * is not 0) and tells the seeker; the taker's colour in *seat, the seek in *taken. */
+static LiveGame *take(Server *s, Lobby *l, int i, const SeatPlayer *taker, int taker_level,
+                      int *seat, LobbySeek *taken, char *why, size_t cap) {
     LobbySeek k = l->seeks[i];
-    if (k.seeker == taker_ss) return snprintf(why, cap, "that is your own seek"), NULL;
-    if (taker->id && taker->id == k.player.id)
-        return snprintf(why, cap, "that is your own seek (from another connection)"), NULL;
-    if (k.rated && taker->id == 0)
-        return snprintf(why, cap, "a rated game is played under a name: send 'identify' with "
-                                  "your identity secret and a name first"),
-               NULL;
-    if (k.opponent[0] && strcasecmp(k.opponent, taker->name) != 0)
-        return snprintf(why, cap, "that seek is for %s only", k.opponent), NULL;
     int seeker_color = k.color == 2 ? games_random_color() : k.color;
     StoredGame info;
     memset(&info, 0, sizeof info);
@@ -374,10 +357,12 @@ LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const
     info.rated = k.rated;
     info.engine_color = -1;
     info.engine_level = TAK_LEVEL_MIN;
-    if (k.engine_level) { /* the engine's seek: it plays its seat, which no secret opens */
-        info.engine_color = seeker_color;
-        info.engine_level = k.engine_level;
-        info.secret[seeker_color][0] = '\0';
+    /* The engine's seat, the seeker's or the taker's, is one no secret opens. */
+    int engine_color = k.engine_level ? seeker_color : taker_level ? !seeker_color : -1;
+    if (engine_color >= 0) {
+        info.engine_color = engine_color;
+        info.engine_level = k.engine_level ? k.engine_level : taker_level;
+        info.secret[engine_color][0] = '\0';
         info.rated = false;
     }
     info.winner = -1;
@@ -396,4 +381,46 @@ LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const
                                               "seat", seeker_color ? "black" : "white", "token",
                                               g->info.secret[seeker_color]));
     return g;
+}
+
+static int seek_index(const Lobby *l, const char *id, int no) {
+    for (int j = 0; l && j < l->seek_count; j++)
+        if (id ? strcmp(l->seeks[j].id, id) == 0 : l->seeks[j].no == no) return j;
+    return -1;
+}
+
+LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const SeatPlayer *taker,
+                     int *seat, LobbySeek *taken, char *why, size_t cap) {
+    Lobby *l = s->lobby;
+    int i = seek_index(l, id, no);
+    if (i < 0) {
+        if (id)
+            snprintf(why, cap, "seek %s is gone: someone else took it, or its player left", id);
+        else
+            snprintf(why, cap, "seek %d is gone: someone else took it, or its player left", no);
+        return NULL;
+    }
+    const LobbySeek *k = &l->seeks[i];
+    if (k->seeker == taker_ss) return snprintf(why, cap, "that is your own seek"), NULL;
+    if (taker->id && taker->id == k->player.id)
+        return snprintf(why, cap, "that is your own seek (from another connection)"), NULL;
+    if (k->rated && taker->id == 0)
+        return snprintf(why, cap, "a rated game is played under a name: send 'identify' with "
+                                  "your identity secret and a name first"),
+               NULL;
+    if (!playtak_port_seek_for(k, taker->name))
+        return snprintf(why, cap, "that seek is for %s only", k->opponent), NULL;
+    return take(s, l, i, taker, 0, seat, taken, why, cap);
+}
+
+LiveGame *lobby_take_for_engine(Server *s, const char *id, int level, char *why, size_t cap) {
+    Lobby *l = s->lobby;
+    int i = seek_index(l, id, -1);
+    if (i < 0) return snprintf(why, cap, "seek %s is gone", id), NULL;
+    SeatPlayer engine;
+    memset(&engine, 0, sizeof engine);
+    snprintf(engine.name, sizeof engine.name, "TakEngine%d", level);
+    int seat;
+    LobbySeek taken;
+    return take(s, l, i, &engine, level, &seat, &taken, why, cap);
 }

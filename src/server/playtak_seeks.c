@@ -1,11 +1,14 @@
 /*
  * playtak_seeks.c: the lobby as PlayTak clients see it: every seek of the
  * lobby (the page's too) announced as "Seek new/remove", PlayTak's three
- * versions of "Seek" (read by tak_pt_client_read) posted as our seeks, the
- * game list; and the name shape the PlayTak port's lines share (playtak_port.h).
+ * versions of "Seek" (read by tak_pt_client_read) posted as our seeks (one
+ * naming an opponent shown to that player only, one naming the engine's seat
+ * taken by the engine), the game list; and the name shape the PlayTak
+ * port's lines share (playtak_port.h).
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "playtak_port.h"
 
@@ -47,16 +50,30 @@ static void send_seek(PtConn *c, const LobbySeek *k, const char *what) {
             !k->rated, k->clock.extra_move, (long long)(k->clock.extra_ms / 1000), opp);
 }
 
+bool playtak_port_seek_for(const LobbySeek *k, const char *name) {
+    if (k->opponent[0] == '\0') return true;
+    if (name == NULL || name[0] == '\0') return false; /* an anonymous seat is nobody's */
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(name, shown);
+    return strcasecmp(k->opponent, name) == 0 || strcasecmp(k->opponent, shown) == 0;
+}
+
+/* A seek naming an opponent is shown to its seeker and that opponent only. */
+static bool sees(const PtConn *c, const LobbySeek *k) {
+    return c->logged_in && (k->seeker == &c->ss || playtak_port_seek_for(k, c->name));
+}
+
 void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added) {
     if (s->ptport == NULL) return;
     for (PtConn *c = s->ptport->conns; c; c = c->next)
-        if (c->logged_in) send_seek(c, k, added ? "new" : "remove");
+        if (sees(c, k)) send_seek(c, k, added ? "new" : "remove");
 }
 
 void pt_send_seeks(PtConn *c) {
     int n;
     const LobbySeek *k = lobby_seeks(c->ss.server, &n);
-    for (int i = 0; i < n; i++) send_seek(c, &k[i], "new");
+    for (int i = 0; i < n; i++)
+        if (sees(c, &k[i])) send_seek(c, &k[i], "new");
 }
 
 /* A seek read by tak_pt_client_read, in any of PlayTak's three versions;
@@ -92,7 +109,9 @@ bool pt_on_seek(PtConn *c, const TakPtSeek *k) {
     snprintf(want.player.name, sizeof want.player.name, "%.20s", c->name);
     want.player.rating = players_rating_now(s, c->ss.player, 0);
     snprintf(want.opponent, sizeof want.opponent, "%.20s", k->opponent); /* checked above */
-    if (lobby_post(s, &c->ss, &want, &err) == NULL) pt_send(c, "Error:%s", err.message);
+    const LobbySeek *posted = lobby_post(s, &c->ss, &want, &err);
+    if (posted == NULL || !engine_seeks_challenged(s, posted, &err))
+        pt_send(c, "Error:%s", err.message);
     return true;
 }
 

@@ -15,6 +15,7 @@ bench/PLAYTAK.md) writes, to one bot, through one whole game:
 The opponent places flats on empty squares; with so few pieces on 6x6 no
 road is possible, so the fake needs no rules beyond stack heights.
 
+It listens on 127.0.0.1, or on the address in PLAYTAK_FAKE_HOST (::1 for IPv6).
 With 'refuse-login USER PASSWORD' it checks instead that the bot logs in as
 USER with PASSWORD, answers 'Authentication failure' as the real server
 does, and expects the bot to go without retrying. With 'silent-before-welcome'
@@ -25,6 +26,7 @@ lists three seeks to a bot run with --accept: a NOK right after an Accept
 refuses that seek, and a NOK after a Tell does not. Every
 check that fails is written to LOG_FILE as 'FAIL ...'; exit status 0 only
 when all passed and the bot said 'quit'."""
+import os
 import re
 import socket
 import sys
@@ -244,14 +246,14 @@ def accept(conn):
 
 
 def main():
-    server = socket.socket()
+    host = os.environ.get("PLAYTAK_FAKE_HOST", "127.0.0.1")
+    server = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", 0))
+    server.bind((host, 0))
     server.listen(1)
     server.settimeout(60)
     with open(port_file + ".tmp", "w") as f:
         f.write(str(server.getsockname()[1]))
-    import os
     os.rename(port_file + ".tmp", port_file)
 
     mode = sys.argv[3] if len(sys.argv) > 3 else ""

@@ -144,4 +144,24 @@ TAK_PLAYTAK_PASSWORD=s3cret-pw tak playtak --server "127.0.0.1:$port" --user Tak
 expect_rc "a refused login (password file) exits 1" 1
 if wait "$fake"; then pass; else fail "refused login (file)" "$(grep FAIL "$scratch/server.log")"; fi
 
+# The server's name is resolved before the loop starts: a name that does not
+# resolve stops the bot at once, naming it (no reconnecting to nowhere);
+# names and IPv6 addresses ([::1]:PORT) are reached, each address tried in turn.
+timeout 20 "$TAK" playtak --server no-such-host.invalid:10000 --seek 5,3+2 \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+err=$(cat "$scratch/err")
+expect_rc "a name that does not resolve stops the bot" 1
+expect_match "it names the host" "$err" '^tak playtak: cannot resolve no-such-host\.invalid: '
+for server in localhost '[::1]'; do
+    [ "$server" = '[::1]' ] && export PLAYTAK_FAKE_HOST=::1
+    start_fake refuse-login TakBot_1 pw
+    unset PLAYTAK_FAKE_HOST
+    TAK_PLAYTAK_PASSWORD=pw tak playtak --server "$server:$port" --user TakBot_1 --accept \
+        --no-reconnect
+    expect_rc "$server: the server is reached (and refuses the login)" 1
+    expect_match "$server: it says the login was refused" "$err" 'login refused'
+    if wait "$fake"; then pass; else fail "$server: the fake's checks" "$(grep FAIL "$scratch/server.log")"; fi
+done
+
 finish

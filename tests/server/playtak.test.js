@@ -277,6 +277,95 @@ test('malformed and hostile lines: answered, never acted on', async () => {
   await w.close();
 });
 
+// The squares of a size-board named in `lines` ("Game#N P A1", "M A1 B1 1"):
+// one not among them is empty.
+function freeSquare(lines, size) {
+  const named = new Set(lines.flatMap((l) => l.match(/\b[A-H][1-8]\b/g) || []));
+  for (let f = 0; f < size; f++)
+    for (let r = 1; r <= size; r++) {
+      const sq = String.fromCharCode(65 + f) + r;
+      if (!named.has(sq)) return sq;
+    }
+  return null;
+}
+
+test('a seek naming an opponent: only that player sees it and may take it', async () => {
+  const seeker = await ptGuest();
+  const named = await ptGuest();
+  const other = await ptGuest();
+  const page = await lobbyFollower();
+  const lobbies = page.others.filter((m) => m.type === 'lobby').length;
+  const from = named.mark();
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${named.name.toLowerCase()}`); // any case, as PlayTak
+  const line = await seeker.line(new RegExp(`^Seek new \\d+ ${seeker.name} 4 60 0 W 0 15 0 1 0 0 0 ${named.name.toLowerCase()}$`));
+  const no = line.split(' ')[2];
+  assert.equal(await named.line(line, from), line);
+  // Nobody else is told of it, nor finds it in a list, nor may take it.
+  assert.equal(await other.ask(`Accept ${no}`), 'NOK');
+  other.send('List');
+  assert.equal(await other.ask('PING'), 'OK'); // after the list
+  const late = await ptGuest();
+  for (const c of [other, late]) assert.ok(!c.lines.some((l) => l.startsWith(`Seek new ${no} `)), c.lines.join('\n'));
+  // The page's lobby, one message for every follower, leaves it out.
+  await waitFor(() => page.others.filter((m) => m.type === 'lobby').length > lobbies);
+  assert.ok(!lastLobby(page).seeks.some((x) => x.name === seeker.name), JSON.stringify(lastLobby(page)));
+  named.send(`Accept ${no}`);
+  assert.match(await named.line(/^Game Start /), new RegExp(`^Game Start \\d+ 4 ${seeker.name} vs ${named.name} black 60 `));
+  assert.ok(await seeker.line(/^Game Start /));
+  for (const c of [seeker, named, other, late]) await c.close();
+  await page.close();
+});
+
+test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
+  const pt = await ptGuest();
+  const other = await ptGuest();
+  const at = pt.mark();
+  pt.send('Seek 5 0 0 W 0 21 1 1 0 takengine2');
+  const start = (await pt.line(/^Game Start /, at)).split(' ');
+  assert.deepEqual(start.slice(3, 9), ['5', pt.name, 'vs', 'TakEngine2', 'white', '0']);
+  const g = +start[2];
+  assert.ok(pt.lines.slice(at).some((l) => /^Seek remove \d+ /.test(l)));
+  assert.ok(!other.lines.some((l) => / takengine2$/.test(l)));
+  // The engine plays its seat.
+  const sq = freeSquare([], 5);
+  assert.equal(await pt.ask(`Game#${g} P ${sq}`), 'OK');
+  assert.ok(await pt.line(new RegExp(`^Game#${g} (P|M) `), at, 15000));
+  // Only a level is an engine's seat: TakEngine11 is nobody, and its seek waits.
+  const wait = await ptGuest();
+  wait.send('Seek 5 0 0 W 0 21 1 1 0 TakEngine11');
+  assert.ok(await wait.line(/^Seek new \d+ \S+ 5 0 0 W .* TakEngine11$/));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.ok(!wait.lines.some((l) => l.startsWith('Game Start')));
+  for (const c of [pt, other, wait]) await c.close();
+});
+
+test("RequestUndo against the engine is answered as the page's takeback: granted at once, or refused", { timeout: 60000 }, async () => {
+  const pt = await ptGuest();
+  let at = pt.mark();
+  pt.send('Seek 5 0 0 B 0 21 1 1 0 TakEngine1');
+  const g = +(await pt.line(/^Game Start /, at)).split(' ')[2];
+  const moves = () => pt.lines.filter((l) => new RegExp(`^Game#${g} (P|M) `).test(l));
+  await pt.line(new RegExp(`^Game#${g} P `), at, 15000); // the engine opens
+  // No move of its own yet: refused, saying why.
+  at = pt.mark();
+  pt.send(`Game#${g} RequestUndo`);
+  assert.equal(await pt.line(/^(OK|NOK)$/, at), 'NOK');
+  assert.ok(await pt.line(/^Error:there is no move of yours to take back$/, at));
+  // Its move and the engine's answer taken back: one Undo a ply, then OK.
+  const sq = freeSquare(moves(), 5);
+  assert.equal(await pt.ask(`Game#${g} P ${sq}`), 'OK');
+  await waitFor(() => moves().length === 2, 15000);
+  at = pt.mark();
+  pt.send(`Game#${g} RequestUndo`);
+  assert.equal(await pt.line(/^(OK|NOK)$/, at), 'OK');
+  assert.deepEqual(pt.lines.slice(at).filter((l) => l.startsWith(`Game#${g} `)), [`Game#${g} Undo`, `Game#${g} Undo`]);
+  // Its turn again: the game goes on.
+  at = pt.mark();
+  assert.equal(await pt.ask(`Game#${g} P ${sq}`), 'OK');
+  assert.ok(await pt.line(new RegExp(`^Game#${g} (P|M) `), at, 15000));
+  await pt.close();
+});
+
 test('our bot plays a whole timed game against itself on the PlayTak port', { timeout: 120000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tak-playtak-'));
   const run = (args) => new Promise((resolve) => {
