@@ -90,7 +90,7 @@ export async function openGameAnalysis() {
   }
   // The game's review comes along as marks and notes (the board's own, when
   // the page's has not finished, once it has).
-  const g = gameGraph(s), main = abMain(tree), done = g && g.scores.length === main.nodes.length + 1;
+  const g = gameGraph(s), main = abMain(tree, rules), done = g && g.scores.length === main.nodes.length + 1;
   if (done) annotate(main.nodes, g);
   history.pushState(null, '', '/analysis');
   showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules, null, done ? { ...g, key: main.key } : null);
@@ -98,10 +98,10 @@ export async function openGameAnalysis() {
   abSave(app.analysisBoard, true);
 }
 
-// The main line: its nodes, plies, and a key that changes with them.
-function abMain(tree) {
+// The main line: its nodes, plies, and a key that changes with them and the komi.
+function abMain(tree, rules) {
   const nodes = TakTree.path(TakTree.lineEnd(tree.root)), moves = nodes.map((n) => n.ptn);
-  return { nodes, moves, key: tree.root.tps + ':' + moves.join(' ') };
+  return { nodes, moves, key: `${tree.root.tps}:${moves.join(' ')}:${rules.komi || 0}` };
 }
 
 // The main line's graph, as the game page draws a finished game's (review.js):
@@ -110,7 +110,7 @@ function abMain(tree) {
 export function abGraph() {
   const ab = app.analysisBoard;
   if (!ab || app.sandbox) return null;
-  const { nodes, moves, key } = abMain(ab.tree);
+  const { nodes, moves, key } = abMain(ab.tree, ab.rules);
   if (!moves.length) return null;
   if (ab.graph && ab.graph.key === key) {
     return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root) } : null;
@@ -121,7 +121,7 @@ export function abGraph() {
     w.call('graph', ab.tree.root.tps, moves, { ...abOpts(ab.rules), size: ab.rules.size, nodes: 20000 })
       .then((g) => {
         ab.graph = { ...g, key };
-        const main = abMain(ab.tree);
+        const main = abMain(ab.tree, ab.rules);
         if (ab.annotate && main.key === key) { ab.annotate = false; annotate(main.nodes, g); }
       },
         () => { ab.graph = { key }; })
@@ -226,10 +226,10 @@ function abNewId() { return Math.random().toString(36).slice(2, 10).padEnd(8, '0
 function abIds() { try { return JSON.parse(localStorage.getItem(AB_LIST)) || []; } catch (e) { return []; } }
 function abRecord(id) { try { return JSON.parse(localStorage.getItem(abKey(id))); } catch (e) { return null; } }
 
-// Worth keeping: moves, a note, or a position other than the empty board.
+// Worth keeping: moves, a note, a tag, or a position other than the empty board.
 function abWorthKeeping(ab) {
   const t = ab.tree;
-  return t.root.children.length > 0 || !!t.preface || t.root.tps !== abTree({ size: ab.rules.size }).root.tps;
+  return t.root.children.length > 0 || !!t.preface || t.tags.length > 0 || t.root.tps !== abTree({ size: ab.rules.size }).root.tps;
 }
 
 // What the list calls a board: its players, else its size and length.
@@ -492,7 +492,7 @@ export function drawAnalysisBoard() {
   $('first').disabled = $('prev').disabled = editing || !node.parent;
   $('next').disabled = $('last').disabled = editing || !node.children.length;
   // In the editor: its lines only (no tree), and the way back.
-  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
+  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-tags', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
   if (editing) { abHideLink(); $('ab-recent').hidden = true; }
   $('ab-analyse-edited').hidden = !editing;
   const tps = s && !s.result ? s.tps : null;
@@ -501,6 +501,7 @@ export function drawAnalysisBoard() {
   drawAbEngine(ab);
   if (editing) return;
   drawAbTree(ab);
+  drawAbTags(ab);
   $('ab-promote').disabled = !TakTree.branchStart(node);
   $('ab-delete').disabled = !node.parent;
   $('ab-marks').disabled = !node.parent;
@@ -628,6 +629,108 @@ async function abInflate(text) {
   return new Response(stream).text();
 }
 
+// ---- the game's tags -------------------------------------------------------------------
+// The PTN tags players fill in, in a small form; the others a game came with
+// are kept as they are. Size and Komi are the board's rules (ab.rules): Size
+// may change only while there is no move (another size is another game), and
+// a change of Komi judges the finished lines again.
+
+const AB_TAGS = [['Player1', 'White'], ['Player2', 'Black'], ['Date', 'YYYY.MM.DD'], ['Event', ''], ['Site', ''],
+  ['Round', ''], ['Result', 'R-0, F-0, 1-0, 1/2-1/2…'], ['Size', '3 to 8'], ['Komi', 'flats, as 2 or 1.5'],
+  ['Clock', '10:0 +20'], ['Opening', 'swap']];
+
+const abTagAt = (tags, name) => tags.findIndex((t) => t[0].toLowerCase() === name.toLowerCase());
+
+// The tag's value as the form shows it: Size and Komi as the board plays them.
+function abTagValue(ab, name) {
+  if (name === 'Size') return String(ab.rules.size);
+  if (name === 'Komi') return String(ab.rules.komi || 0);
+  const i = abTagAt(ab.tree.tags, name);
+  return i < 0 ? '' : String(ab.tree.tags[i][1]);
+}
+
+// `tags` with `name` set to `value` ('' takes it out), under the spelling it had.
+function abTagsWith(tags, name, value) {
+  const out = tags.map((t) => t.slice()), i = abTagAt(out, name);
+  if (i >= 0 && value === '') out.splice(i, 1);
+  else if (i >= 0) out[i][1] = value;
+  else if (value !== '') out.push([name, value]);
+  return out;
+}
+
+// Why `value` cannot be the tag `name` of this board (a sentence that names
+// the tag), or ''. The module judges what it reads (Size, Komi, Result,
+// Opening...): the game is written with the new tag and read back.
+function abTagRefusal(ab, name, value) {
+  if (name === 'Size') {
+    if (!/^[3-8]$/.test(value)) return `Size must be a board size from 3 to 8, not "${value}".`;
+    if (+value === ab.rules.size) return '';
+    if (ab.tree.root.children.length) return 'Size cannot change on a game with moves: that would be another game. Open a new board of that size instead.';
+    if (ab.tree.root.tps !== abTree({ size: ab.rules.size }).root.tps) return 'Size cannot change: the board starts from a position set up on it (its TPS).';
+    return '';
+  }
+  if (name === 'Date' && value) {
+    const m = /^(\d{4})\.(\d{2})\.(\d{2})$/.exec(value), d = m && new Date(Date.UTC(+m[1], m[2] - 1, +m[3]));
+    if (!m || d.getUTCMonth() !== m[2] - 1 || d.getUTCDate() !== +m[3]) return `Date must be a day written YYYY.MM.DD (such as 2026.11.28), not "${value}".`;
+  }
+  if (name === 'Komi' && value === '') return '';
+  try {
+    const doc = abDoc(ab);
+    doc.tags = abTagsWith(doc.tags, name, value);
+    engine.tak.readPtn(engine.tak.writePtn(doc));
+  } catch (e) { return e.message.replace(/^the tags: line \d+, column \d+: /, '') + '.'; }
+  return '';
+}
+
+// Sets the tag `name` to `value` (an edit, undone as the others), or says why not.
+function abSetTag(ab, name, value) {
+  value = value.trim();
+  if (value === abTagValue(ab, name)) return;
+  const why = abTagRefusal(ab, name, value);
+  if (why) { say(why); render(); return; }
+  say('');
+  if (name === 'Size') {
+    // An empty board of the new size, its tags and opening note kept; the
+    // reserves those of the size (unless the game's tags set them).
+    const tags = abTagsWith(ab.tree.tags, 'Size', abTagAt(ab.tree.tags, 'Size') < 0 ? '' : value), preface = ab.tree.preface;
+    const has = (n) => abTagAt(tags, n) >= 0;
+    ab.rules = { ...ab.rules, size: +value, stones: has('Flats') ? ab.rules.stones : undefined, capstones: has('Caps') ? ab.rules.capstones : undefined };
+    ab.tree = abTree(ab.rules, null, tags);
+    ab.tree.preface = preface;
+    abGoto(ab, ab.tree.root);
+    return;
+  }
+  ab.tree.tags = abTagsWith(ab.tree.tags, name, value);
+  if (name === 'Komi') {
+    ab.rules = { ...ab.rules, komi: value === '' ? 0 : engine.tak.readPtn(engine.tak.writePtn(abDoc(ab))).komi };
+    abRejudge(ab);
+    ab.thinking = null; // the engine thinks again, with the new komi
+    abGoto(ab, ab.node);
+    return;
+  }
+  render();
+}
+
+// After a change of komi: each line that ends the game ends it as the new
+// komi says (a flat win may change sides), and so does the Result tag of a
+// main line that ends the game on the board.
+function abRejudge(ab) {
+  const o = abOpts(ab.rules), walk = (n) => {
+    if (n.over && n.result) n.result = engine.tak.result(n.tps, o).code || n.result;
+    n.children.forEach(walk);
+  };
+  walk(ab.tree.root);
+  const end = TakTree.lineEnd(ab.tree.root), i = abTagAt(ab.tree.tags, 'Result');
+  if (end.over && i >= 0) ab.tree.tags[i][1] = engine.tak.result(end.tps, o).code || ab.tree.tags[i][1];
+}
+
+// The form's fields, each showing its tag (but the one being typed in).
+function drawAbTags(ab) {
+  for (const input of $('ab-tags-list').querySelectorAll('input')) {
+    if (document.activeElement !== input) input.value = abTagValue(ab, input.dataset.tag);
+  }
+}
+
 // The position editor (the sandbox) on the position shown; the engine
 // thinks on each edit, and "Analyse this position" comes back with it.
 function abEdit(ab) {
@@ -709,6 +812,17 @@ export function initAnalysis() {
       said.textContent = document.execCommand('copy') ? 'Link copied.' : 'Press Ctrl+C (⌘C) to copy the link.';
     }
   };
+  // The tags: each kept when its field is left or Enter pressed; a value
+  // refused is put back as it was (the message quotes it).
+  for (const [name, hint] of AB_TAGS) {
+    const label = document.createElement('label'), input = document.createElement('input');
+    input.id = 'ab-tag-' + name; input.dataset.tag = name; input.placeholder = hint; input.spellcheck = false;
+    const keep = () => { const ab = app.analysisBoard; abSetTag(ab, name, input.value); input.value = abTagValue(ab, name); };
+    input.onchange = keep;
+    input.onkeydown = (e) => { if (e.key === 'Enter') { e.preventDefault(); keep(); } };
+    label.append(name, input);
+    $('ab-tags-list').appendChild(label);
+  }
   $('ab-export').onclick = () => { try { showExport(engine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);
   $('ab-analyse-edited').onclick = abFromEditor;
