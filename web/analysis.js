@@ -45,7 +45,9 @@ function showAnalysisBoard(tree, node, rules, id, graph) {
   say('');
   // on: the engine wanted; thinking: the TPS its worker is on; lines: its last lines, by multipv.
   // graph: the main line's graph with the key of the line it is for (abGraph).
-  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId(), graph };
+  // undo, redo: the board before each change and after each undo (abRemember).
+  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId(), graph,
+    undo: [], redo: [] };
   abGoto(app.analysisBoard, app.analysisBoard.node);
 }
 
@@ -340,8 +342,12 @@ function abGoto(ab, node) {
 // A move played on the board (clicks or the PTN box): the next ply of the
 // line when it is that move, else a new branch.
 export function analysisPlay(text) {
-  const ab = app.analysisBoard;
-  try { abGoto(ab, TakTree.add(ab.tree, ab.node, text, abPlay(ab))); say(''); } catch (e) { say(e.message); }
+  const ab = app.analysisBoard, before = abSnapshot(ab), at = ab.node, kids = at.children.length;
+  try {
+    const n = TakTree.add(ab.tree, at, text, abPlay(ab));
+    if (at.children.length > kids) abRemember(ab, before);
+    abGoto(ab, n); say('');
+  } catch (e) { say(e.message); }
 }
 
 // The review's steps: `ply` plies into the line through the position shown
@@ -463,9 +469,59 @@ function abCount(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + 'M' : n >= 1e3 ? 
 
 // Plays the engine's line (from the position shown) into the tree, and goes to its last move.
 function abPlayLine(ab, pv, from) {
-  let n = from || ab.node;
-  try { for (const m of pv) n = TakTree.add(ab.tree, n, m, abPlay(ab)); } catch (e) { say(e.message); }
+  const before = abSnapshot(ab);
+  let n = from || ab.node, added = false;
+  try {
+    for (const m of pv) {
+      const at = n, kids = at.children.length;
+      n = TakTree.add(ab.tree, at, m, abPlay(ab));
+      added = added || at.children.length > kids;
+    }
+  } catch (e) { say(e.message); }
+  if (added) abRemember(ab, before);
   abGoto(ab, n);
+}
+
+// ---- undo and redo --------------------------------------------------------------------
+// Each change to the tree (a move added, a branch deleted or promoted, a
+// note, a mark, a tag) can be undone (Ctrl+Z, the Undo button) and redone
+// (Ctrl+Shift+Z, Ctrl+Y, Redo) while the board is open: the board before it
+// is kept as the tree's document with the rules and the ply shown, AB_UNDO
+// changes back. A note typed is one change until its field is left or
+// another ply shown; in a text field the keys are the field's own undo.
+
+const AB_UNDO = 200;
+
+function abSnapshot(ab) { return { doc: TakTree.toDoc(ab.tree), rules: { ...ab.rules }, at: TakTree.address(ab.node) }; }
+
+// Called before a change (or after it, with the board as it was before):
+// that board is kept for Undo, and what Redo had is gone.
+function abRemember(ab, before = abSnapshot(ab)) {
+  ab.undo.push(before);
+  if (ab.undo.length > AB_UNDO) ab.undo.shift();
+  ab.redo = [];
+  ab.typing = null;
+}
+
+// Back to the board before the last change (`redo`: before the last undo).
+function abUndo(ab, redo) {
+  const from = redo ? ab.redo : ab.undo, to = redo ? ab.undo : ab.redo;
+  if (!from.length) return;
+  const was = from.pop();
+  to.push(abSnapshot(ab));
+  if ((was.rules.komi || 0) !== (ab.rules.komi || 0)) ab.thinking = null; // the engine thinks again, with that komi
+  ab.rules = was.rules;
+  ab.tree = TakTree.fromDoc(was.doc, null, abPlay(ab));
+  ab.typing = null;
+  say('');
+  abGoto(ab, TakTree.find(ab.tree, was.at));
+}
+
+// Where Ctrl+Z is the field's own: a field the player types in.
+function isTextField(e) {
+  if (!e || e.readOnly || e.disabled) return false;
+  return e.isContentEditable || e.tagName === 'TEXTAREA' ||
+    (e.tagName === 'INPUT' && /^(text|search|url|tel|email|password|number)$/.test(e.type));
 }
 
 // ---- drawing: called at the end of every render() of game.js --------------------------------
@@ -506,6 +562,8 @@ export function drawAnalysisBoard() {
   $('ab-delete').disabled = !node.parent;
   $('ab-marks').disabled = !node.parent;
   $('ab-marks').value = node.marks || '';
+  $('ab-undo').disabled = !ab.undo.length;
+  $('ab-redo').disabled = !ab.redo.length;
   const note = $('ab-note');
   if (ab.noteFor !== node || document.activeElement !== note) note.value = (node.parent ? node.comment : ab.tree.preface) || '';
   ab.noteFor = node;
@@ -689,6 +747,7 @@ function abSetTag(ab, name, value) {
   const why = abTagRefusal(ab, name, value);
   if (why) { say(why); render(); return; }
   say('');
+  abRemember(ab);
   if (name === 'Size') {
     // An empty board of the new size, its tags and opening note kept; the
     // reserves those of the size (unless the game's tags set them).
@@ -767,13 +826,30 @@ export function initAnalysis() {
     else abStop(ab);
     render();
   };
-  $('ab-promote').onclick = () => { const ab = app.analysisBoard; if (TakTree.promote(ab.node)) render(); };
+  $('ab-promote').onclick = () => {
+    const ab = app.analysisBoard;
+    if (!TakTree.branchStart(ab.node)) return;
+    abRemember(ab);
+    TakTree.promote(ab.node);
+    render();
+  };
   $('ab-delete').onclick = () => {
     const ab = app.analysisBoard, b = TakTree.branchStart(ab.node) || ab.node;
-    const p = TakTree.remove(b);
-    if (p) abGoto(ab, p);
+    if (!b.parent) return;
+    abRemember(ab);
+    abGoto(ab, TakTree.remove(b));
   };
-  $('ab-marks').onchange = () => { const ab = app.analysisBoard; ab.node.marks = $('ab-marks').value || null; render(); };
+  $('ab-marks').onchange = () => { const ab = app.analysisBoard; abRemember(ab); ab.node.marks = $('ab-marks').value || null; render(); };
+  $('ab-undo').onclick = () => abUndo(app.analysisBoard, false);
+  $('ab-redo').onclick = () => abUndo(app.analysisBoard, true);
+  document.addEventListener('keydown', (e) => {
+    const ab = app.analysisBoard, key = e.key.toLowerCase();
+    if (!ab || app.sandbox || $('play').hidden || !(e.ctrlKey || e.metaKey) || e.altKey || isTextField(e.target)) return;
+    if (key === 'z') abUndo(ab, e.shiftKey);
+    else if (key === 'y' && !e.shiftKey) abUndo(ab, true);
+    else return;
+    e.preventDefault();
+  });
   // ← and → step through the game here too, as everywhere on the page, rather
   // than change the mark just chosen (↑ and ↓ choose one).
   $('ab-marks').onkeydown = (e) => {
@@ -792,10 +868,12 @@ export function initAnalysis() {
       say('A note cannot hold "}": PTN ends a note there.');
     }
     const ab = app.analysisBoard, text = box.value.trim() ? box.value : null;
+    if (ab.typing !== ab.node) { abRemember(ab); ab.typing = ab.node; } // one change for the note typed
     if (ab.node.parent) ab.node.comment = text; else ab.tree.preface = text;
     drawAbTree(ab);
     abSaveSoon();
   };
+  $('ab-note').onblur = () => { if (app.analysisBoard) app.analysisBoard.typing = null; };
   $('ab-share').onclick = async () => {
     const link = $('ab-link');
     link.value = await abShareLink(app.analysisBoard);

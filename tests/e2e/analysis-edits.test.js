@@ -1,11 +1,12 @@
 // analysis-edits.test.js: editing a game on the analysis board (issue 43):
 // its PTN tags in a form, kept in this browser and written in its PTN, what
 // cannot be meant refused with a message naming the tag, Size held while
-// there are moves and Komi judging the game again.
+// there are moves and Komi judging the game again; every change to the tree
+// undone and redone, by the keys and the buttons, but never while typing.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { browserForTests, newPage, shot } = require('./lib.js');
+const { browserForTests, newPage, shot, atPly } = require('./lib.js');
 
 const env = browserForTests(test);
 // A 3x3 game that fills the board: White ahead by one flat, so F-0 without
@@ -76,5 +77,96 @@ test('tags: edited in a form, kept across a reload and in the PTN; a bad Date or
   assert.equal(await setTag(p, 'Size', '6'), '');
   await p.waitForFunction(() => app.state.size === 6 && app.state.board.length === 36);
   assert.match(await exported(p), /\[Size "6"\]/);
+  await p.context().close();
+});
+
+// The main line and the branches as the tree writes them, and its notes and marks.
+const tree = (p) => p.evaluate(() => TakTree.toDoc(app.analysisBoard.tree).lines.map((l) =>
+  l.plies.map((x) => x.ptn + (x.marks || '') + (x.comment ? `{${x.comment}}` : '')).join(' ')));
+async function play(p, moves) {
+  for (const m of moves) { await p.fill('#ptn-input', m); await p.press('#ptn-input', 'Enter'); }
+}
+const unfocus = (p) => p.evaluate(() => document.activeElement.blur());
+
+test('undo and redo: a move, a note, a mark, a branch deleted and promoted, a tag; Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y and the buttons; a text field keeps its own undo', async () => {
+  const p = await newPage(env.browser);
+  await openBoard(p);
+  await paste(p, '');
+  await p.waitForFunction(() => app.state.size === 5);
+  assert.ok(await p.isDisabled('#ab-undo') && await p.isDisabled('#ab-redo'), 'nothing to undo or redo yet');
+  await play(p, ['a1', 'e5', 'c3']);
+  await atPly(p, 3);
+  // In the move box, Ctrl+Z is the box's own.
+  await p.press('#ptn-input', 'Control+z');
+  assert.deepEqual(await tree(p), ['a1 e5 c3']);
+  await unfocus(p);
+  await p.keyboard.press('Control+z');
+  await atPly(p, 2);
+  assert.deepEqual(await tree(p), ['a1 e5']);
+  await p.keyboard.press('Control+Shift+z');
+  await atPly(p, 3);
+  assert.deepEqual(await tree(p), ['a1 e5 c3']);
+  await p.keyboard.press('Control+z');
+  await p.keyboard.press('Control+y');
+  await atPly(p, 3);
+  assert.deepEqual(await tree(p), ['a1 e5 c3']);
+  // A note typed is one change; while typing, Ctrl+Z is the field's.
+  await p.click('#ab-note');
+  await p.keyboard.type('sharp');
+  await p.keyboard.press('Control+z');
+  assert.deepEqual(await p.evaluate(() => [app.analysisBoard.redo.length, app.state.ply]), [0, 3], 'the board\'s undo did not run');
+  await p.fill('#ab-note', 'sharp');
+  await unfocus(p);
+  assert.deepEqual(await tree(p), ['a1 e5 c3{sharp}']);
+  await p.keyboard.press('Control+z');
+  await p.waitForFunction(() => !document.querySelector('#ab-tree .note'));
+  assert.deepEqual(await tree(p), ['a1 e5 c3']);
+  assert.equal(await p.inputValue('#ab-note'), '');
+  await p.click('#ab-redo');
+  assert.deepEqual(await tree(p), ['a1 e5 c3{sharp}']);
+  // A mark, by the buttons.
+  await p.selectOption('#ab-marks', '?');
+  assert.deepEqual(await tree(p), ['a1 e5 c3?{sharp}']);
+  await p.click('#ab-undo');
+  assert.deepEqual(await tree(p), ['a1 e5 c3{sharp}']);
+  assert.equal(await p.inputValue('#ab-marks'), '');
+  await p.click('#ab-redo');
+  assert.deepEqual(await tree(p), ['a1 e5 c3?{sharp}']);
+  // A branch: deleted and back, promoted and back.
+  await unfocus(p);
+  await p.keyboard.press('ArrowLeft');
+  await atPly(p, 2);
+  await play(p, ['d3']);
+  await atPly(p, 3);
+  await unfocus(p);
+  assert.deepEqual(await tree(p), ['a1 e5 c3?{sharp}', 'd3']);
+  await p.click('#ab-delete');
+  await atPly(p, 2);
+  assert.deepEqual(await tree(p), ['a1 e5 c3?{sharp}']);
+  await p.keyboard.press('Control+z');
+  await p.waitForFunction(() => app.state.moves.join(' ') === 'a1 e5 d3');
+  assert.deepEqual(await tree(p), ['a1 e5 c3?{sharp}', 'd3']);
+  await p.click('#ab-promote');
+  assert.deepEqual(await tree(p), ['a1 e5 d3', 'c3?{sharp}']);
+  await p.keyboard.press('Control+z');
+  assert.deepEqual(await tree(p), ['a1 e5 c3?{sharp}', 'd3']);
+  await p.keyboard.press('Control+Shift+z');
+  assert.deepEqual(await tree(p), ['a1 e5 d3', 'c3?{sharp}']);
+  // A tag.
+  await p.click('#ab-tags summary');
+  assert.equal(await setTag(p, 'Player1', 'Ann'), '');
+  await unfocus(p);
+  assert.match(await exported(p), /\[Player1 "Ann"\]/);
+  await unfocus(p);
+  await p.keyboard.press('Control+z');
+  assert.equal(await p.inputValue('#ab-tag-Player1'), '');
+  assert.doesNotMatch(await exported(p), /Player1/);
+  await shot(p, 'analysis-undo');
+  // A change after an undo: nothing left to redo.
+  await unfocus(p);
+  await play(p, ['b2']);
+  await p.waitForFunction(() => !app.analysisBoard.redo.length);
+  assert.ok(await p.isDisabled('#ab-redo'));
+  assert.ok(!(await p.isDisabled('#ab-undo')));
   await p.context().close();
 });
