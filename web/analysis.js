@@ -147,13 +147,16 @@ async function abGameDoc() {
   try { return tak.readPtn((await request({ type: 'export', game: app.gameId })).ptn); } catch (e) { return null; }
 }
 
-// An empty board, or a pasted PTN game or TPS position.
-async function openAnalysisText(text, size, komi) {
+// An empty board, or a pasted PTN game or TPS position; `source`: the
+// file it came from, named in a refusal (the board shown is then left as it was).
+async function openAnalysisText(text, size, komi, source) {
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   const tak = engine.tak;
   text = (text || '').trim();
   try {
-    if (!text) {
+    if (!text && source) {
+      throw new Error('it is empty');
+    } else if (!text) {
       const rules = { size, komi, no_pass: true };
       showAnalysisBoard(abTree(rules), null, rules);
     } else if (text.startsWith('[') || /^\s*(\{[^}]*\}\s*)*\d+\.\s/.test(text)) {
@@ -161,15 +164,33 @@ async function openAnalysisText(text, size, komi) {
       if (!/^\s*\[\s*(Size|TPS)\s/im.test(text)) text = `[Size "${size}"]\n` + (komi ? `[Komi "${komi}"]\n` : '') + '\n' + text;
       abOpenDoc(tak.readPtn(text), null);
     } else if (!/^[\dxSC,/]+(\s+[12](\s+\d+)?)?$/i.test(text) || !text.includes('/')) {
-      throw new Error('That is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").');
+      throw new Error(`${source ? 'it' : 'That'} is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").`);
     } else {
       const probe = tak.view(text, [], 0, { komi });
       const rules = { size: Math.sqrt(probe.board.length), komi, no_pass: true };
       showAnalysisBoard(abTree(rules, text), null, rules);
     }
-  } catch (e) { say(e.message); return; }
+  } catch (e) { say(source ? `${source} was not opened: ${e.message}` : e.message); return; }
   abEntered();
 }
+
+// A file dropped on the board or chosen with its button: opened as a new
+// board (kept, listed first), moves without tags on the size and komi
+// chosen beside the box; a file of anything else refused by name.
+const AB_FILE_MAX = 1 << 20; // far more than any game's PTN
+async function openAnalysisFile(file) {
+  if (!file) return;
+  let text = '';
+  try {
+    if (file.size > AB_FILE_MAX) throw new Error(`it is ${Math.round(file.size / 1024)} KB, too long for a game`);
+    text = await file.text();
+    if (/[\0\uFFFD]/.test(text)) throw new Error('it is not text (PTN and TPS are)');
+  } catch (e) { say(`${file.name} was not opened: ${e.message}.`); return; }
+  await openAnalysisText(text, +$('ab-size').value, +$('ab-komi').value || 0, file.name);
+}
+
+// Whether a drag carries files, and the board is there to take them.
+const abDropping = (e) => !!app.analysisBoard && !app.sandbox && !$('play').hidden && [...e.dataTransfer.types].includes('Files');
 
 // A PTN document (as readPtn gives it, with the rules its tags say): its
 // tree, at the node `at`.
@@ -904,6 +925,20 @@ export function initAnalysis() {
   $('ab-export').onclick = () => { try { showExport(engine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);
   $('ab-analyse-edited').onclick = abFromEditor;
+  $('ab-file').onchange = async () => { const input = $('ab-file'); await openAnalysisFile(input.files[0]); input.value = ''; };
+  document.addEventListener('dragover', (e) => {
+    if (!abDropping(e)) return;
+    e.preventDefault(); // a drop here opens the file on the board, not in place of the page
+    e.dataTransfer.dropEffect = 'copy';
+    $('play').classList.add('ab-drop');
+  });
+  document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) $('play').classList.remove('ab-drop'); });
+  document.addEventListener('drop', (e) => {
+    $('play').classList.remove('ab-drop');
+    if (!abDropping(e)) return;
+    e.preventDefault();
+    openAnalysisFile(e.dataTransfer.files[0]);
+  });
   $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
   // Leaving the page: the board's last change kept.
   window.addEventListener('pagehide', () => { if (app.analysisBoard) abSave(app.analysisBoard, true); });

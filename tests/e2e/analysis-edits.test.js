@@ -2,7 +2,9 @@
 // its PTN tags in a form, kept in this browser and written in its PTN, what
 // cannot be meant refused with a message naming the tag, Size held while
 // there are moves and Komi judging the game again; every change to the tree
-// undone and redone, by the keys and the buttons, but never while typing.
+// undone and redone, by the keys and the buttons, but never while typing; a
+// PTN or TPS file dropped or chosen opens as a new kept board, any other
+// file refused by name with nothing lost.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -168,5 +170,57 @@ test('undo and redo: a move, a note, a mark, a branch deleted and promoted, a ta
   await p.waitForFunction(() => !app.analysisBoard.redo.length);
   assert.ok(await p.isDisabled('#ab-redo'));
   assert.ok(!(await p.isDisabled('#ab-undo')));
+  await p.context().close();
+});
+
+// Drops a file named `name` holding `text` on the board.
+async function drop(p, name, text) {
+  const dt = await p.evaluateHandle(([n, t]) => {
+    const d = new DataTransfer();
+    d.items.add(new File([t], n, { type: 'text/plain' }));
+    return d;
+  }, [name, text]);
+  await p.dispatchEvent('#board', 'dragenter', { dataTransfer: dt });
+  await p.dispatchEvent('#board', 'dragover', { dataTransfer: dt });
+  await p.dispatchEvent('#board', 'drop', { dataTransfer: dt });
+}
+const kept = (p) => p.evaluate(() => JSON.parse(localStorage.getItem('tak.analysis')) || []);
+
+test('files: a PTN dropped on the board and a TPS chosen with the button open as new kept boards; a file that is neither is refused by name, nothing lost', async () => {
+  const p = await newPage(env.browser);
+  await openBoard(p);
+  await paste(p, '');
+  await p.waitForFunction(() => app.state.size === 5);
+  await play(p, ['a1', 'e5']);
+  await p.waitForFunction(() => /#g=/.test(location.hash));
+  const first = await p.evaluate(() => app.analysisBoard.id);
+  // A PTN file as other tools write them: a byte-order mark, CRLF line ends.
+  await drop(p, 'club.ptn', '\ufeff[Size "6"]\r\n[Player1 "Ann"]\r\n[Player2 "Bo"]\r\n\r\n1. a6 f1 2. c3 d4 {sharp}\r\n');
+  await p.waitForFunction(() => app.state.size === 6 && app.state.ply === 4);
+  await p.waitForFunction((f) => app.analysisBoard.id !== f && location.hash.includes('#g=' + app.analysisBoard.id), first);
+  assert.deepEqual(await tree(p), ['a6 f1 c3 d4{sharp}']);
+  const dropped = await p.evaluate(() => app.analysisBoard.id);
+  assert.deepEqual((await kept(p)).slice(0, 2), [dropped, first], 'a new board, listed first; the one before kept');
+  assert.match(await p.textContent('#ab-recent-list'), /Ann – Bo, 6×6, 4 plies/);
+  // Neither PTN nor TPS, empty, or not text: refused by name, nothing changed.
+  for (const [name, text, why] of [['notes.txt', 'buy milk\n', /neither a PTN game .* nor a TPS position/], ['empty.ptn', '\r\n', /it is empty/],
+    ['broken.ptn', '[Size "5"]\n\n1. a1 a1\n', /^broken\.ptn was not opened: .*a1/], ['picture.png', '\x89PNG\r\n\x1a\n\0\0', /not text/]]) {
+    await p.evaluate(() => { document.getElementById('message').textContent = ''; });
+    await drop(p, name, text);
+    await p.waitForFunction(() => document.getElementById('message').textContent);
+    const said = await p.textContent('#message');
+    assert.ok(said.startsWith(name + ' was not opened: '), said);
+    assert.match(said, why);
+    assert.equal(await p.evaluate(() => app.analysisBoard.id), dropped);
+    assert.deepEqual(await tree(p), ['a6 f1 c3 d4{sharp}']);
+    assert.deepEqual((await kept(p)).slice(0, 2), [dropped, first]);
+  }
+  await shot(p, 'analysis-file-refused');
+  // The button, for the keyboard: a TPS position in a .txt file.
+  const tps = 'x5/x5/x2,1,x2/x5/2,x4 2 2';
+  await p.setInputFiles('#ab-file', { name: 'position.txt', mimeType: 'text/plain', buffer: Buffer.from(tps + '\n') });
+  await p.waitForFunction((t) => app.state.tps === t && app.state.size === 5, tps);
+  await p.waitForFunction(() => /#g=/.test(location.hash) && (JSON.parse(localStorage.getItem('tak.analysis')) || []).length === 3);
+  assert.deepEqual((await kept(p)).slice(1), [dropped, first]);
   await p.context().close();
 });
