@@ -96,7 +96,7 @@ export async function openGameAnalysis() {
   if (done) annotate(main.nodes, g);
   history.pushState(null, '', '/analysis');
   showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules, null, done ? { ...g, key: main.key } : null);
-  app.analysisBoard.annotate = !done;
+  app.analysisBoard.annotate = done ? null : main.key;
   abSave(app.analysisBoard, true);
 }
 
@@ -124,7 +124,9 @@ export function abGraph() {
       .then((g) => {
         ab.graph = { ...g, key };
         const main = abMain(ab.tree, ab.rules);
-        if (ab.annotate && main.key === key) { ab.annotate = false; annotate(main.nodes, g); }
+        // The review's marks and notes, once: on the main line it was opened
+        // with (not on moves played since, nor after a reload that lost them).
+        if (ab.annotate && ab.annotate === key && main.key === key) { ab.annotate = null; annotate(main.nodes, g); abSaveSoon(); }
       },
         () => { ab.graph = { key }; })
       .finally(() => { ab.graphing = null; if (app.analysisBoard === ab) render(); });
@@ -163,6 +165,9 @@ async function openAnalysisText(text, size, komi, source) {
       // Moves without tags: the size (and komi) chosen beside the box.
       if (!/^\s*\[\s*(Size|TPS)\s/im.test(text)) text = `[Size "${size}"]\n` + (komi ? `[Komi "${komi}"]\n` : '') + '\n' + text;
       abOpenDoc(tak.readPtn(text), null);
+      // The review comes along, as it does for a game of the server's.
+      const ab = app.analysisBoard;
+      ab.annotate = abMain(ab.tree, ab.rules).key;
     } else if (!/^[\dxSC,/]+(\s+[12](\s+\d+)?)?$/i.test(text) || !text.includes('/')) {
       throw new Error(`${source ? 'it' : 'That'} is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").`);
     } else {
@@ -218,6 +223,7 @@ export async function openAnalysisFromUrl() {
       // Where the board was last (kept as the page goes, which a reload
       // begun within the address's quarter-second wait would not see).
       abOpenDoc(engine.tak.readPtn(rec.ptn), rec.at || h.get('at'), h.get('g'));
+      app.analysisBoard.annotate = rec.annotate || null; // a review still to come
     } else if (h.get('ptn')) abOpenDoc(engine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
     else if (h.get('tps')) {
       const rules = { komi, no_pass: true };
@@ -279,7 +285,7 @@ function abSave(ab, url) {
   if (abWorthKeeping(ab)) {
     let ptn;
     try { ptn = engine.tak.writePtn(abDoc(ab)); } catch (e) { return; }
-    if (abStore(ab.id, { ptn, at, title: abTitle(ab), time: Date.now() })) where += `#g=${ab.id}&at=${at}`;
+    if (abStore(ab.id, { ptn, at, title: abTitle(ab), time: Date.now(), annotate: ab.annotate || undefined })) where += `#g=${ab.id}&at=${at}`;
   } else if (ab.rules.size !== 5 || ab.rules.komi) {
     where += `#size=${ab.rules.size}` + (ab.rules.komi ? `&komi=${ab.rules.komi}` : '');
   }
