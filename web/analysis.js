@@ -15,7 +15,7 @@ import * as TakTree from './tree.js';
 import { engine, prepareEngine } from './engine.js';
 import { route as playerPages } from './players.js';
 import { render } from './game.js';
-import { showPly, stepFrom, showExport, engineWorker, annotate, better, gameGraph } from './review.js';
+import { showPly, stepFrom, showExport, engineWorker, annotate, better, gameGraph, winWords } from './review.js';
 import { startSandbox } from './sandbox.js';
 
 const AB_LINES = 3; // the engine's best lines shown
@@ -436,12 +436,7 @@ function abScheduleDraw() {
 // A score for White, in words and as the evaluation bar's share of White (0..1).
 function abScore(line, turn) {
   const sign = turn === 'white' ? 1 : -1;
-  if (line.win_in) {
-    // In the winner's moves (win_in counts plies: 1 and 2 are both "in 1").
-    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black', moves = Math.ceil(Math.abs(n) / 2);
-    return { text: `${who} wins in ${moves}`, short: `${who[0]} in ${moves}`, white: n > 0 ? 1 : 0,
-      label: `${who} wins in ${moves} move${moves === 1 ? '' : 's'}` };
-  }
+  if (line.win_in) return { ...winWords(line.win_in * sign), white: line.win_in * sign > 0 ? 1 : 0 };
   const cp = line.score * sign;
   return { text: (cp > 0 ? '+' : '') + (cp / 100).toFixed(2), short: (cp > 0 ? '+' : '') + (cp / 100).toFixed(1),
     white: 0.5 + 0.5 * Math.tanh(cp / 600) };
