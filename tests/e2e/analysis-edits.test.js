@@ -8,12 +8,23 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
 const { browserForTests, newPage, shot, atPly } = require('./lib.js');
+const { ROOT } = require('../server/lib.js');
 
 const env = browserForTests(test);
 // A 3x3 game that fills the board: White ahead by one flat, so F-0 without
 // komi and 0-F with 1.5.
 const FILLED = '[Size "3"]\n[Result "F-0"]\n\n1. c1 b1 2. b3 b2 3. Sa3 Sc3 4. a2 a1 5. c2 F-0\n';
+
+const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+// The WCAG 2 A/AA violations inside `selector`, one line each (as a11y.test.js finds them).
+async function violations(page, selector) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ content: AXE });
+  const r = await page.evaluate((s) => window.axe.run(s, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }), selector);
+  return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
 
 async function openBoard(p) {
   await p.goto(env.srv.url + '/analysis');
@@ -65,6 +76,8 @@ test('tags: edited in a form, kept across a reload and in the PTN; a bad Date or
   // Kept (a quarter-second after a change), under its players' names.
   await p.waitForFunction(() => /#g=/.test(location.hash) && /Ann – Bo/.test(document.getElementById('ab-recent-list').textContent));
   await shot(p, 'analysis-tags');
+  assert.deepEqual(await violations(p, '#ab-tags'), []);
+  assert.deepEqual(await violations(p, '#ab-load'), []);
   // A reload: the same board, tags and komi kept in this browser.
   await p.reload();
   await p.waitForFunction(() => window.app && app.analysisBoard && app.state && app.state.size === 3);
