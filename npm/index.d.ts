@@ -81,6 +81,8 @@ export interface PositionView {
 export interface GameGraph {
   /** White's view, one a position, wins as +-2000. */
   scores: number[];
+  /** One a position: the plies to a win the search found, negative when Black wins; 0 when none (or the game is over). */
+  wins: number[];
   /** '', '?' or '??' a ply. */
   marks: string[];
   /** The engine's move a position. */

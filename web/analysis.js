@@ -15,7 +15,7 @@ import * as TakTree from './tree.js';
 import { engine, prepareEngine } from './engine.js';
 import { route as playerPages } from './players.js';
 import { render } from './game.js';
-import { showPly, stepFrom, showExport, engineWorker, annotate, better, gameGraph } from './review.js';
+import { showPly, stepFrom, showExport, engineWorker, annotate, better, gameGraph, winWords } from './review.js';
 import { startSandbox } from './sandbox.js';
 
 const AB_LINES = 3; // the engine's best lines shown
@@ -45,7 +45,9 @@ function showAnalysisBoard(tree, node, rules, id, graph) {
   say('');
   // on: the engine wanted; thinking: the TPS its worker is on; lines: its last lines, by multipv.
   // graph: the main line's graph with the key of the line it is for (abGraph).
-  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId(), graph };
+  // undo, redo: the board before each change and after each undo (abRemember).
+  app.analysisBoard = { tree, node: node || tree.root, rules, on: true, worker: null, thinking: null, lines: [], id: id || abNewId(), graph,
+    undo: [], redo: [] };
   abGoto(app.analysisBoard, app.analysisBoard.node);
 }
 
@@ -90,18 +92,18 @@ export async function openGameAnalysis() {
   }
   // The game's review comes along as marks and notes (the board's own, when
   // the page's has not finished, once it has).
-  const g = gameGraph(s), main = abMain(tree), done = g && g.scores.length === main.nodes.length + 1;
+  const g = gameGraph(s), main = abMain(tree, rules), done = g && g.scores.length === main.nodes.length + 1;
   if (done) annotate(main.nodes, g);
   history.pushState(null, '', '/analysis');
   showAnalysisBoard(tree, TakTree.along(tree.root, v.ply), rules, null, done ? { ...g, key: main.key } : null);
-  app.analysisBoard.annotate = !done;
+  app.analysisBoard.annotate = done ? null : main.key;
   abSave(app.analysisBoard, true);
 }
 
-// The main line: its nodes, plies, and a key that changes with them.
-function abMain(tree) {
+// The main line: its nodes, plies, and a key that changes with them and the komi.
+function abMain(tree, rules) {
   const nodes = TakTree.path(TakTree.lineEnd(tree.root)), moves = nodes.map((n) => n.ptn);
-  return { nodes, moves, key: tree.root.tps + ':' + moves.join(' ') };
+  return { nodes, moves, key: `${tree.root.tps}:${moves.join(' ')}:${rules.komi || 0}` };
 }
 
 // The main line's graph, as the game page draws a finished game's (review.js):
@@ -110,7 +112,7 @@ function abMain(tree) {
 export function abGraph() {
   const ab = app.analysisBoard;
   if (!ab || app.sandbox) return null;
-  const { nodes, moves, key } = abMain(ab.tree);
+  const { nodes, moves, key } = abMain(ab.tree, ab.rules);
   if (!moves.length) return null;
   if (ab.graph && ab.graph.key === key) {
     return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root) } : null;
@@ -121,8 +123,10 @@ export function abGraph() {
     w.call('graph', ab.tree.root.tps, moves, { ...abOpts(ab.rules), size: ab.rules.size, nodes: 20000 })
       .then((g) => {
         ab.graph = { ...g, key };
-        const main = abMain(ab.tree);
-        if (ab.annotate && main.key === key) { ab.annotate = false; annotate(main.nodes, g); }
+        const main = abMain(ab.tree, ab.rules);
+        // The review's marks and notes, once: on the main line it was opened
+        // with (not on moves played since, nor after a reload that lost them).
+        if (ab.annotate && ab.annotate === key && main.key === key) { ab.annotate = null; annotate(main.nodes, g); abSaveSoon(); }
       },
         () => { ab.graph = { key }; })
       .finally(() => { ab.graphing = null; if (app.analysisBoard === ab) render(); });
@@ -145,29 +149,53 @@ async function abGameDoc() {
   try { return tak.readPtn((await request({ type: 'export', game: app.gameId })).ptn); } catch (e) { return null; }
 }
 
-// An empty board, or a pasted PTN game or TPS position.
-async function openAnalysisText(text, size, komi) {
+// An empty board, or a pasted PTN game or TPS position; `source`: the
+// file it came from, named in a refusal (the board shown is then left as it was).
+async function openAnalysisText(text, size, komi, source) {
   try { await prepareEngine(); } catch (e) { say('The engine could not load: ' + e.message); return; }
   const tak = engine.tak;
   text = (text || '').trim();
   try {
-    if (!text) {
+    if (!text && source) {
+      throw new Error('it is empty');
+    } else if (!text) {
       const rules = { size, komi, no_pass: true };
       showAnalysisBoard(abTree(rules), null, rules);
     } else if (text.startsWith('[') || /^\s*(\{[^}]*\}\s*)*\d+\.\s/.test(text)) {
       // Moves without tags: the size (and komi) chosen beside the box.
       if (!/^\s*\[\s*(Size|TPS)\s/im.test(text)) text = `[Size "${size}"]\n` + (komi ? `[Komi "${komi}"]\n` : '') + '\n' + text;
       abOpenDoc(tak.readPtn(text), null);
+      // The review comes along, as it does for a game of the server's.
+      const ab = app.analysisBoard;
+      ab.annotate = abMain(ab.tree, ab.rules).key;
     } else if (!/^[\dxSC,/]+(\s+[12](\s+\d+)?)?$/i.test(text) || !text.includes('/')) {
-      throw new Error('That is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").');
+      throw new Error(`${source ? 'it' : 'That'} is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").`);
     } else {
       const probe = tak.view(text, [], 0, { komi });
       const rules = { size: Math.sqrt(probe.board.length), komi, no_pass: true };
       showAnalysisBoard(abTree(rules, text), null, rules);
     }
-  } catch (e) { say(e.message); return; }
+  } catch (e) { say(source ? `${source} was not opened: ${e.message}` : e.message); return; }
   abEntered();
 }
+
+// A file dropped on the board or chosen with its button: opened as a new
+// board (kept, listed first), moves without tags on the size and komi
+// chosen beside the box; a file of anything else refused by name.
+const AB_FILE_MAX = 1 << 20; // far more than any game's PTN
+async function openAnalysisFile(file) {
+  if (!file) return;
+  let text = '';
+  try {
+    if (file.size > AB_FILE_MAX) throw new Error(`it is ${Math.round(file.size / 1024)} KB, too long for a game`);
+    text = await file.text();
+    if (/[\0\uFFFD]/.test(text)) throw new Error('it is not text (PTN and TPS are)');
+  } catch (e) { say(`${file.name} was not opened: ${e.message}.`); return; }
+  await openAnalysisText(text, +$('ab-size').value, +$('ab-komi').value || 0, file.name);
+}
+
+// Whether a drag carries files, and the board is there to take them.
+const abDropping = (e) => !!app.analysisBoard && !app.sandbox && !$('play').hidden && [...e.dataTransfer.types].includes('Files');
 
 // A PTN document (as readPtn gives it, with the rules its tags say): its
 // tree, at the node `at`.
@@ -195,6 +223,7 @@ export async function openAnalysisFromUrl() {
       // Where the board was last (kept as the page goes, which a reload
       // begun within the address's quarter-second wait would not see).
       abOpenDoc(engine.tak.readPtn(rec.ptn), rec.at || h.get('at'), h.get('g'));
+      app.analysisBoard.annotate = rec.annotate || null; // a review still to come
     } else if (h.get('ptn')) abOpenDoc(engine.tak.readPtn(await abInflate(h.get('ptn'))), h.get('at'));
     else if (h.get('tps')) {
       const rules = { komi, no_pass: true };
@@ -226,10 +255,10 @@ function abNewId() { return Math.random().toString(36).slice(2, 10).padEnd(8, '0
 function abIds() { try { return JSON.parse(localStorage.getItem(AB_LIST)) || []; } catch (e) { return []; } }
 function abRecord(id) { try { return JSON.parse(localStorage.getItem(abKey(id))); } catch (e) { return null; } }
 
-// Worth keeping: moves, a note, or a position other than the empty board.
+// Worth keeping: moves, a note, a tag, or a position other than the empty board.
 function abWorthKeeping(ab) {
   const t = ab.tree;
-  return t.root.children.length > 0 || !!t.preface || t.root.tps !== abTree({ size: ab.rules.size }).root.tps;
+  return t.root.children.length > 0 || !!t.preface || t.tags.length > 0 || t.root.tps !== abTree({ size: ab.rules.size }).root.tps;
 }
 
 // What the list calls a board: its players, else its size and length.
@@ -256,7 +285,7 @@ function abSave(ab, url) {
   if (abWorthKeeping(ab)) {
     let ptn;
     try { ptn = engine.tak.writePtn(abDoc(ab)); } catch (e) { return; }
-    if (abStore(ab.id, { ptn, at, title: abTitle(ab), time: Date.now() })) where += `#g=${ab.id}&at=${at}`;
+    if (abStore(ab.id, { ptn, at, title: abTitle(ab), time: Date.now(), annotate: ab.annotate || undefined })) where += `#g=${ab.id}&at=${at}`;
   } else if (ab.rules.size !== 5 || ab.rules.komi) {
     where += `#size=${ab.rules.size}` + (ab.rules.komi ? `&komi=${ab.rules.komi}` : '');
   }
@@ -340,8 +369,12 @@ function abGoto(ab, node) {
 // A move played on the board (clicks or the PTN box): the next ply of the
 // line when it is that move, else a new branch.
 export function analysisPlay(text) {
-  const ab = app.analysisBoard;
-  try { abGoto(ab, TakTree.add(ab.tree, ab.node, text, abPlay(ab))); say(''); } catch (e) { say(e.message); }
+  const ab = app.analysisBoard, before = abSnapshot(ab), at = ab.node, kids = at.children.length;
+  try {
+    const n = TakTree.add(ab.tree, at, text, abPlay(ab));
+    if (at.children.length > kids) abRemember(ab, before);
+    abGoto(ab, n); say('');
+  } catch (e) { say(e.message); }
 }
 
 // The review's steps: `ply` plies into the line through the position shown
@@ -403,12 +436,7 @@ function abScheduleDraw() {
 // A score for White, in words and as the evaluation bar's share of White (0..1).
 function abScore(line, turn) {
   const sign = turn === 'white' ? 1 : -1;
-  if (line.win_in) {
-    // In the winner's moves (win_in counts plies: 1 and 2 are both "in 1").
-    const n = line.win_in * sign, who = n > 0 ? 'White' : 'Black', moves = Math.ceil(Math.abs(n) / 2);
-    return { text: `${who} wins in ${moves}`, short: `${who[0]} in ${moves}`, white: n > 0 ? 1 : 0,
-      label: `${who} wins in ${moves} move${moves === 1 ? '' : 's'}` };
-  }
+  if (line.win_in) return { ...winWords(line.win_in * sign), white: line.win_in * sign > 0 ? 1 : 0 };
   const cp = line.score * sign;
   return { text: (cp > 0 ? '+' : '') + (cp / 100).toFixed(2), short: (cp > 0 ? '+' : '') + (cp / 100).toFixed(1),
     white: 0.5 + 0.5 * Math.tanh(cp / 600) };
@@ -463,9 +491,59 @@ function abCount(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + 'M' : n >= 1e3 ? 
 
 // Plays the engine's line (from the position shown) into the tree, and goes to its last move.
 function abPlayLine(ab, pv, from) {
-  let n = from || ab.node;
-  try { for (const m of pv) n = TakTree.add(ab.tree, n, m, abPlay(ab)); } catch (e) { say(e.message); }
+  const before = abSnapshot(ab);
+  let n = from || ab.node, added = false;
+  try {
+    for (const m of pv) {
+      const at = n, kids = at.children.length;
+      n = TakTree.add(ab.tree, at, m, abPlay(ab));
+      added = added || at.children.length > kids;
+    }
+  } catch (e) { say(e.message); }
+  if (added) abRemember(ab, before);
   abGoto(ab, n);
+}
+
+// ---- undo and redo --------------------------------------------------------------------
+// Each change to the tree (a move added, a branch deleted or promoted, a
+// note, a mark, a tag) can be undone (Ctrl+Z, the Undo button) and redone
+// (Ctrl+Shift+Z, Ctrl+Y, Redo) while the board is open: the board before it
+// is kept as the tree's document with the rules and the ply shown, AB_UNDO
+// changes back. A note typed is one change until its field is left or
+// another ply shown; in a text field the keys are the field's own undo.
+
+const AB_UNDO = 200;
+
+function abSnapshot(ab) { return { doc: TakTree.toDoc(ab.tree), rules: { ...ab.rules }, at: TakTree.address(ab.node) }; }
+
+// Called before a change (or after it, with the board as it was before):
+// that board is kept for Undo, and what Redo had is gone.
+function abRemember(ab, before = abSnapshot(ab)) {
+  ab.undo.push(before);
+  if (ab.undo.length > AB_UNDO) ab.undo.shift();
+  ab.redo = [];
+  ab.typing = null;
+}
+
+// Back to the board before the last change (`redo`: before the last undo).
+function abUndo(ab, redo) {
+  const from = redo ? ab.redo : ab.undo, to = redo ? ab.undo : ab.redo;
+  if (!from.length) return;
+  const was = from.pop();
+  to.push(abSnapshot(ab));
+  if ((was.rules.komi || 0) !== (ab.rules.komi || 0)) ab.thinking = null; // the engine thinks again, with that komi
+  ab.rules = was.rules;
+  ab.tree = TakTree.fromDoc(was.doc, null, abPlay(ab));
+  ab.typing = null;
+  say('');
+  abGoto(ab, TakTree.find(ab.tree, was.at));
+}
+
+// Where Ctrl+Z is the field's own: a field the player types in.
+function isTextField(e) {
+  if (!e || e.readOnly || e.disabled) return false;
+  return e.isContentEditable || e.tagName === 'TEXTAREA' ||
+    (e.tagName === 'INPUT' && /^(text|search|url|tel|email|password|number)$/.test(e.type));
 }
 
 // ---- drawing: called at the end of every render() of game.js --------------------------------
@@ -492,7 +570,7 @@ export function drawAnalysisBoard() {
   $('first').disabled = $('prev').disabled = editing || !node.parent;
   $('next').disabled = $('last').disabled = editing || !node.children.length;
   // In the editor: its lines only (no tree), and the way back.
-  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
+  for (const id of ['ab-tree', 'ab-edit-tools', 'ab-note-label', 'ab-tags', 'ab-share', 'ab-edit', 'ab-export', 'ab-load']) $(id).hidden = editing;
   if (editing) { abHideLink(); $('ab-recent').hidden = true; }
   $('ab-analyse-edited').hidden = !editing;
   const tps = s && !s.result ? s.tps : null;
@@ -501,10 +579,13 @@ export function drawAnalysisBoard() {
   drawAbEngine(ab);
   if (editing) return;
   drawAbTree(ab);
+  drawAbTags(ab);
   $('ab-promote').disabled = !TakTree.branchStart(node);
   $('ab-delete').disabled = !node.parent;
   $('ab-marks').disabled = !node.parent;
   $('ab-marks').value = node.marks || '';
+  $('ab-undo').disabled = !ab.undo.length;
+  $('ab-redo').disabled = !ab.redo.length;
   const note = $('ab-note');
   if (ab.noteFor !== node || document.activeElement !== note) note.value = (node.parent ? node.comment : ab.tree.preface) || '';
   ab.noteFor = node;
@@ -628,6 +709,109 @@ async function abInflate(text) {
   return new Response(stream).text();
 }
 
+// ---- the game's tags -------------------------------------------------------------------
+// The PTN tags players fill in, in a small form; the others a game came with
+// are kept as they are. Size and Komi are the board's rules (ab.rules): Size
+// may change only while there is no move (another size is another game), and
+// a change of Komi judges the finished lines again.
+
+const AB_TAGS = [['Player1', 'White'], ['Player2', 'Black'], ['Date', 'YYYY.MM.DD'], ['Event', ''], ['Site', ''],
+  ['Round', ''], ['Result', 'R-0, F-0, 1-0, 1/2-1/2…'], ['Size', '3 to 8'], ['Komi', 'flats, as 2 or 1.5'],
+  ['Clock', '10:0 +20'], ['Opening', 'swap']];
+
+const abTagAt = (tags, name) => tags.findIndex((t) => t[0].toLowerCase() === name.toLowerCase());
+
+// The tag's value as the form shows it: Size and Komi as the board plays them.
+function abTagValue(ab, name) {
+  if (name === 'Size') return String(ab.rules.size);
+  if (name === 'Komi') return String(ab.rules.komi || 0);
+  const i = abTagAt(ab.tree.tags, name);
+  return i < 0 ? '' : String(ab.tree.tags[i][1]);
+}
+
+// `tags` with `name` set to `value` ('' takes it out), under the spelling it had.
+function abTagsWith(tags, name, value) {
+  const out = tags.map((t) => t.slice()), i = abTagAt(out, name);
+  if (i >= 0 && value === '') out.splice(i, 1);
+  else if (i >= 0) out[i][1] = value;
+  else if (value !== '') out.push([name, value]);
+  return out;
+}
+
+// Why `value` cannot be the tag `name` of this board (a sentence that names
+// the tag), or ''. The module judges what it reads (Size, Komi, Result,
+// Opening...): the game is written with the new tag and read back.
+function abTagRefusal(ab, name, value) {
+  if (name === 'Size') {
+    if (!/^[3-8]$/.test(value)) return `Size must be a board size from 3 to 8, not "${value}".`;
+    if (+value === ab.rules.size) return '';
+    if (ab.tree.root.children.length) return 'Size cannot change on a game with moves: that would be another game. Open a new board of that size instead.';
+    if (ab.tree.root.tps !== abTree({ size: ab.rules.size }).root.tps) return 'Size cannot change: the board starts from a position set up on it (its TPS).';
+    return '';
+  }
+  if (name === 'Date' && value) {
+    const m = /^(\d{4})\.(\d{2})\.(\d{2})$/.exec(value), d = m && new Date(Date.UTC(+m[1], m[2] - 1, +m[3]));
+    if (!m || d.getUTCMonth() !== m[2] - 1 || d.getUTCDate() !== +m[3]) return `Date must be a day written YYYY.MM.DD (such as 2026.11.28), not "${value}".`;
+  }
+  if (name === 'Komi' && value === '') return '';
+  try {
+    const doc = abDoc(ab);
+    doc.tags = abTagsWith(doc.tags, name, value);
+    engine.tak.readPtn(engine.tak.writePtn(doc));
+  } catch (e) { return e.message.replace(/^the tags: line \d+, column \d+: /, '') + '.'; }
+  return '';
+}
+
+// Sets the tag `name` to `value` (an edit, undone as the others), or says why not.
+function abSetTag(ab, name, value) {
+  value = value.trim();
+  if (value === abTagValue(ab, name)) return;
+  const why = abTagRefusal(ab, name, value);
+  if (why) { say(why); render(); return; }
+  say('');
+  abRemember(ab);
+  if (name === 'Size') {
+    // An empty board of the new size, its tags and opening note kept; the
+    // reserves those of the size (unless the game's tags set them).
+    const tags = abTagsWith(ab.tree.tags, 'Size', abTagAt(ab.tree.tags, 'Size') < 0 ? '' : value), preface = ab.tree.preface;
+    const has = (n) => abTagAt(tags, n) >= 0;
+    ab.rules = { ...ab.rules, size: +value, stones: has('Flats') ? ab.rules.stones : undefined, capstones: has('Caps') ? ab.rules.capstones : undefined };
+    ab.tree = abTree(ab.rules, null, tags);
+    ab.tree.preface = preface;
+    abGoto(ab, ab.tree.root);
+    return;
+  }
+  ab.tree.tags = abTagsWith(ab.tree.tags, name, value);
+  if (name === 'Komi') {
+    ab.rules = { ...ab.rules, komi: value === '' ? 0 : engine.tak.readPtn(engine.tak.writePtn(abDoc(ab))).komi };
+    abRejudge(ab);
+    ab.thinking = null; // the engine thinks again, with the new komi
+    abGoto(ab, ab.node);
+    return;
+  }
+  render();
+}
+
+// After a change of komi: each line that ends the game ends it as the new
+// komi says (a flat win may change sides), and so does the Result tag of a
+// main line that ends the game on the board.
+function abRejudge(ab) {
+  const o = abOpts(ab.rules), walk = (n) => {
+    if (n.over && n.result) n.result = engine.tak.result(n.tps, o).code || n.result;
+    n.children.forEach(walk);
+  };
+  walk(ab.tree.root);
+  const end = TakTree.lineEnd(ab.tree.root), i = abTagAt(ab.tree.tags, 'Result');
+  if (end.over && i >= 0) ab.tree.tags[i][1] = engine.tak.result(end.tps, o).code || ab.tree.tags[i][1];
+}
+
+// The form's fields, each showing its tag (but the one being typed in).
+function drawAbTags(ab) {
+  for (const input of $('ab-tags-list').querySelectorAll('input')) {
+    if (document.activeElement !== input) input.value = abTagValue(ab, input.dataset.tag);
+  }
+}
+
 // The position editor (the sandbox) on the position shown; the engine
 // thinks on each edit, and "Analyse this position" comes back with it.
 function abEdit(ab) {
@@ -664,13 +848,30 @@ export function initAnalysis() {
     else abStop(ab);
     render();
   };
-  $('ab-promote').onclick = () => { const ab = app.analysisBoard; if (TakTree.promote(ab.node)) render(); };
+  $('ab-promote').onclick = () => {
+    const ab = app.analysisBoard;
+    if (!TakTree.branchStart(ab.node)) return;
+    abRemember(ab);
+    TakTree.promote(ab.node);
+    render();
+  };
   $('ab-delete').onclick = () => {
     const ab = app.analysisBoard, b = TakTree.branchStart(ab.node) || ab.node;
-    const p = TakTree.remove(b);
-    if (p) abGoto(ab, p);
+    if (!b.parent) return;
+    abRemember(ab);
+    abGoto(ab, TakTree.remove(b));
   };
-  $('ab-marks').onchange = () => { const ab = app.analysisBoard; ab.node.marks = $('ab-marks').value || null; render(); };
+  $('ab-marks').onchange = () => { const ab = app.analysisBoard; abRemember(ab); ab.node.marks = $('ab-marks').value || null; render(); };
+  $('ab-undo').onclick = () => abUndo(app.analysisBoard, false);
+  $('ab-redo').onclick = () => abUndo(app.analysisBoard, true);
+  document.addEventListener('keydown', (e) => {
+    const ab = app.analysisBoard, key = e.key.toLowerCase();
+    if (!ab || app.sandbox || $('play').hidden || !(e.ctrlKey || e.metaKey) || e.altKey || isTextField(e.target)) return;
+    if (key === 'z') abUndo(ab, e.shiftKey);
+    else if (key === 'y' && !e.shiftKey) abUndo(ab, true);
+    else return;
+    e.preventDefault();
+  });
   // ← and → step through the game here too, as everywhere on the page, rather
   // than change the mark just chosen (↑ and ↓ choose one).
   $('ab-marks').onkeydown = (e) => {
@@ -689,10 +890,12 @@ export function initAnalysis() {
       say('A note cannot hold "}": PTN ends a note there.');
     }
     const ab = app.analysisBoard, text = box.value.trim() ? box.value : null;
+    if (ab.typing !== ab.node) { abRemember(ab); ab.typing = ab.node; } // one change for the note typed
     if (ab.node.parent) ab.node.comment = text; else ab.tree.preface = text;
     drawAbTree(ab);
     abSaveSoon();
   };
+  $('ab-note').onblur = () => { if (app.analysisBoard) app.analysisBoard.typing = null; };
   $('ab-share').onclick = async () => {
     const link = $('ab-link');
     link.value = await abShareLink(app.analysisBoard);
@@ -709,9 +912,34 @@ export function initAnalysis() {
       said.textContent = document.execCommand('copy') ? 'Link copied.' : 'Press Ctrl+C (⌘C) to copy the link.';
     }
   };
+  // The tags: each kept when its field is left or Enter pressed; a value
+  // refused is put back as it was (the message quotes it).
+  for (const [name, hint] of AB_TAGS) {
+    const label = document.createElement('label'), input = document.createElement('input');
+    input.id = 'ab-tag-' + name; input.dataset.tag = name; input.placeholder = hint; input.spellcheck = false;
+    const keep = () => { const ab = app.analysisBoard; abSetTag(ab, name, input.value); input.value = abTagValue(ab, name); };
+    input.onchange = keep;
+    input.onkeydown = (e) => { if (e.key === 'Enter') { e.preventDefault(); keep(); } };
+    label.append(name, input);
+    $('ab-tags-list').appendChild(label);
+  }
   $('ab-export').onclick = () => { try { showExport(engine.tak.writePtn(abDoc(app.analysisBoard))); } catch (e) { say(e.message); } };
   $('ab-edit').onclick = () => abEdit(app.analysisBoard);
   $('ab-analyse-edited').onclick = abFromEditor;
+  $('ab-file').onchange = async () => { const input = $('ab-file'); await openAnalysisFile(input.files[0]); input.value = ''; };
+  document.addEventListener('dragover', (e) => {
+    if (!abDropping(e)) return;
+    e.preventDefault(); // a drop here opens the file on the board, not in place of the page
+    e.dataTransfer.dropEffect = 'copy';
+    $('play').classList.add('ab-drop');
+  });
+  document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) $('play').classList.remove('ab-drop'); });
+  document.addEventListener('drop', (e) => {
+    $('play').classList.remove('ab-drop');
+    if (!abDropping(e)) return;
+    e.preventDefault();
+    openAnalysisFile(e.dataTransfer.files[0]);
+  });
   $('ab-load').onsubmit = (e) => { e.preventDefault(); openAnalysisText($('ab-paste').value, +$('ab-size').value, +$('ab-komi').value || 0); };
   // Leaving the page: the board's last change kept.
   window.addEventListener('pagehide', () => { if (app.analysisBoard) abSave(app.analysisBoard, true); });

@@ -28,6 +28,18 @@ export async function computeGraph() {
 // so PTN Ninja reads it as the note's evaluation (wins are +-20.00).
 export const flats = (cp) => (cp < 0 ? '-' : '+') + (Math.abs(cp) / 100).toFixed(2);
 
+// A win the search found, `plies` away (White's view: negative for Black's),
+// as players say it, counted in the winner's moves (1 and 2 plies are both
+// "in 1"): the analysis board's lines and bar, and the graph's points.
+export function winWords(plies) {
+  const who = plies > 0 ? 'White' : 'Black', moves = Math.ceil(Math.abs(plies) / 2);
+  return { text: `${who} wins in ${moves}`, short: `${who[0]} in ${moves}`, label: `${who} wins in ${moves} move${moves === 1 ? '' : 's'}` };
+}
+
+// Whether position `i` of graph `g` is won: a win the search found, or the
+// game's last position with its winner (+-2000 elsewhere is a score, not a proof).
+const graphWon = (g, i) => !!(g.wins && g.wins[i]) || (i === g.scores.length - 1 && Math.abs(g.scores[i]) >= 2000);
+
 // The review as PTN, as `tak analyze --game` judges the plies: each ply's
 // mark ('?', '??') and a note with the score after it and, beside a mark,
 // the engine's move instead ("{-3.10 best d3}"); added to `plies` (PTN
@@ -55,7 +67,8 @@ function graphShown() {
 }
 
 // The scores over the plies, in the graph's own pixels (text unstretched):
-// White up, to +-10 flats; lines at 0 and +-5 flats labelled, plies below; a point a position, marked plies coloured. A point
+// White up, to +-10 flats, a won position at the very top or bottom; lines
+// at 0 and +-5 flats labelled, plies below; a point a position, marked plies coloured. A point
 // hovered or focused (one Tab stop, the arrows between points) says its
 // ply, move and score; a click or Enter goes there.
 let tipAt = null;
@@ -65,6 +78,7 @@ export function drawGraph() {
   if (!src) return;
   const { g, at } = src, n = g.scores.length - 1, W = svg.clientWidth || 300, H = svg.clientHeight || 110;
   const x = (i) => (n ? i * (W - 1) / n : 0) + .5, y = (cp) => H / 2 - Math.max(-1, Math.min(1, cp / 1000)) * (H / 2 - 12);
+  const py = (i) => (graphWon(g, i) ? (g.scores[i] > 0 ? 3 : H - 3) : y(g.scores[i])); // position i's height
   const focused = svg.contains(document.activeElement) ? +document.activeElement.getAttribute('data-ply') : null;
   svg.textContent = '';
   svg.removeAttribute('viewBox');
@@ -74,11 +88,11 @@ export function drawGraph() {
   }
   const step = Math.ceil(n / 80) * 10;
   for (let i = step; i < n; i += step) el('text', { x: x(i), y: H - 2, class: 'axis', 'text-anchor': 'middle' }, svg).textContent = i;
-  el('polyline', { points: g.scores.map((cp, i) => `${x(i)},${y(cp)}`).join(' '), class: 'line' }, svg);
+  el('polyline', { points: g.scores.map((cp, i) => `${x(i)},${py(i)}`).join(' '), class: 'line' }, svg);
   el('line', { x1: x(Math.min(at, n)), y1: 0, x2: x(Math.min(at, n)), y2: H, class: 'now' }, svg);
-  g.scores.forEach((cp, i) => {
+  g.scores.forEach((_, i) => {
     const m = g.marks[i - 1] || '';
-    const c = el('circle', { cx: x(i), cy: y(cp), r: m ? 3 : 2.5, class: 'pt' + (m ? (m === '??' ? ' q2' : ' q1') : ''),
+    const c = el('circle', { cx: x(i), cy: py(i), r: m ? 3 : 2.5, class: 'pt' + (m ? (m === '??' ? ' q2' : ' q1') : ''),
       'data-ply': i, tabindex: i === Math.min(at, n) ? 0 : -1, role: 'button', 'aria-label': graphTip(src, i) }, svg);
     c.onfocus = () => graphTipShow(src, i);
   });
@@ -86,11 +100,13 @@ export function drawGraph() {
   else if (tipAt !== null && tipAt <= n) graphTipShow(src, tipAt);
 }
 
-// What a point says: "ply 12, e4??: -3.10, best d3" (the start: "start: +0.20").
+// What a point says: "ply 12, e4??: -3.10, best d3" (the start: "start:
+// +0.20"; a win found: "ply 20, c1: White wins in 2"; the end: "White has won").
 function graphTip(src, i) {
   const { g, moves } = src, cp = g.scores[i], m = g.marks[i - 1] || '', best = g.best[i - 1];
-  return (i ? `ply ${i}, ${moves[i - 1]}${m}` : 'start') + ': ' + flats(cp) + (Math.abs(cp) >= 2000 ? ' (a win)' : '') +
-    (m && best && best !== moves[i - 1] ? ', best ' + best : '');
+  const score = !graphWon(g, i) ? flats(cp) + (Math.abs(cp) >= 2000 ? ' or more' : '')
+    : g.wins && g.wins[i] ? winWords(g.wins[i]).text : `${cp > 0 ? 'White' : 'Black'} has won`;
+  return (i ? `ply ${i}, ${moves[i - 1]}${m}` : 'start') + ': ' + score + (m && best && best !== moves[i - 1] ? ', best ' + best : '');
 }
 
 function graphTipShow(src, i) {

@@ -134,7 +134,8 @@
 
     // A whole game judged, as `tak analyze --game` does: every position searched
     // opts.nodes nodes (20,000); { scores (White's view, one a position, wins as
-    // +-2000), marks ('', '?', '??' a ply), best (the engine's move a position) }.
+    // +-2000), wins (one a position: plies to a win found, negative for Black's,
+    // 0 for none), marks ('', '?', '??' a ply), best (the engine's move a position) }.
     graph(start, plies, opts = {}) {
       this.put((start || '') + '\n' + plies.join(' '));
       this.call(this.x.tak_graph(...TakEngine.rules(opts), opts.size || 0, opts.nodes || 20000));

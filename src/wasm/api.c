@@ -233,7 +233,9 @@ EXPORT(tak_view) int tak_view(int half_komi, int stones, int caps, int size, int
  * `nodes` nodes and judges each ply as `tak analyze --game` does (a
  * mistake from 100 hundredths of a flat lost, a blunder from 300). Out:
  * JSON: "scores", one a position, White's view in hundredths of a flat
- * (wins as +-2000), "marks", one a ply ("", "?" or "??"), and "best", the
+ * (wins as +-2000), "wins", one a position, the plies to a win the search
+ * found (White's: negative when Black wins; 0 when none, or the game is
+ * over), "marks", one a ply ("", "?" or "??"), and "best", the
  * engine's move in each position ("" when over). */
 EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, int nodes) {
     char *nl = strchr(buffer, '\n');
@@ -243,7 +245,7 @@ EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, i
     if (!read_start(half_komi, stones, caps, size, &start)) return -1;
     enum { PLIES_MAX = 1000 };
     static TakMove moves[PLIES_MAX];
-    static int scores[PLIES_MAX + 1], white_cp[PLIES_MAX + 1];
+    static int scores[PLIES_MAX + 1], white_cp[PLIES_MAX + 1], wins[PLIES_MAX + 1];
     static char best[PLIES_MAX + 1][TAK_MOVE_TEXT_MAX];
     static uint64_t hashes[PLIES_MAX + 1];
     TakPosition pos = start;
@@ -272,6 +274,8 @@ EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, i
         }
         int white = tak_position_side(&pos) == TAK_WHITE ? scores[i] : -scores[i];
         white_cp[i] = white > 2000 ? 2000 : white < -2000 ? -2000 : white;
+        int plies = TAK_SCORE_WIN - (white < 0 ? -white : white);
+        wins[i] = white >= TAK_SCORE_WIN_MIN ? plies : white <= -TAK_SCORE_WIN_MIN ? -plies : 0;
         if (i < n) {
             TakUndo undo;
             tak_position_make(&pos, moves[i], &undo);
@@ -280,6 +284,9 @@ EXPORT(tak_graph) int tak_graph(int half_komi, int stones, int caps, int size, i
     size_t used = (size_t)snprintf(buffer, sizeof buffer, "{\"scores\":[");
     for (int i = 0; i <= n; i++)
         used += (size_t)snprintf(buffer + used, sizeof buffer - used, "%s%d", i ? "," : "", white_cp[i]);
+    used += (size_t)snprintf(buffer + used, sizeof buffer - used, "],\"wins\":[");
+    for (int i = 0; i <= n; i++)
+        used += (size_t)snprintf(buffer + used, sizeof buffer - used, "%s%d", i ? "," : "", wins[i]);
     used += (size_t)snprintf(buffer + used, sizeof buffer - used, "],\"marks\":[");
     for (int i = 0; i < n; i++) {
         int judged = tak_engine_judge_move(scores[i], -scores[i + 1], 100, 300, NULL);

@@ -1,7 +1,7 @@
 // annotations.test.js: the review's results travel (issue 43, item 6): a
 // judged game's marks ('?', '??'), scores and better moves become PTN marks
 // and notes ("{-3.10 best d3}") on the game page's list and export, on the
-// analysis board and in its export; and the graph, with its axis, values
+// analysis board and in its export, for a game pasted there too; and the graph, with its axis, values
 // and tips (hover, focus, keys, a click), for any game on the analysis
 // board, a pasted one too, worked out in the page.
 'use strict';
@@ -114,7 +114,8 @@ test('a graph for a game pasted on the analysis board: axis and values, tips on 
   await p.keyboard.press('ArrowLeft');
   await p.keyboard.press('ArrowLeft');
   assert.equal(await p.evaluate(() => document.activeElement.dataset.ply), String(n - 2));
-  assert.match(await tip(), new RegExp(`^ply ${n - 2}, ${esc(moves[n - 3])}\\S*: [+-]\\d+\\.\\d\\d`));
+  // (Two plies before Black's road: the win the search finds, in words.)
+  assert.match(await tip(), new RegExp(`^ply ${n - 2}, ${esc(moves[n - 3])}\\S*: ([+-]\\d+\\.\\d\\d|Black wins in 1)`));
   assert.equal(await p.evaluate(() => app.state.ply), n, 'the arrows on the graph move over it, not the game');
   await p.keyboard.press('Enter');
   await p.waitForFunction((k) => app.state.ply === k, n - 2);
@@ -129,6 +130,76 @@ test('a graph for a game pasted on the analysis board: axis and values, tips on 
   await p.waitForFunction((k) => app.state.ply === k, n);
   await p.click('#ab-delete');
   await p.waitForFunction((k) => document.querySelector('#graph polyline') && document.querySelector('#graph polyline').getAttribute('points').split(' ').length === k, n, { timeout: 60000 });
+  await p.context().close();
+});
+
+test('a game pasted on the analysis board: the review\'s marks and notes put into its tree as for a game of the server\'s, kept and exported; not on moves played after', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await p.fill('#ab-paste', GAME);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  await p.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores, null, { timeout: 60000 });
+  const g = await p.evaluate(() => app.analysisBoard.graph);
+  assert.ok(g.marks.includes('??'), 'a blunder in the game');
+  const mainLine = () => p.evaluate(() => TakTree.path(TakTree.lineEnd(app.analysisBoard.tree.root)).map((n) => ({ ptn: n.ptn, marks: n.marks, comment: n.comment })));
+  await p.waitForFunction(() => document.querySelector('#ab-tree .note'));
+  const tree = await mainLine();
+  assert.deepEqual(got(tree), expected(g, tree));
+  const blunder = g.marks.findIndex((m, i) => m === '??' && g.best[i] && g.best[i] !== tree[i].ptn);
+  assert.match(await p.textContent(`#ab-tree .mv[data-ply="${blunder + 1}"]`), /\?\?$/);
+  await p.click('#ab-export');
+  const doc = await p.evaluate(() => abEngine.tak.readPtn(document.getElementById('export').value));
+  assert.deepEqual(got(doc.lines[0].plies), expected(g, doc.lines[0].plies));
+  // Kept with the board: a reload brings the marks back, and adds none.
+  await p.waitForFunction(() => /#g=/.test(location.hash) && /\?\?/.test(localStorage.getItem('tak.analysis.' + app.analysisBoard.id)));
+  await p.reload();
+  await p.waitForFunction(() => window.app && app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  assert.deepEqual(await mainLine(), tree);
+  await p.context().close();
+  // A pasted game continued before its review came: the review is not put on it.
+  const q = await newPage(env.browser);
+  await q.goto(env.srv.url + '/analysis');
+  await q.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await q.fill('#ab-paste', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await q.click('#ab-load button[type=submit]');
+  await q.waitForFunction(() => app.state && app.state.ply === 5);
+  await q.fill('#ptn-input', 'd4');
+  await q.press('#ptn-input', 'Enter');
+  await q.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores && app.analysisBoard.graph.scores.length === 7, null, { timeout: 60000 });
+  assert.deepEqual(await q.evaluate(() => TakTree.toDoc(app.analysisBoard.tree).lines[0].plies.filter((x) => x.comment || x.marks)), []);
+  await q.context().close();
+});
+
+test('a forced win as players read it: "White wins in 1" in the graph\'s tip and the engine\'s lines, "W in 1" on the bar, never +20.00; the graph puts won positions at its top', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  // White's road: c1 at ply 11 (c5 c4 c3 c2 c1), in one from ply 10.
+  await p.fill('#ab-paste', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c2 d2 4. c4 d4 5. c5 d1 6. c1');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.state && app.state.ply === 11);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  const g = await p.evaluate(() => app.analysisBoard.graph);
+  assert.equal(g.wins[10], 1, 'the search found the road in one');
+  assert.deepEqual([g.scores[10], g.scores[11]], [2000, 2000]);
+  const label = (i) => p.getAttribute(`#graph [data-ply="${i}"]`, 'aria-label');
+  assert.match(await label(10), /^ply 10, d1\S*: White wins in 1/);
+  assert.match(await label(11), /^ply 11, c1\S*: White has won/);
+  for (let i = 0; i <= 11; i++) assert.doesNotMatch(await label(i), /20\.00/);
+  // Won positions at the very top; +10 flats (where a score stops) lower.
+  const cy = await p.$$eval('#graph circle', (l) => l.map((c) => +c.getAttribute('cy')));
+  assert.deepEqual([cy[10], cy[11]], [3, 3]);
+  assert.ok(cy.slice(0, 10).every((y) => y >= 12), cy.join(' '));
+  await shot(p, 'annotations-win');
+  // The engine's lines and the bar in the position before the road.
+  await p.evaluate(() => analysisStep(10));
+  await p.waitForFunction(() => app.state.ply === 10 && app.analysisBoard.thinking === app.state.tps && app.analysisBoard.lines[0]);
+  await p.waitForFunction(() => /^White wins in 1/.test(document.querySelector('#ab-lines li').textContent));
+  assert.equal(await p.textContent('#eval-bar .eval-text'), 'W in 1');
+  assert.match(await p.getAttribute('#eval-bar', 'aria-label'), /^Evaluation: White wins in 1 move$/);
+  for (const text of await p.$$eval('#ab-lines li', (l) => l.map((x) => x.textContent))) assert.doesNotMatch(text, /20\.00/);
   await p.context().close();
 });
 
