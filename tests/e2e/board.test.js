@@ -146,6 +146,51 @@ test('keyboard: arrows move over the board, Enter plays, focus stays on the boar
   await p.context().close();
 });
 
+// Issue "The page players choose": a blue frame stayed on the last square
+// clicked. The frame is the keyboard's cursor (:focus-visible), shown to
+// keyboard users only, and never left behind by the mouse.
+test('a square clicked keeps no focus frame; one reached by the keyboard shows it', async () => {
+  const a = await newPage();
+  await newGame(a, { from: 'x5/x5/x2,1,x2/x5/x5 1 3' });
+  const b = await joinByInvite(a);
+  // The squares whose frame is drawn, by the stroke of their cells.
+  const framed = (p) => p.$$eval('#board .sq', (gs) => {
+    const accent = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim();
+    const probe = document.createElement('div');
+    probe.style.color = accent; document.body.append(probe);
+    const blue = getComputedStyle(probe).color; probe.remove();
+    return gs.filter((g) => getComputedStyle(g.querySelector('.cell')).stroke === blue).map((g) => g.dataset.square);
+  });
+  await click(a, 'a1');
+  assert.deepEqual(await framed(a), [], 'no frame on a1 right after the click');
+  await atPly(b, 1);
+  assert.deepEqual(await framed(a), [], 'nor once the move is played');
+  // A stack move by clicks: lift c3, drop on c4 (the board redrawn between clicks).
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await click(a, 'c3');
+  assert.deepEqual(await framed(a), [], 'no frame on the stack lifted');
+  await click(a, 'c4');
+  await click(a, 'c4');
+  await atPly(a, 3);
+  assert.deepEqual(await framed(a), [], 'no frame after the stack move');
+  await a.mouse.move(5, 5);
+  await a.waitForTimeout(300);
+  assert.deepEqual(await framed(a), [], 'no frame left once the pointer is away');
+  // The keyboard still shows where it is.
+  const onSquare = () => b.evaluate(() => document.activeElement.closest('#board') && document.activeElement.dataset.square);
+  let sq = null;
+  for (let i = 0; i < 40 && !sq; i++) { await b.keyboard.press('Tab'); sq = await onSquare(); }
+  assert.ok(sq, 'the board is reached by Tab');
+  assert.deepEqual(await framed(b), [sq], 'the keyboard\'s square is framed');
+  await b.keyboard.press('ArrowRight');
+  const next = await b.evaluate(() => document.activeElement.dataset.square);
+  assert.notEqual(next, sq);
+  assert.deepEqual(await framed(b), [next], 'the frame follows the arrows');
+  await shot(a, 'no-frame-after-click');
+  await a.context().close(); await b.context().close();
+});
+
 test('on a phone a game with many moves keeps the board in view', async () => {
   const p = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const real = path.join(ROOT, '../shared/games/real');
