@@ -216,6 +216,40 @@ test('on a phone a game with many moves keeps the board in view', async () => {
   await p.context().close();
 });
 
+// Issue "The page players choose": at 1280x900 the moves after the 8th
+// fell below the fold. With a long game the latest move is in view with
+// the page unscrolled, and the board is as large as the screen allows.
+test('a long game on a laptop or desktop screen: the latest move in view, the board full size', async () => {
+  const real = path.join(ROOT, '../shared/games/real');
+  const file = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
+    .map((f) => fs.readFileSync(path.join(real, f), 'utf8'))
+    .find((t) => /\[Size "6"\]/.test(t) && /\b45\. /.test(t));
+  assert.ok(file, 'a real 6x6 game of 45 moves or more');
+  const cut = file.slice(0, file.search(/\b44\. /)); // still going, 86 plies
+  for (const [width, height] of [[1280, 900], [1920, 1080]]) {
+    const a = await newPage({ viewport: { width, height } });
+    await newGame(a, { size: 6, from: cut });
+    await a.waitForFunction(() => window.takApp.state.moves.length >= 80);
+    const b = await joinByInvite(a); // the invitation spent, as in a game being played
+    await a.waitForFunction(() => document.querySelectorAll('#moves span').length >= 80);
+    const seen = await a.evaluate(() => {
+      const spans = document.querySelectorAll('#moves span'), last = spans[spans.length - 1].getBoundingClientRect();
+      const list = document.getElementById('moves').getBoundingClientRect(), board = document.getElementById('board').getBoundingClientRect();
+      return { scrollY: window.scrollY, last: { top: last.top, bottom: last.bottom }, list: { top: list.top, bottom: list.bottom },
+        board: { top: board.top, bottom: board.bottom, width: board.width, height: board.height } };
+    });
+    const at = `${width}x${height}: ${JSON.stringify(seen)}`;
+    assert.equal(seen.scrollY, 0, at);
+    assert.ok(seen.last.bottom <= height && seen.last.top >= 0, 'the latest move on the screen, ' + at);
+    assert.ok(seen.last.top >= seen.list.top - 1 && seen.last.bottom <= seen.list.bottom + 1, 'and shown in the list, ' + at);
+    assert.ok(seen.board.bottom <= height, 'the whole board on the screen, ' + at);
+    // Full size: as tall as the screen less the header and a margin (#board-wrap's 100vh - 4em).
+    assert.ok(seen.board.height >= height - 4 * 15 - 2, 'the board full size, ' + at);
+    await shot(a, `long-game-${width}x${height}`);
+    await a.context().close(); await b.context().close();
+  }
+});
+
 test('hints, first-turn note, takeback and draw wording between two players', async () => {
   const a = await newPage();
   await newGame(a, {});
