@@ -431,6 +431,57 @@ test('a server restart in a timed game keeps both clocks right', async () => {
   assert.equal(await own.stop(), 0);
 });
 
+// Issue "The page players choose": after a restart the mover was charged
+// the 2-4 s their page needed to reconnect, and meanwhile the page's clock
+// ran on (3:07 to 2:56) and then jumped back. The server now holds the
+// mover's clock till both pages are back (clock.c says why both), and a page
+// cut off stops its clocks. The mover may lose what their page had
+// connected, plus 0.5 s for this test's own polling and round trips.
+test('a server restart charges the mover only for time their page was back; a page cut off stops its clock', async () => {
+  let own = await startServer();
+  const { a, b } = await timedPair(own.url, 3);
+  await click(a, 'a1');
+  await atPly(b, 1);
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await click(a, 'c3');
+  await atPly(b, 3); // Black to move, on the clock
+  // Black's time left by the server's count, in ms, as Black's page knows it.
+  const left = () => b.evaluate(() => {
+    const c = window.takApp.state.clock;
+    return c.left_ms[1] - (c.running === 'black' ? Date.now() + window.takApp.offset - c.turn_start_ms : 0);
+  });
+  const shown = async () => {
+    const [m, s] = (await b.textContent('#clock-black')).split(' ')[1].split(':');
+    return +m * 60 + +s;
+  };
+  await b.waitForTimeout(1000);
+  const before = await left();
+  await own.kill();
+  await b.waitForSelector('#offline:not([hidden])');
+  // The outage: about 4 s, so the page's tries come at 0.5, 1.5, 3.5 and 7.5 s.
+  await b.waitForTimeout(300); // a redraw since (every 100 ms)
+  const cut = await shown();
+  assert.ok(cut >= Math.ceil(before / 1000) - 1, `Black ${cut} s when cut off, ${before} ms before`);
+  await b.waitForTimeout(2000);
+  assert.equal(await shown(), cut, 'the page\'s clock stands still while it is cut off');
+  assert.equal(await b.getAttribute('#clock-black', 'class'), 'clock paused');
+  await shot(b, 'restart-clock-stopped');
+  await b.waitForTimeout(2000);
+  own = await startServer({ db: own.db, port: own.port });
+  await b.waitForFunction(() => document.getElementById('conn').textContent === 'connected', null, { timeout: 15000 });
+  const back = Date.now();
+  assert.ok(await shown() >= cut - 1, 'no jump: the clock goes on from where it stood');
+  await b.waitForFunction(() => window.takApp.state.clock.running === 'black', null, { timeout: 15000 });
+  await b.waitForTimeout(1000);
+  const after = await left(), connected = Date.now() - back;
+  const lost = before - after;
+  assert.ok(lost <= connected + 500, `Black lost ${lost} ms over the restart, connected ${connected} ms of it`);
+  assert.ok(lost >= connected - 1500, `Black's clock runs again (lost ${lost} ms in ${connected} ms)`);
+  await a.context().close(); await b.context().close();
+  assert.equal(await own.stop(), 0);
+});
+
 test('the lobby: a seek posted in one browser appears in another and starts a timed game in one click', async () => {
   const a = await newPage(), b = await newPage();
   for (const p of [a, b]) await openLobby(p, env.srv.url);
