@@ -2,10 +2,12 @@
 // met on it: stack moves whose drops end early and passes made by clicking,
 // the wall and capstone on the first turn of a game from a position, the
 // stones in hand drawn, the last move marked and animated, the winning road
-// shown, the result said to each player, the keyboard on the board, the page
-// kept still on a phone, hints, first-turn note, takeback and draw wording,
-// a bad game link, the move list's numbers, the new-game form, and a server
-// outage said plainly. Screenshots: build/e2e-artifacts/.
+// shown, the result said to each player, the keyboard on the board (its
+// frame for the keyboard only, never left by a click), the page kept still on
+// a phone, a long game's latest move in view on a laptop's screen, hints,
+// first-turn note, takeback and draw wording, a bad game link, the move
+// list's numbers, the new-game form, a server outage said plainly, and the
+// clocks over a restart. Screenshots: build/e2e-artifacts/.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');

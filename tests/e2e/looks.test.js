@@ -2,7 +2,8 @@
 // item 4; bench/BOARD.md): road connections between neighbouring flats and
 // capstones of one colour, stack heights never written over a stone, the
 // flat count as a bar with the reserves beside it, a step through the game
-// animated (not with reduced motion), and a dark board with the dark page.
+// animated (not with reduced motion), a dark board with the dark page, and
+// road bands that stand 3:1 from the squares in every theme.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
