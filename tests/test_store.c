@@ -312,19 +312,23 @@ static void test_seat_and_ending(void **state) {
 }
 
 /* The first heartbeat of a process after every server was down moves the
- * running clocks on by the gap (no later than now). */
+ * running clocks on by the gap (no later than now), and says it did. */
 static void test_heartbeat(void **state) {
     Fixture *f = *state;
     StoredGame g = full_game("clock", 0);
     g.end = 0, g.turn_start_ms = 100000;
     OK(f->store->ops->create_game(f->store, &g, ERR));
-    OK(f->store->ops->heartbeat(f->store, 100500, false, ERR));
-    OK(f->store->ops->heartbeat(f->store, 100500 + STORE_HEARTBEAT_GAP_MS / 2, true, ERR));
+    OK(f->store->ops->heartbeat(f->store, 100500, false, NULL, ERR));
+    bool resumed = true;
+    OK(f->store->ops->heartbeat(f->store, 100500 + STORE_HEARTBEAT_GAP_MS / 2, true, &resumed,
+                                ERR));
+    assert_false(resumed);
     StoredGame back = load(f, "clock");
     assert_int_equal(back.turn_start_ms, 100000); /* a short gap: the clocks ran */
     stored_game_free(&back);
     int64_t later = 100500 + STORE_HEARTBEAT_GAP_MS / 2 + 60000;
-    OK(f->store->ops->heartbeat(f->store, later, true, ERR));
+    OK(f->store->ops->heartbeat(f->store, later, true, &resumed, ERR));
+    assert_true(resumed); /* the server holds the clocks till the pages are back */
     back = load(f, "clock");
     assert_int_equal(back.turn_start_ms, 100000 + 60000);
     stored_game_free(&back);

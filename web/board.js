@@ -224,7 +224,12 @@ function drawConnections(g, board, sq, size, x, y, flip) {
     const sx = flip ? -df : df, sy = flip ? dr : -dr; // on the screen: right and down
     const box = sx ? { x: sx > 0 ? mx : x, y: my - w / 2, width: CELL / 2, height: w }
       : { x: mx - w / 2, y: sy > 0 ? my : y, width: w, height: sy > 0 ? y + CELL - my : my - y };
-    el('rect', { ...box, class: 'conn ' + (c === '1' ? 'cw' : 'cb') }, g);
+    const cls = c === '1' ? 'cw' : 'cb';
+    el('rect', { ...box, class: 'conn ' + cls }, g);
+    // Its two long sides drawn, where its fill alone is too close to the squares'.
+    const { x: bx, y: by, width: bw, height: bh } = box;
+    const d = sx ? `M${bx} ${by}h${bw}M${bx} ${by + bh}h${bw}` : `M${bx} ${by}v${bh}M${bx + bw} ${by}v${bh}`;
+    el('path', { d, class: 'conn-edge ' + cls }, g);
   }
 }
 

@@ -16,6 +16,7 @@ export function connect(handlers) {
     handlers.open();
   };
   ws.onclose = () => {
+    if (app.connected) app.lostAt = Date.now();
     app.connected = false;
     setConn('reconnecting…', true);
     for (const [, p] of app.pending) p.reject(new Error('connection lost'));

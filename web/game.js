@@ -231,12 +231,16 @@ function clockText(ms) {
   return Math.floor(t / 60) + ':' + String(t % 60).padStart(2, '0');
 }
 
-// Each side's time left now, as the server counts it.
+// Each side's time left now, as the server counts it. Cut off from the
+// server, the page stops the clocks where they were when it lost it: the
+// server holds the mover's clock till the pages are back (clock.c), and a
+// clock counting down meanwhile would jump back when they are.
 function clockLeft(c) {
   const left = c.left_ms.slice();
+  const now = app.connected ? Date.now() : app.lostAt;
   // Never more than the server gave: a clock here a little behind the
   // server's would otherwise count up (1:01 on a 1+0 clock).
-  if (c.running) left[c.running === 'white' ? 0 : 1] -= Math.max(0, Date.now() + app.offset - c.turn_start_ms);
+  if (c.running) left[c.running === 'white' ? 0 : 1] -= Math.max(0, now + app.offset - c.turn_start_ms);
   return left;
 }
 
@@ -245,12 +249,16 @@ export function drawClocks() {
   $('clocks').hidden = !c;
   if (!c) return;
   const left = clockLeft(c);
+  // Held: the server's clock waits for the pages after a restart; or this page is cut off.
+  const paused = c.held ? s.turn : app.connected ? null : c.running;
   ['white', 'black'].forEach((color, i) => {
     const el = $('clock-' + color);
+    const running = c.running === color && paused !== color;
     el.textContent = `${color === 'white' ? 'White' : 'Black'} ${clockText(left[i])}`;
-    el.classList.toggle('running', c.running === color);
+    el.classList.toggle('running', running);
+    el.classList.toggle('paused', paused === color);
     el.classList.toggle('low', left[i] < 10000);
-    el.setAttribute('aria-label', `${color} clock: ${clockText(left[i])}${c.running === color ? ', running' : ''}`);
+    el.setAttribute('aria-label', `${color} clock: ${clockText(left[i])}${running ? ', running' : paused === color ? ', stopped till the players are back' : ''}`);
   });
 }
 

@@ -5,9 +5,10 @@
 // Each field says which module writes it.
 
 export const app = {
-  // connection.js: the socket, its requests waiting for an answer, and the
-  // server's clock minus this browser's, in ms (game clocks are shown by it)
-  ws: null, connected: false, retry: 500, reqs: 0, pending: new Map(), offset: 0,
+  // connection.js: the socket, its requests waiting for an answer, the
+  // server's clock minus this browser's, in ms (game clocks are shown by it),
+  // and when the connection was last lost (Date.now())
+  ws: null, connected: false, retry: 500, reqs: 0, pending: new Map(), offset: 0, lostAt: 0,
   // game.js: the game open, this page's seat in it, its last state, and a
   // past position shown (null: the position now)
   gameId: null, seat: null, state: null, view: null,

@@ -13,11 +13,27 @@
  * current turn began (StoredGame), so the clocks are right after a
  * takeback, a reload and a restart; the time every server was down is given
  * back (store heartbeat), so nobody's clock runs while no server does.
+ *
+ * After such a restart the clock of the side to move is held, not charged,
+ * until both players' pages are back (each seat followed here; the engine's
+ * is always back) or CLOCK_HOLD_MS has passed, then runs on from where it
+ * stopped. A page needs up to its retry time (4 s at most) to see that the
+ * server is back: charging the mover for it charges them for time they could
+ * not see the board. Both, not the mover alone: a move made while the other
+ * page is still away would start the other side's clock while it is blind;
+ * a move made while held is charged what its mover used before the restart
+ * and holds the next turn's clock the same way. The mover back alone thinks
+ * free until the other page comes, at most CLOCK_HOLD_MS after the start; a
+ * player who has gone holds the game no longer than that.
  */
 #include <stdio.h>
 #include <time.h>
 
 #include "internal.h"
+
+/* The longest a clock is held after a restart for the pages to come back:
+ * past the page's longest wait between tries (4 s) and a slow start. */
+#define CLOCK_HOLD_MS 10000
 
 int64_t clock_now_ms(void) {
     struct timespec ts;
@@ -47,6 +63,12 @@ static void left_at_turn_start(const LiveGame *g, int64_t left[2]) {
     }
 }
 
+/* When the current turn's clock counts from at `now`: while it is held, the
+ * turn start moves on with now, so its time left stays where it stopped. */
+static int64_t counted_from(const LiveGame *g, int64_t now) {
+    return g->held_ms ? g->info.turn_start_ms + (now - g->held_ms) : g->info.turn_start_ms;
+}
+
 int clock_running(const LiveGame *g) {
     if (!clock_timed(g) || g->info.turn_start_ms <= 0) return -1;
     if (tak_game_result(&g->game).end != TAK_END_NONE) return -1;
@@ -56,7 +78,7 @@ int clock_running(const LiveGame *g) {
 void clock_left(const LiveGame *g, int64_t now, int64_t left[2]) {
     left_at_turn_start(g, left);
     int mover = clock_running(g);
-    if (mover >= 0) left[mover] -= now - g->info.turn_start_ms;
+    if (mover >= 0) left[mover] -= now - counted_from(g, now);
 }
 
 /* How many moves the colour of ply `i` has made up to and including it
@@ -75,9 +97,10 @@ bool clock_charge(const LiveGame *g, int64_t now, int64_t *left_after, int64_t *
     left_at_turn_start(g, left);
     int64_t mine = left[mover];
     if (g->info.turn_start_ms > 0) {
-        mine -= now - g->info.turn_start_ms;
+        int64_t from = counted_from(g, now);
+        mine -= now - from;
         if (mine < 0) {
-            *flagged_at = g->info.turn_start_ms + left[mover];
+            *flagged_at = from + left[mover];
             return false;
         }
         mine += g->info.clock.increment_ms;
@@ -101,12 +124,49 @@ void clock_check(Server *s, LiveGame *g, int64_t now) {
         fprintf(stderr, "tak serve: time out in %s: %s\n", g->info.id, err.message);
 }
 
+/* Whether both seats are back: each the engine's or followed here by its player. */
+static bool both_back(const LiveGame *g) {
+    bool back[2] = {g->info.engine_color == 0, g->info.engine_color == 1};
+    for (const Session *ss = g->subs; ss; ss = ss->next)
+        if (ss->seat == 0 || ss->seat == 1) back[ss->seat] = true;
+    return back[0] && back[1];
+}
+
+void clock_hold(Server *s, LiveGame *g, int64_t now) {
+    /* Only a turn that began before this start: one begun since has its pages. */
+    if (s->resumed_ms == 0 || clock_running(g) < 0 || g->info.turn_start_ms > s->resumed_ms) return;
+    g->held_ms = s->resumed_ms;
+    clock_release(s, g, now);
+}
+
+void clock_release(Server *s, LiveGame *g, int64_t now) {
+    if (g->held_ms == 0) return;
+    int64_t last = s->resumed_ms + CLOCK_HOLD_MS;
+    if (now < last && !both_back(g) && clock_running(g) >= 0) return;
+    /* A game loaded after the hold's time was up runs from then, not from now. */
+    int64_t at = now < last ? now : last;
+    if (at < g->held_ms) at = g->held_ms; /* held again by a move since */
+    int64_t start = g->info.turn_start_ms > 0 ? g->info.turn_start_ms + (at - g->held_ms) : 0;
+    g->held_ms = 0;
+    TakError err;
+    /* Saved, so that a second restart gives nobody this hold's time again. */
+    if (start != g->info.turn_start_ms &&
+        !s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, g->game.count, start,
+                                       &err) &&
+        !s->config->quiet)
+        fprintf(stderr, "tak serve: restarting the clock of %s: %s\n", g->info.id, err.message);
+    g->info.turn_start_ms = start;
+    games_changed(s, g);
+}
+
 void clock_tick(Server *s) {
     int64_t now = clock_now_ms();
     for (size_t b = 0; b < s->bucket_count; b++)
         for (LiveGame *g = s->buckets[b], *next; g; g = next) {
             next = g->hnext; /* a game that ends may be unloaded */
-            if (clock_timed(g)) clock_check(s, g, now);
+            if (!clock_timed(g)) continue;
+            clock_release(s, g, now);
+            clock_check(s, g, now);
         }
 }
 
@@ -118,12 +178,16 @@ json_t *clock_json(const LiveGame *g) {
     TakResult r = tak_game_result(&g->game);
     if (r.end == TAK_END_TIME && r.winner >= 0) left[!r.winner] = 0; /* the flag fell */
     int mover = clock_running(g);
-    return json_pack("{s:I, s:I, s:I, s:i, s:[I,I], s:o, s:I}", "base_ms", (json_int_t)c->base_ms,
-                     "increment_ms", (json_int_t)c->increment_ms, "extra_ms",
-                     (json_int_t)c->extra_ms, "extra_move", c->extra_move, "left_ms",
+    if (mover >= 0 && g->held_ms) { /* held: the mover's time where it stopped, no clock running */
+        left[mover] -= g->held_ms - g->info.turn_start_ms;
+        mover = -1;
+    }
+    return json_pack("{s:I, s:I, s:I, s:i, s:[I,I], s:o, s:I, s:b}", "base_ms",
+                     (json_int_t)c->base_ms, "increment_ms", (json_int_t)c->increment_ms,
+                     "extra_ms", (json_int_t)c->extra_ms, "extra_move", c->extra_move, "left_ms",
                      (json_int_t)left[0], (json_int_t)left[1], "running",
                      mover < 0 ? json_null() : json_string(mover ? "black" : "white"),
-                     "turn_start_ms", (json_int_t)g->info.turn_start_ms);
+                     "turn_start_ms", (json_int_t)g->info.turn_start_ms, "held", g->held_ms != 0);
 }
 
 void clock_tag(const StoredClock *c, char *out, size_t cap) {

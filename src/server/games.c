@@ -108,7 +108,9 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
     if (g == NULL) return NULL;
     add(s, g);
     players_game_over(s, g);           /* an end no process recorded (it died first) */
-    clock_check(s, g, clock_now_ms()); /* a time that ran out while nobody had it loaded */
+    int64_t now = clock_now_ms();
+    clock_hold(s, g, now);  /* its pages are coming back after a restart */
+    clock_check(s, g, now); /* a time that ran out while nobody had it loaded */
     engine_kick(s, g); /* a game against the engine resumes where it stopped */
     return g;
 }
@@ -201,6 +203,7 @@ bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
     g->info.left_ms[g->info.move_count] = left_after;
     memcpy(g->info.moves[g->info.move_count++], text, sizeof text);
     g->info.turn_start_ms = turn_start;
+    if (g->held_ms) g->held_ms = turn_start ? now : 0; /* the next turn's clock held too */
     g->offer[OFFER_DRAW] = g->offer[OFFER_TAKEBACK] = -1;
     s->moves++;
     games_changed(s, g);
@@ -218,6 +221,7 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
         return false;
     }
     g->info.turn_start_ms = turn_start;
+    g->held_ms = 0; /* both players agreed to it: they are back */
     while (g->game.count > keep) tak_game_undo(&g->game);
     g->info.move_count = keep;
     g->generation++;
@@ -297,6 +301,8 @@ void games_refresh(Server *s, const char *id, size_t plies, const int offer[2], 
     /* The stored record replaces ours; followers and this process's engine
      * search stay (a search of a changed position is dropped when done). */
     if (!same_record(g, fresh)) g->generation++;
+    /* A turn started by another process is not the one held here. */
+    if (fresh->info.turn_start_ms != g->info.turn_start_ms) g->held_ms = 0;
     tak_game_free(&g->game);
     stored_game_free(&g->info);
     g->game = fresh->game;

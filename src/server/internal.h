@@ -165,6 +165,7 @@ struct LiveGame {
     Chat *chat;     /* its chat rooms, or NULL before the first message */
     bool over_told; /* the lobby has been told the game ended */
     int pt_no;      /* its number on the PlayTak port (playtak_port.c), or 0 before one is needed */
+    int64_t held_ms; /* since when its running clock is held after a restart (clock.c), or 0 */
     LiveGame *hnext;
 };
 
@@ -223,6 +224,12 @@ bool clock_charge(const LiveGame *g, int64_t now, int64_t *left_after, int64_t *
                   int64_t *flagged_at);
 /* Ends the game on time if the side to move has run out at `now`. */
 void clock_check(Server *s, LiveGame *g, int64_t now);
+/* A game loaded after a restart: holds its running clock (clock.c says
+ * when), and lets it go at once if it may. */
+void clock_hold(Server *s, LiveGame *g, int64_t now);
+/* Lets a held clock run again once both players are back or the hold's
+ * time is up; saves where it starts and tells the followers. */
+void clock_release(Server *s, LiveGame *g, int64_t now);
 /* Four times a second: every loaded game's flag. */
 void clock_tick(Server *s);
 json_t *clock_json(const LiveGame *g); /* the state's "clock", or null when untimed */
@@ -299,6 +306,7 @@ struct Server {
     TakatLayers *takat_layers;  /* the solved layers (--takat-layers), or NULL */
     size_t takat_count;
     int64_t heartbeat_ms; /* when the store last heard this server is up */
+    int64_t resumed_ms;   /* when it started after every server was down (clock.c), or 0 */
     Lobby *lobby;         /* made when first used */
     Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
     PtPort *ptport;       /* the PlayTak port (--playtak-port), or NULL */

@@ -157,8 +157,9 @@ typedef struct StoreOps {
     /* Says the servers are up at `now_ms` (every second or so). The first
      * call of a process, with `resume` true, first moves the clocks of the
      * games in progress on by the time since the last such word, so that
-     * nobody's clock ran while no server was up. */
-    bool (*heartbeat)(Store *s, int64_t now_ms, bool resume, TakError *err);
+     * nobody's clock ran while no server was up; *resumed (when not NULL)
+     * says whether it did so (every server was down). */
+    bool (*heartbeat)(Store *s, int64_t now_ms, bool resume, bool *resumed, TakError *err);
 
     /* ---- players and ratings ---- */
     /* Looks a player up; *found false (and true returned) when there is none. */

@@ -315,8 +315,10 @@ static bool pg_set_ending(Store *base, const char *id, int end, int winner, TakE
     return changed == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
-static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err) {
+static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, bool *resumed,
+                         TakError *err) {
     PgStore *s = (PgStore *)base;
+    if (resumed) *resumed = false;
     char now[24];
     snprintf(now, sizeof now, "%lld", (long long)now_ms);
     if (resume) {
@@ -332,6 +334,7 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
             snprintf(gap, sizeof gap, "%lld", (long long)(now_ms - alive));
             const char *params[2] = {gap, now};
             if (!pg_change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
+            if (resumed) *resumed = true;
         }
     }
     const char *params[1] = {now};

@@ -288,8 +288,10 @@ static bool sq_set_ending(Store *base, const char *id, int end, int winner, TakE
     return sqlite3_changes(s->db) == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
-static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err) {
+static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, bool *resumed,
+                         TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
+    if (resumed) *resumed = false;
     if (resume) {
         sqlite3_stmt *st = s->q[Q_ALIVE_GET];
         int rc = sqlite3_step(st);
@@ -301,6 +303,7 @@ static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err
             sqlite3_bind_int64(st, 1, now_ms - alive);
             sqlite3_bind_int64(st, 2, now_ms);
             if (!sq_run(s, st, err, "resuming the clocks")) return false;
+            if (resumed) *resumed = true;
         }
     }
     sqlite3_stmt *st = s->q[Q_ALIVE_SET];

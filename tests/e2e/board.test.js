@@ -2,10 +2,12 @@
 // met on it: stack moves whose drops end early and passes made by clicking,
 // the wall and capstone on the first turn of a game from a position, the
 // stones in hand drawn, the last move marked and animated, the winning road
-// shown, the result said to each player, the keyboard on the board, the page
-// kept still on a phone, hints, first-turn note, takeback and draw wording,
-// a bad game link, the move list's numbers, the new-game form, and a server
-// outage said plainly. Screenshots: build/e2e-artifacts/.
+// shown, the result said to each player, the keyboard on the board (its
+// frame for the keyboard only, never left by a click), the page kept still on
+// a phone, a long game's latest move in view on a laptop's screen, hints,
+// first-turn note, takeback and draw wording, a bad game link, the move
+// list's numbers, the new-game form, a server outage said plainly, and the
+// clocks over a restart. Screenshots: build/e2e-artifacts/.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -146,6 +148,51 @@ test('keyboard: arrows move over the board, Enter plays, focus stays on the boar
   await p.context().close();
 });
 
+// Issue "The page players choose": a blue frame stayed on the last square
+// clicked. The frame is the keyboard's cursor (:focus-visible), shown to
+// keyboard users only, and never left behind by the mouse.
+test('a square clicked keeps no focus frame; one reached by the keyboard shows it', async () => {
+  const a = await newPage();
+  await newGame(a, { from: 'x5/x5/x2,1,x2/x5/x5 1 3' });
+  const b = await joinByInvite(a);
+  // The squares whose frame is drawn, by the stroke of their cells.
+  const framed = (p) => p.$$eval('#board .sq', (gs) => {
+    const accent = getComputedStyle(document.documentElement).getPropertyValue('--accent').trim();
+    const probe = document.createElement('div');
+    probe.style.color = accent; document.body.append(probe);
+    const blue = getComputedStyle(probe).color; probe.remove();
+    return gs.filter((g) => getComputedStyle(g.querySelector('.cell')).stroke === blue).map((g) => g.dataset.square);
+  });
+  await click(a, 'a1');
+  assert.deepEqual(await framed(a), [], 'no frame on a1 right after the click');
+  await atPly(b, 1);
+  assert.deepEqual(await framed(a), [], 'nor once the move is played');
+  // A stack move by clicks: lift c3, drop on c4 (the board redrawn between clicks).
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await click(a, 'c3');
+  assert.deepEqual(await framed(a), [], 'no frame on the stack lifted');
+  await click(a, 'c4');
+  await click(a, 'c4');
+  await atPly(a, 3);
+  assert.deepEqual(await framed(a), [], 'no frame after the stack move');
+  await a.mouse.move(5, 5);
+  await a.waitForTimeout(300);
+  assert.deepEqual(await framed(a), [], 'no frame left once the pointer is away');
+  // The keyboard still shows where it is.
+  const onSquare = () => b.evaluate(() => document.activeElement.closest('#board') && document.activeElement.dataset.square);
+  let sq = null;
+  for (let i = 0; i < 40 && !sq; i++) { await b.keyboard.press('Tab'); sq = await onSquare(); }
+  assert.ok(sq, 'the board is reached by Tab');
+  assert.deepEqual(await framed(b), [sq], 'the keyboard\'s square is framed');
+  await b.keyboard.press('ArrowRight');
+  const next = await b.evaluate(() => document.activeElement.dataset.square);
+  assert.notEqual(next, sq);
+  assert.deepEqual(await framed(b), [next], 'the frame follows the arrows');
+  await shot(a, 'no-frame-after-click');
+  await a.context().close(); await b.context().close();
+});
+
 test('on a phone a game with many moves keeps the board in view', async () => {
   const p = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const real = path.join(ROOT, '../shared/games/real');
@@ -169,6 +216,40 @@ test('on a phone a game with many moves keeps the board in view', async () => {
   assert.deepEqual(clipped, []);
   await shot(p, 'phone-long-game');
   await p.context().close();
+});
+
+// Issue "The page players choose": at 1280x900 the moves after the 8th
+// fell below the fold. With a long game the latest move is in view with
+// the page unscrolled, and the board is as large as the screen allows.
+test('a long game on a laptop or desktop screen: the latest move in view, the board full size', async () => {
+  const real = path.join(ROOT, '../shared/games/real');
+  const file = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
+    .map((f) => fs.readFileSync(path.join(real, f), 'utf8'))
+    .find((t) => /\[Size "6"\]/.test(t) && /\b45\. /.test(t));
+  assert.ok(file, 'a real 6x6 game of 45 moves or more');
+  const cut = file.slice(0, file.search(/\b44\. /)); // still going, 86 plies
+  for (const [width, height] of [[1280, 900], [1920, 1080]]) {
+    const a = await newPage({ viewport: { width, height } });
+    await newGame(a, { size: 6, from: cut });
+    await a.waitForFunction(() => window.takApp.state.moves.length >= 80);
+    const b = await joinByInvite(a); // the invitation spent, as in a game being played
+    await a.waitForFunction(() => document.querySelectorAll('#moves span').length >= 80);
+    const seen = await a.evaluate(() => {
+      const spans = document.querySelectorAll('#moves span'), last = spans[spans.length - 1].getBoundingClientRect();
+      const list = document.getElementById('moves').getBoundingClientRect(), board = document.getElementById('board').getBoundingClientRect();
+      return { scrollY: window.scrollY, last: { top: last.top, bottom: last.bottom }, list: { top: list.top, bottom: list.bottom },
+        board: { top: board.top, bottom: board.bottom, width: board.width, height: board.height } };
+    });
+    const at = `${width}x${height}: ${JSON.stringify(seen)}`;
+    assert.equal(seen.scrollY, 0, at);
+    assert.ok(seen.last.bottom <= height && seen.last.top >= 0, 'the latest move on the screen, ' + at);
+    assert.ok(seen.last.top >= seen.list.top - 1 && seen.last.bottom <= seen.list.bottom + 1, 'and shown in the list, ' + at);
+    assert.ok(seen.board.bottom <= height, 'the whole board on the screen, ' + at);
+    // Full size: as tall as the screen less the header and a margin (#board-wrap's 100vh - 4em).
+    assert.ok(seen.board.height >= height - 4 * 15 - 2, 'the board full size, ' + at);
+    await shot(a, `long-game-${width}x${height}`);
+    await a.context().close(); await b.context().close();
+  }
 });
 
 test('hints, first-turn note, takeback and draw wording between two players', async () => {
@@ -348,6 +429,57 @@ test('a server restart in a timed game keeps both clocks right', async () => {
   const black = await seconds(b, 'black');
   assert.ok(black >= 117 && black <= 120, `Black ${black} s left after a 2.5 s outage`);
   assert.equal(await seconds(b, 'white'), whiteBefore);
+  await a.context().close(); await b.context().close();
+  assert.equal(await own.stop(), 0);
+});
+
+// Issue "The page players choose": after a restart the mover was charged
+// the 2-4 s their page needed to reconnect, and meanwhile the page's clock
+// ran on (3:07 to 2:56) and then jumped back. The server now holds the
+// mover's clock till both pages are back (clock.c says why both), and a page
+// cut off stops its clocks. The mover may lose what their page had
+// connected, plus 0.5 s for this test's own polling and round trips.
+test('a server restart charges the mover only for time their page was back; a page cut off stops its clock', async () => {
+  let own = await startServer();
+  const { a, b } = await timedPair(own.url, 3);
+  await click(a, 'a1');
+  await atPly(b, 1);
+  await click(b, 'e5');
+  await atPly(a, 2);
+  await click(a, 'c3');
+  await atPly(b, 3); // Black to move, on the clock
+  // Black's time left by the server's count, in ms, as Black's page knows it.
+  const left = () => b.evaluate(() => {
+    const c = window.takApp.state.clock;
+    return c.left_ms[1] - (c.running === 'black' ? Date.now() + window.takApp.offset - c.turn_start_ms : 0);
+  });
+  const shown = async () => {
+    const [m, s] = (await b.textContent('#clock-black')).split(' ')[1].split(':');
+    return +m * 60 + +s;
+  };
+  await b.waitForTimeout(1000);
+  const before = await left();
+  await own.kill();
+  await b.waitForSelector('#offline:not([hidden])');
+  // The outage: about 4 s, so the page's tries come at 0.5, 1.5, 3.5 and 7.5 s.
+  await b.waitForTimeout(300); // a redraw since (every 100 ms)
+  const cut = await shown();
+  assert.ok(cut >= Math.ceil(before / 1000) - 1, `Black ${cut} s when cut off, ${before} ms before`);
+  await b.waitForTimeout(2000);
+  assert.equal(await shown(), cut, 'the page\'s clock stands still while it is cut off');
+  assert.equal(await b.getAttribute('#clock-black', 'class'), 'clock paused');
+  await shot(b, 'restart-clock-stopped');
+  await b.waitForTimeout(2000);
+  own = await startServer({ db: own.db, port: own.port });
+  await b.waitForFunction(() => document.getElementById('conn').textContent === 'connected', null, { timeout: 15000 });
+  const back = Date.now();
+  assert.ok(await shown() >= cut - 1, 'no jump: the clock goes on from where it stood');
+  await b.waitForFunction(() => window.takApp.state.clock.running === 'black', null, { timeout: 15000 });
+  await b.waitForTimeout(1000);
+  const after = await left(), connected = Date.now() - back;
+  const lost = before - after;
+  assert.ok(lost <= connected + 500, `Black lost ${lost} ms over the restart, connected ${connected} ms of it`);
+  assert.ok(lost >= connected - 1500, `Black's clock runs again (lost ${lost} ms in ${connected} ms)`);
   await a.context().close(); await b.context().close();
   assert.equal(await own.stop(), 0);
 });

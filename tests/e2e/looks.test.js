@@ -2,7 +2,8 @@
 // item 4; bench/BOARD.md): road connections between neighbouring flats and
 // capstones of one colour, stack heights never written over a stone, the
 // flat count as a bar with the reserves beside it, a step through the game
-// animated (not with reduced motion), and a dark board with the dark page.
+// animated (not with reduced motion), a dark board with the dark page, and
+// road bands that stand 3:1 from the squares in every theme.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -131,5 +132,45 @@ test('the dark page has a dark board, in every theme', async () => {
     assert.ok(night.light < 120 && day.light > 140, `${theme}: squares ${day.light.toFixed(0)} light, ${night.light.toFixed(0)} dark`);
   }
   await shot(p, 'looks-dark-board');
+  await p.context().close();
+});
+
+// Issue "The page players choose": Black's road bands were hard to see on
+// the dark board. Each band must stand out from both squares at 3:1 (WCAG's
+// non-text contrast) by its fill, or by its edges where the fill cannot
+// (White's on a light board, Black's on a dark one, as for the stones).
+test('road bands stand out from the squares at 3:1 in every theme, light and dark', async () => {
+  const p = await newPage(env.browser);
+  await openTps(p, '1,1,1S,2,2/1C,x4/x5/x5/x4,1 1 6');
+  const measure = () => p.evaluate(() => {
+    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m); return (x + 0.05) / (y + 0.05); };
+    const over = (c, a, under) => c.map((v, i) => a * v + (1 - a) * under[i]); // a colour drawn with opacity a
+    const squares = [...new Set([...document.querySelectorAll('#board .cell')].map((e) => getComputedStyle(e).fill))].map(rgb);
+    const out = {};
+    for (const [who, cls] of [['white', 'cw'], ['black', 'cb']]) {
+      const band = document.querySelector('#board .conn.' + cls), st = getComputedStyle(band), a = +st.opacity;
+      const edge = band.parentNode.querySelector('.conn-edge.' + cls);
+      const es = edge && getComputedStyle(edge);
+      const fill = Math.min(...squares.map((sq) => ratio(over(rgb(st.fill), a, sq), sq)));
+      const lines = es && es.stroke !== 'none' && parseFloat(es.strokeWidth) >= 1.5
+        ? Math.min(...squares.map((sq) => ratio(over(rgb(es.stroke), +es.opacity, sq), sq))) : 0;
+      out[who] = { fill: +fill.toFixed(2), edge: +lines.toFixed(2) };
+    }
+    return out;
+  });
+  const low = [];
+  for (const dark of [false, true]) {
+    if (dark) await p.check('#dark'); else await p.uncheck('#dark');
+    for (const theme of ['wood', 'green', 'slate']) {
+      await p.selectOption('#board-theme', theme);
+      const m = await measure();
+      for (const who of ['white', 'black'])
+        if (Math.max(m[who].fill, m[who].edge) < 3) low.push(`${dark ? 'dark' : 'light'} ${theme}, ${who}: fill ${m[who].fill}, edges ${m[who].edge}`);
+    }
+  }
+  assert.deepEqual(low, []);
+  await shot(p, 'looks-road-bands-dark');
   await p.context().close();
 });

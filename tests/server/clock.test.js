@@ -3,7 +3,8 @@
 // extra time added; a flag while nobody moves, a move after the flag; a
 // takeback giving the time back; the engine on the clock; the Clock tag and
 // the time result in the PTN; and a restart, during which no clock runs
-// (unless another server sharing the store stays up).
+// (unless another server sharing the store stays up), nor after it till
+// both players are back.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -21,7 +22,7 @@ async function timedGame(port, clock, opts = {}) {
   const j = await b.send({ type: 'join', game: r.game, invite: r.invite });
   assert.equal(j.type, 'ok');
   await b.nextState();
-  return { a, b, game: r.game, token: r.token };
+  return { a, b, game: r.game, token: r.token, tokenB: j.token };
 }
 
 test('time controls: refused ones say why', async () => {
@@ -127,9 +128,9 @@ test('the engine plays on its clock', async () => {
   await c.close();
 });
 
-test('a restart: no clock runs while the server is down', async () => {
+test('a restart: no clock runs while the server is down, nor till both players are back', async () => {
   let own = await startServer();
-  const { a, b, game, token } = await timedGame(own.port, { time: 60 });
+  const { a, b, game, token, tokenB } = await timedGame(own.port, { time: 60 });
   await play(a, b, ['a1', 'c3']);
   const s0 = await a.nextState((s) => s.ply === 2);
   await sleep(1000);
@@ -138,22 +139,60 @@ test('a restart: no clock runs while the server is down', async () => {
   await sleep(3000); // down for 3 s
   own = await startServer({ db: own.db, port: own.port });
   const c = await connect(own.port);
-  const j = await c.send({ type: 'join', game, token });
+  let j = await c.send({ type: 'join', game, token });
   assert.equal(j.type, 'ok');
-  const s1 = await c.nextState();
+  let s1 = await c.nextState();
+  let d = null;
+  if (!process.env.TAK_TEST_PG) {
+    // Every server was down: White's clock is held where it stopped, not
+    // running, till Black's page is back too (clock.c says why).
+    assert.equal(s1.clock.running, null);
+    assert.equal(s1.clock.held, true);
+    assert.ok(s1.clock.left_ms[0] > 57000 && s1.clock.left_ms[0] <= 59500, `White ${s1.clock.left_ms[0]} ms, held`);
+    await sleep(1000);
+    d = await connect(own.port);
+    j = await d.send({ type: 'join', game, token: tokenB });
+    assert.equal(j.type, 'ok');
+    s1 = await c.nextState((s) => s.clock.running === 'white');
+    assert.equal(s1.clock.held, false);
+  }
   assert.equal(s1.clock.running, 'white');
   assert.deepEqual(s1.clock.left_ms, [60000, 60000]);
   // White's clock has run for the 1 s before the kill (but for the last
   // heartbeat's quarter second, or more on a loaded machine) and the moment
-  // since the restart, not the 3 s between.
+  // since both came back, not the 3 s between nor the 1 s White waited.
   const used = j.now_ms - s1.clock.turn_start_ms, moved = s1.clock.turn_start_ms - s0.clock.turn_start_ms;
   if (process.env.TAK_TEST_PG) {
     // A shared PostgreSQL store: this file's other server was up all along,
     // as another server of a cluster would be, so the clock rightly ran.
     assert.ok(used >= 3400 && moved === 0, `white used ${used} ms (started ${moved} ms later)`);
   } else {
-    assert.ok(used >= 500 && used < 2500 && moved >= 2500, `white used ${used} ms (started ${moved} ms later)`);
+    assert.ok(used >= 500 && used < 2500 && moved >= 3500, `white used ${used} ms (started ${moved} ms later)`);
   }
+  await c.close();
+  if (d) await d.close();
+  assert.equal(await own.stop(), 0);
+});
+
+// The hold has an end: a player whose page does not come back after a
+// restart keeps the other's clock stopped for 10 s at most (clock.c).
+test('a restart: a player who stays away holds the clock no longer than 10 s', { skip: process.env.TAK_TEST_PG && 'a shared store: this file\'s other server stays up, so nothing is held' }, async () => {
+  let own = await startServer();
+  const { a, b, game, token } = await timedGame(own.port, { time: 60 });
+  await play(a, b, ['a1', 'c3']);
+  await a.nextState((s) => s.ply === 2);
+  await own.kill();
+  await a.closed; await b.closed;
+  await sleep(1500);
+  own = await startServer({ db: own.db, port: own.port });
+  const started = Date.now();
+  const c = await connect(own.port);
+  assert.equal((await c.send({ type: 'join', game, token })).type, 'ok');
+  assert.equal((await c.nextState()).clock.held, true, 'held while Black is away');
+  const s = await c.nextState((x) => x.clock.running === 'white', 15000);
+  const waited = Date.now() - started;
+  assert.ok(waited >= 9000 && waited < 12500, `held ${waited} ms`);
+  assert.equal(s.clock.held, false);
   await c.close();
   assert.equal(await own.stop(), 0);
 });
