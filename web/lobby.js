@@ -18,6 +18,12 @@ export function followLobby() {
   if (app.connected && !$('new-game').hidden) request({ type: 'lobby' }).catch((e) => { $('lobby-message').textContent = e.message; });
 }
 
+// Who plays a listed game: "Alice vs Bob", White first; the engine by its level.
+function players(g) {
+  const who = (c) => (g.engine_color === c ? `the engine (level ${g.level})` : g[c] || 'anonymous');
+  return `${who('white')} vs ${who('black')}`;
+}
+
 function clockName(c) { return c ? `${c.base_ms / 60000}+${c.increment_ms / 1000}` : 'none'; }
 
 // The lobby as the server sends it (on following it, and on each change).
@@ -50,8 +56,8 @@ export function drawLobby() {
     }
     if (!games.length) ul.appendChild(Object.assign(document.createElement('li'), { textContent: 'none' }));
   };
-  list($('playing'), l.playing, (g) => `${g.size}×${g.size}${g.engine ? ' against the engine' : ''}, clock ${clockName(g.clock)}`);
-  list($('recent'), l.recent, (g) => `${g.size}×${g.size}: ${g.result}`);
+  list($('playing'), l.playing, (g) => `${players(g)}, ${g.size}×${g.size}, clock ${clockName(g.clock)}`);
+  list($('recent'), l.recent, (g) => `${players(g)}, ${g.size}×${g.size}: ${g.result}`);
 }
 
 export function playerName() {

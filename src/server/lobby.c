@@ -37,6 +37,8 @@ typedef struct Recent {
     char id[STORE_ID_LEN + 1];
     int size;
     char result[16];
+    char name[2][STORE_NAME_LEN + 1]; /* the players' names by colour, "" for none */
+    int engine_color, engine_level;   /* the engine's seat, or -1 */
 } Recent;
 
 struct Lobby {
@@ -107,6 +109,20 @@ static json_t *clock_of(const StoredClock *c) {
                      (json_int_t)c->increment_ms);
 }
 
+/* Who plays a listed game, into its entry: "white" and "black", the players'
+ * names ("" for a player who gave none, and for the engine's seat), and for a
+ * game against the engine its seat and level ("engine_color", "level"). */
+static json_t *with_players(json_t *entry, char name[2][STORE_NAME_LEN + 1], int engine_color,
+                            int engine_level) {
+    json_object_set_new(entry, "white", json_string(name[0]));
+    json_object_set_new(entry, "black", json_string(name[1]));
+    if (engine_color >= 0) {
+        json_object_set_new(entry, "engine_color", json_string(games_color_name(engine_color)));
+        json_object_set_new(entry, "level", json_integer(engine_level));
+    }
+    return entry;
+}
+
 static json_t *lobby_json(Server *s) {
     Lobby *l = lobby_of(s);
     static const char *const colors[] = {"white", "black", "random"};
@@ -126,14 +142,19 @@ static json_t *lobby_json(Server *s) {
             bool seated = g->info.secret[0][0] && g->info.secret[1][0];
             bool engine = g->info.engine_color >= 0;
             if (tak_game_result(&g->game).end != TAK_END_NONE || !(seated || engine)) continue;
-            json_array_append_new(playing,
-                                  json_pack("{s:s, s:i, s:o, s:o}", "id", g->info.id, "size",
-                                            g->info.rules.size, "engine", json_boolean(engine),
-                                            "clock", clock_of(&g->info.clock)));
+            json_t *entry =
+                json_pack("{s:s, s:i, s:o, s:o}", "id", g->info.id, "size", g->info.rules.size,
+                          "engine", json_boolean(engine), "clock", clock_of(&g->info.clock));
+            json_array_append_new(playing, with_players(entry, g->info.name, g->info.engine_color,
+                                                        g->info.engine_level));
         }
-    for (int i = l->recent_count; i-- > 0;)
-        json_array_append_new(recent, json_pack("{s:s, s:i, s:s}", "id", l->recent[i].id, "size",
-                                                l->recent[i].size, "result", l->recent[i].result));
+    for (int i = l->recent_count; i-- > 0;) {
+        Recent *r = &l->recent[i];
+        json_t *entry =
+            json_pack("{s:s, s:i, s:s}", "id", r->id, "size", r->size, "result", r->result);
+        json_array_append_new(recent,
+                              with_players(entry, r->name, r->engine_color, r->engine_level));
+    }
     return json_pack("{s:s, s:o, s:o, s:o, s:[i,i]}", "type", "lobby", "seeks", seeks, "playing",
                      playing, "recent", recent, "levels", TAK_LEVEL_MIN, TAK_LEVEL_MAX);
 }
@@ -178,6 +199,9 @@ void lobby_game_over(Server *s, const LiveGame *g) {
     memcpy(r->id, g->info.id, sizeof r->id);
     r->size = g->info.rules.size;
     snprintf(r->result, sizeof r->result, "%s", tak_result_code(tak_game_result(&g->game)));
+    memcpy(r->name, g->info.name, sizeof r->name);
+    r->engine_color = g->info.engine_color;
+    r->engine_level = g->info.engine_level;
     l->dirty = true;
 }
 

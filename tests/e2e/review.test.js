@@ -314,6 +314,43 @@ test('play: on a phone the lobby\'s table fits and its Play buttons show whole; 
   await p.context().close();
 });
 
+// The lobby's games said "5×5, clock 3+2" and "5×5: 0-1": nobody's names.
+test('the lobby says who plays in a game being played and one just finished, and the engine\'s level', async () => {
+  const { openLobby } = require('./lib.js');
+  const a = await newPage(env.browser), b = await newPage(env.browser), w = await newPage(env.browser);
+  for (const p of [a, b, w]) await openLobby(p, env.srv.url);
+  await a.fill('#player-name', 'Lister');
+  await a.selectOption('#seek-form select[name=tc]', '3+2');
+  await a.selectOption('#seek-form select[name=color]', 'white');
+  await a.click('#seek-form button[type=submit]');
+  await b.waitForFunction(() => [...document.querySelectorAll('#seeks tbody tr')].some((tr) => tr.textContent.startsWith('Lister')));
+  await b.fill('#player-name', 'Listee');
+  await b.locator('#seeks tbody tr', { hasText: 'Lister' }).locator('button').click();
+  for (const p of [a, b]) await p.waitForFunction(() => window.takApp.state && window.takApp.seat);
+  const id = await a.evaluate(() => window.takApp.gameId);
+  const entry = async (list) => {
+    await w.waitForSelector(`#${list} a[href="/g/${id}"]`);
+    return w.textContent(`#${list} a[href="/g/${id}"]`);
+  };
+  assert.equal(await entry('playing'), 'Lister vs Listee, 5×5, clock 3+2');
+  await a.click('#resign');
+  assert.equal(await entry('recent'), 'Lister vs Listee, 5×5: 0-1');
+  // A game against the engine, by a player who gave no name.
+  const e = await newPage(env.browser);
+  await e.goto(env.srv.url + '/');
+  await e.check('input[name=opponent][value=engine]');
+  await e.check('input[name=color][value=black]');
+  await e.selectOption('#level', '3');
+  await e.selectOption('#tc', '5+5');
+  await e.click('#new-form button[type=submit]');
+  await e.waitForFunction(() => window.takApp.state && window.takApp.gameId);
+  const eid = await e.evaluate(() => window.takApp.gameId);
+  await w.waitForSelector(`#playing a[href="/g/${eid}"]`);
+  assert.equal(await w.textContent(`#playing a[href="/g/${eid}"]`), 'the engine (level 3) vs anonymous, 5×5, clock 5+5');
+  await shot(w, 'review-lobby-names');
+  for (const p of [a, b, w, e]) await p.context().close();
+});
+
 test('a game that is not there is said once, plainly', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/g/zzzzzzzz');
