@@ -163,6 +163,15 @@ test('the evaluation graph of a real 6x6 game, worked out in the page; a click o
   const points = await p.$eval('#graph polyline', (l) => l.getAttribute('points').split(' ').length);
   assert.equal(points, n + 1, 'one point a position');
   await p.locator('#graph').scrollIntoViewIfNeeded();
+  // Issue 43: the game page's graph had no axis, numbers or tip. Flats up
+  // the side, plies along the bottom; a point hovered says its ply, move and score.
+  const axis = await p.$$eval('#graph text.axis', (l) => l.map((t) => t.textContent));
+  assert.ok(['+5', '0', '-5', '10', '20'].every((a) => axis.includes(a)), axis.join(' '));
+  const pt = await p.$eval('#graph [data-ply="6"]', (c) => { const r = c.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  await p.mouse.move(pt.x, pt.y);
+  const move6 = await p.evaluate(() => window.takApp.state.moves[5]);
+  assert.match(await p.$eval('#graph .tip text', (t) => t.textContent), new RegExp(`^ply 6, ${move6.replace(/[+>*\\-]/g, '\\$&')}\\S*: ([+-]\\d+\\.\\d\\d|\\w+ wins in \\d+)`));
+  await p.mouse.move(0, 0);
   const box = await p.locator('#graph').boundingBox();
   await p.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
   const want = Math.round(0.25 * n);
