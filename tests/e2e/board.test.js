@@ -193,20 +193,25 @@ test('a square clicked keeps no focus frame; one reached by the keyboard shows i
   await a.context().close(); await b.context().close();
 });
 
-test('on a phone a game with many moves keeps the board in view', async () => {
+// Issue "The page players choose": layout checks with real games of 80+
+// plies at 390x844 too (the laptop's and wide screen's sizes are below): the
+// board the phone's width, less the page's margins.
+test('on a phone a game with many moves keeps the board in view, the board full width', async () => {
   const p = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const real = path.join(ROOT, '../shared/games/real');
   const file = fs.readdirSync(real).filter((f) => f.endsWith('.ptn')).sort()
     .map((f) => fs.readFileSync(path.join(real, f), 'utf8'))
-    .find((t) => /\[Size "6"\]/.test(t) && /\b25\. /.test(t));
-  assert.ok(file, 'a real 6x6 game of 25 moves or more');
-  // The game without its last moves, so it is still going.
-  const cut = file.slice(0, file.search(/\b24\. /));
+    .find((t) => /\[Size "6"\]/.test(t) && /\b45\. /.test(t));
+  assert.ok(file, 'a real 6x6 game of 45 moves or more');
+  // The game without its last moves, so it is still going: 86 plies.
+  const cut = file.slice(0, file.search(/\b44\. /));
   await newGame(p, { size: 6, from: cut });
-  await p.waitForFunction(() => window.takApp.state.moves.length >= 40);
+  await p.waitForFunction(() => window.takApp.state.moves.length >= 80);
   assert.equal(await p.evaluate(() => window.scrollY), 0, 'the page did not scroll down to the move list');
   const box = await p.locator('#board').boundingBox();
   assert.ok(box.y >= 0 && box.y < 120, `board top at ${box.y}`);
+  assert.ok(box.width >= 360 && box.x >= 0 && box.x + box.width <= 390, `the board full width: ${JSON.stringify(box)}`);
+  assert.equal(await p.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing sideways');
   // Move numbers from 10 on are whole, inside the list.
   const clipped = await p.$$eval('#moves .num', (ns) => {
     const ol = document.getElementById('moves').getBoundingClientRect();
