@@ -141,4 +141,5 @@ async function main() {
   console.log('sheets: bench/board-light.png bench/board-dark.png; positions:', path.join(OUT, 'positions.json'));
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+module.exports = { indexedPng }; // for bench/layout-shots.js
+if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });
