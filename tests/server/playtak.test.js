@@ -306,7 +306,7 @@ test('a seek naming an opponent: only that player sees it and may take it', asyn
   assert.equal(await other.ask('PING'), 'OK'); // after the list
   const late = await ptGuest();
   for (const c of [other, late]) assert.ok(!c.lines.some((l) => l.startsWith(`Seek new ${no} `)), c.lines.join('\n'));
-  // The page's lobby, one message for every follower, leaves it out.
+  // The lobby of a page follower it does not name leaves it out.
   await waitFor(() => page.others.filter((m) => m.type === 'lobby').length > lobbies);
   assert.ok(!lastLobby(page).seeks.some((x) => x.name === seeker.name), JSON.stringify(lastLobby(page)));
   named.send(`Accept ${no}`);
@@ -314,6 +314,33 @@ test('a seek naming an opponent: only that player sees it and may take it', asyn
   assert.ok(await seeker.line(/^Game Start /));
   for (const c of [seeker, named, other, late]) await c.close();
   await page.close();
+});
+
+test("a seek naming a page player: that player's lobby shows it, and only theirs", async () => {
+  const seeker = await ptGuest();
+  const named = await lobbyFollower(), other = await lobbyFollower();
+  const name = uniqueName('Pia');
+  await identify(named, name);
+  await identify(other, uniqueName('Otto'));
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${name.toLowerCase()}`);
+  await seeker.line(/^Seek new \d+ /);
+  // The named player's lobby lists it (saying whom it is for); the other's never does.
+  const mine = (c) => lastLobby(c) && lastLobby(c).seeks.find((x) => x.name === seeker.name);
+  const k = await waitFor(() => mine(named));
+  assert.equal(k.opponent, name.toLowerCase());
+  seeker.send('Seek 4 60 0 W 0 15 0 1 0 '); // a seek for anyone: everyone's lobby changes
+  await waitFor(() => mine(other) && !mine(other).opponent);
+  assert.ok(!other.others.some((m) => m.type === 'lobby' && m.seeks.some((x) => x.opponent)), JSON.stringify(lastLobby(other)));
+  // Named again, the named player takes it from the page.
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${name}`);
+  const again = await waitFor(() => mine(named) && mine(named).opponent && mine(named));
+  assert.notEqual(again.id, k.id);
+  const a = await named.send({ type: 'accept_seek', seek: again.id });
+  assert.equal(a.type, 'ok', JSON.stringify(a));
+  assert.match(await seeker.line(/^Game Start /), new RegExp(`^Game Start \\d+ 4 ${seeker.name} vs ${name} white 60 `));
+  assert.ok(!other.others.some((m) => m.type === 'lobby' && m.seeks.some((x) => x.id === again.id)));
+  await seeker.close();
+  for (const c of [named, other]) await c.close();
 });
 
 test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
