@@ -11,7 +11,9 @@
  * chat survives a restart and the servers of a cluster share it: a message
  * saved by another process is announced (cluster.c) and read from the store
  * here. The last CHAT_KEEP messages of a room stay with the game while it
- * is in memory and are sent to whoever joins it.
+ * is in memory and are sent to whoever joins it. A PlayTak connection
+ * (playtak_lines.c) talks in the same rooms, with the same limits, through
+ * chat_say, and reads them as PlayTak's lines.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -118,8 +120,13 @@ static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err)
         if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);
         if (tell) {
             Outbuf *b = outbuf_json(json_incref(line));
-            for (Session *ss = g->subs; ss; ss = ss->next)
-                if ((ss->seat >= 0) == (room == ROOM_PLAYERS)) session_send(ss, b);
+            for (Session *ss = g->subs; ss; ss = ss->next) {
+                if ((ss->seat >= 0) != (room == ROOM_PLAYERS)) continue;
+                if (ss->pt) /* a PlayTak connection reads it as PlayTak's chat */
+                    playtak_port_chat(ss, got[i].from, got[i].text);
+                else
+                    session_send(ss, b);
+            }
             outbuf_release(b);
         }
         json_decref(line);
@@ -150,38 +157,49 @@ void chat_refresh(Server *s, const char *id, int room) {
         fprintf(stderr, "tak serve: chat of %s: %s\n", id, err.message);
 }
 
-bool chat_on_send(const Request *r) {
-    LiveGame *g = NULL;
-    const char *text;
-    if (!request_followed(r, &g) || !request_str_field(r, "text", true, 4 * CHAT_TEXT_MAX, &text)) return false;
+bool chat_may_send(Session *ss) {
+    return bucket_take(&ss->chat_bucket, CHAT_BURST, CHAT_REFILL_MS);
+}
+
+bool chat_say(Session *ss, const char *text, TakError *err) {
+    LiveGame *g = ss->game;
+    if (g == NULL) return tak_error_set(err, "no game is followed");
     size_t chars = 0;
     const char *why = bad_text(text, &chars);
-    if (why) return request_fail(r, "%s", why);
+    if (why) return tak_error_set(err, "%s", why);
     if (chars > CHAT_TEXT_MAX)
-        return request_fail(r, "the message is %zu characters long: at most %d", chars,
-                            CHAT_TEXT_MAX);
-    int seat = r->ss->seat, room = seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
-    if (!bucket_take(&r->ss->chat_bucket, CHAT_BURST, CHAT_REFILL_MS))
-        return request_fail(r, "too many messages: wait a few seconds");
-    Server *s = r->ss->server;
+        return tak_error_set(err, "the message is %zu characters long: at most %d", chars,
+                             CHAT_TEXT_MAX);
+    int seat = ss->seat, room = seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
+    if (!chat_may_send(ss)) return tak_error_set(err, "too many messages: wait a few seconds");
+    Server *s = ss->server;
     Chat *chat = chat_of(s, g);
-    if (chat == NULL) return request_fail(r, "out of memory");
+    if (chat == NULL) return tak_error_set(err, "out of memory");
     if (!bucket_take(&chat->room_bucket[room], ROOM_BURST, ROOM_REFILL_MS))
-        return request_fail(r, "the %s' room is busy: wait a moment", room_names[room]);
+        return tak_error_set(err, "the %s' room is busy: wait a moment", room_names[room]);
     StoredChat *line = calloc(1, sizeof *line);
-    if (line == NULL) return request_fail(r, "out of memory");
+    if (line == NULL) return tak_error_set(err, "out of memory");
     line->room = room;
     snprintf(line->from, sizeof line->from, "%s", from_names[seat >= 0 ? seat : 2]);
     snprintf(line->text, sizeof line->text, "%s", text);
     line->time_ms = clock_now_ms();
     int64_t id;
-    TakError err;
-    bool saved = s->store->ops->add_chat(s->store, g->info.id, line, &id, &err);
+    TakError store_err;
+    bool saved = s->store->ops->add_chat(s->store, g->info.id, line, &id, &store_err);
     free(line);
-    if (!saved) return request_fail(r, "cannot keep the message: %s", err.message);
+    if (!saved) return tak_error_set(err, "cannot keep the message: %s", store_err.message);
     /* From the store, with whatever another process saved meanwhile. */
-    if (!catch_up(s, g, room, true, &err)) return request_fail(r, "%s", err.message);
+    if (!catch_up(s, g, room, true, err)) return false;
     cluster_announce_chat(s->cluster, g->info.id, room);
+    return true;
+}
+
+bool chat_on_send(const Request *r) {
+    LiveGame *g = NULL;
+    const char *text;
+    if (!request_followed(r, &g) || !request_str_field(r, "text", true, 4 * CHAT_TEXT_MAX, &text)) return false;
+    TakError err;
+    if (!chat_say(r->ss, text, &err)) return request_fail(r, "%s", err.message);
     return request_ok(r, NULL);
 }
 

@@ -55,6 +55,14 @@ typedef struct Bucket {
 bool bucket_take(Bucket *b, int burst, int refill_ms);
 
 bool chat_on_send(const Request *r); /* the "chat" request */
+/* Says `text` in the room ss may talk in, of the game it follows (the
+ * players' when it holds a seat, else the spectators'): the rules the "chat"
+ * request applies (plain text, CHAT_TEXT_MAX characters, ss's and the room's
+ * rate limits), then kept and sent to the room; false, with why, when refused. */
+bool chat_say(Session *ss, const char *text, TakError *err);
+/* Takes one of the messages ss may send now (the chat's rate limit, which
+ * chat_say takes too); false when it must wait. */
+bool chat_may_send(Session *ss);
 void chat_history(Session *ss);      /* sends what ss may read of its game's chat */
 void chat_free(Chat *chat);          /* with its game */
 /* Another process saved a message in game `id`'s room: read it, if the game is here. */
@@ -505,5 +513,8 @@ bool playtak_port_seek_for(const LobbySeek *k, const char *name);
 void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
 /* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */
 void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g);
+/* A message in the room of its game that PlayTak connection ss reads (chat.c),
+ * `from` the page's "white", "black" or "spectator": told as PlayTak's chat. */
+void playtak_port_chat(Session *ss, const char *from, const char *text);
 
 #endif

@@ -281,20 +281,74 @@ static void on_login(PtConn *c, const char *name, const char *secret) {
 
 /* ---- chat ------------------------------------------------------------------------------ */
 
-static void on_shout(PtConn *c, const char *text) {
-    if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
-        return pt_send(c, "Error:too many messages: wait a little");
-    for (PtConn *o = c->port->conns; o; o = o->next)
-        if (o->logged_in) pt_send(o, "Shout <%s> %.256s", c->name, text);
+/* How many bytes of `text` make its first PT_CHAT_CHARS characters (UTF-8):
+ * PlayTak's chat is cut there, never inside a character. */
+static int chat_cut(const char *text) {
+    size_t i = 0;
+    for (int chars = 0; text[i] && chars < PT_CHAT_CHARS; chars++)
+        do i++;
+        while (((unsigned char)text[i] & 0xC0) == 0x80);
+    return (int)i;
 }
 
+/* Shouts and tells take from the same budget as the page's chat (chat_may_send). */
+static bool may_talk(PtConn *c) {
+    if (chat_may_send(&c->ss)) return true;
+    pt_send(c, "Error:too many messages: wait a little");
+    return false;
+}
+
+static void on_shout(PtConn *c, const char *text) {
+    if (!may_talk(c)) return;
+    int n = chat_cut(text);
+    for (PtConn *o = c->port->conns; o; o = o->next)
+        if (o->logged_in) pt_send(o, "Shout <%s> %.*s", c->name, n, text);
+}
+
+/* The name of the opponent of c's game, or NULL when it plays none (with
+ * the engine, its seat is nobody's to Tell). */
+static const char *opponent(const PtConn *c) {
+    if (!playing(c) || c->ss.game->info.engine_color >= 0) return NULL;
+    const char *name = c->ss.game->info.name[!c->ss.seat];
+    return name[0] ? name : NULL;
+}
+
+static bool is_name(const char *ours, const char *asked) {
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(ours, shown);
+    return strcasecmp(ours, asked) == 0 || strcasecmp(shown, asked) == 0;
+}
+
+/* "Tell NAME TEXT": to a PlayTak connection of that name; else, to the
+ * opponent of one's game playing on the page, in the game's players' room
+ * (the page has no other private messages, so anyone else is "No such player"). */
 static void on_tell(PtConn *c, const char *name, const char *text) {
     PtConn *to = logged_in_as(c->port, name);
-    if (to == NULL) return pt_send(c, "No such player");
-    if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
-        return pt_send(c, "Error:too many messages: wait a little");
-    pt_send(to, "Tell <%s> %.256s", c->name, text);
-    pt_send(c, "Told <%s> %.256s", to->name, text);
+    int n = chat_cut(text);
+    if (to) {
+        if (!may_talk(c)) return;
+        pt_send(to, "Tell <%s> %.*s", c->name, n, text);
+        pt_send(c, "Told <%s> %.*s", to->name, n, text);
+        return;
+    }
+    const char *opp = opponent(c);
+    if (opp == NULL || !is_name(opp, name)) return pt_send(c, "No such player");
+    char said[TAK_PT_TEXT_MAX];
+    snprintf(said, sizeof said, "%.*s", n, text);
+    TakError err;
+    if (!chat_say(&c->ss, said, &err)) return pt_send(c, "Error:%s", err.message);
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(opp, shown);
+    pt_send(c, "Told <%s> %s", shown, said);
+}
+
+void playtak_port_chat(Session *ss, const char *from, const char *text) {
+    PtConn *c = ss->pt;
+    if (!c->logged_in || ss->seat < 0 || strcmp(from, ss->seat ? "black" : "white") == 0)
+        return; /* a spectators' room is not PlayTak's; its own message it has been Told */
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(ss->game->info.name[!ss->seat], shown);
+    pt_send(c, "Tell <%s> %.*s", shown, chat_cut(text), text);
 }
 
 /* ---- the dispatch ----------------------------------------------------------------------- */

@@ -17,8 +17,7 @@
 #define PT_OUT_MAX (256 << 10)  /* bytes waiting for a slow reader before it is dropped */
 #define PT_LINES_BURST 100      /* lines a connection may send at once, */
 #define PT_LINES_REFILL_MS 10   /* then one per 10 ms (a bot needs a few a second) */
-#define PT_SHOUT_BURST 5        /* shouts and tells at once, */
-#define PT_SHOUT_REFILL_MS 2000 /* then one every 2 s, as the page's chat */
+#define PT_CHAT_CHARS 256       /* PlayTak's chat is cut to this many characters */
 #define PT_SEEK_BURST 5         /* seeks posted at once (each is news to every client), */
 #define PT_SEEK_REFILL_MS 1000  /* then one a second */
 #define PT_GUESTS_MAX 256       /* guests' rejoin tokens remembered */
@@ -44,7 +43,7 @@ struct PtConn {
     bool dead; /* closed once the loop next writes it (never freed mid-broadcast) */
     bool logged_in;
     char name[TAK_PT_NAME_MAX];
-    Bucket lines, shouts, seeks;
+    Bucket lines, seeks; /* its chat's is ss.chat_bucket, shared with the page's chat */
     bool flooded; /* told it is sending too fast, until a line gets through */
     /* What it has been told of the game it plays (ss.game). */
     LiveGame *told_game;

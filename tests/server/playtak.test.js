@@ -343,6 +343,56 @@ test("a seek naming a page player: that player's lobby shows it, and only theirs
   for (const c of [named, other]) await c.close();
 });
 
+// A PlayTak guest (White) in a game with a page player (Black); the page's connection follows it.
+async function gameWithPage(pageName) {
+  const pt = await ptGuest();
+  const page = await lobbyFollower();
+  await identify(page, pageName);
+  pt.send('Seek 4 0 0 W 0 15 0 1 0 ');
+  const k = await waitFor(() => (lastLobby(page)?.seeks || []).find((x) => x.name === pt.name));
+  const a = await page.send({ type: 'accept_seek', seek: k.id });
+  assert.equal(a.type, 'ok', JSON.stringify(a));
+  const g = +(await pt.line(/^Game Start /)).split(' ')[2];
+  return { pt, page, g, game: a.game };
+}
+
+test("Tell between a PlayTak player and their page opponent: the game's players' room, both ways", async () => {
+  const name = uniqueName('Pia');
+  const { pt, page, game } = await gameWithPage(name);
+  const watcher = await connect(srv.port);
+  assert.equal((await watcher.send({ type: 'join', game })).type, 'ok');
+  const chats = (c) => c.others.filter((m) => m.type === 'chat');
+  // PlayTak's Tell reaches the page player in the players' room, as White.
+  assert.equal(await pt.ask(`Tell ${name} good luck <b>you</b>`), `Told <${name}> good luck <b>you</b>`);
+  const m = await waitFor(() => chats(page)[0]);
+  assert.deepEqual([m.room, m.from, m.text], ['players', 'white', 'good luck <b>you</b>']);
+  // The page's message in that room reaches PlayTak as a Tell from its player.
+  const at = pt.mark();
+  assert.equal((await page.send({ type: 'chat', text: 'thanks, é to you' })).type, 'ok');
+  assert.equal(await pt.line(/^Tell /, at), `Tell <${name}> thanks, é to you`);
+  assert.ok(!pt.lines.slice(at).some((l) => l.startsWith('Tell') && l.includes('good luck')), 'its own not echoed');
+  // A long page message comes to PlayTak cut to PlayTak's 256 characters, never mid-character.
+  assert.equal((await page.send({ type: 'chat', text: 'é'.repeat(300) })).type, 'ok');
+  assert.equal(await pt.line(/^Tell .*é{10}/, at), `Tell <${name}> ${'é'.repeat(256)}`);
+  // The page's rules for text apply to a Tell that goes to the page.
+  assert.equal(await pt.ask(`Tell ${name} evil\u202Eright-to-left`), 'Error:a message may not hold text-direction overrides');
+  // Spectators never read the players' room.
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(chats(watcher).length, 0);
+  // The page has no private messages: a page player who is not one's opponent is nobody to Tell.
+  const other = await connect(srv.port);
+  const otherName = uniqueName('Otto');
+  await identify(other, otherName);
+  assert.equal(await pt.ask(`Tell ${otherName} hello`), 'No such player');
+  // One budget for every message, as the page's: 5 at once, then one every 2 s.
+  const replies = [];
+  while (replies.length < 8 && !/^Error:/.test(replies.at(-1))) replies.push(await pt.ask(`Tell ${name} n${replies.length}`));
+  assert.match(replies.at(-1), /^Error:too many messages/);
+  assert.ok(replies.length <= 6, replies.join('\n')); // 'good luck' took one
+  for (const c of [page, watcher, other]) await c.close();
+  await pt.close();
+});
+
 test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
   const pt = await ptGuest();
   const other = await ptGuest();
