@@ -61,7 +61,7 @@ bool bucket_take(Bucket *b, int burst, int refill_ms) {
     return true;
 }
 
-/* Why `text` (valid UTF-8, as jansson guarantees) cannot be a message, or
+/* Why `text` (valid UTF-8: chat_say checks it) cannot be a message, or
  * NULL; *chars is its length in characters. */
 static const char *bad_text(const char *text, size_t *chars) {
     const unsigned char *p = (const unsigned char *)text;
@@ -164,6 +164,11 @@ bool chat_may_send(Session *ss) {
 bool chat_say(Session *ss, const char *text, TakError *err) {
     LiveGame *g = ss->game;
     if (g == NULL) return tak_error_set(err, "no game is followed");
+    /* A PlayTak line's bytes are anyone's: bad_text reads UTF-8 only, and the
+     * page's messages are JSON strings (jansson's json_string checks it). */
+    json_t *utf8 = json_string(text);
+    if (utf8 == NULL) return tak_error_set(err, "a message is UTF-8 text");
+    json_decref(utf8);
     size_t chars = 0;
     const char *why = bad_text(text, &chars);
     if (why) return tak_error_set(err, "%s", why);

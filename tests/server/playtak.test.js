@@ -376,6 +376,10 @@ test("Tell between a PlayTak player and their page opponent: the game's players'
   assert.equal(await pt.line(/^Tell .*é{10}/, at), `Tell <${name}> ${'é'.repeat(256)}`);
   // The page's rules for text apply to a Tell that goes to the page.
   assert.equal(await pt.ask(`Tell ${name} evil\u202Eright-to-left`), 'Error:a message may not hold text-direction overrides');
+  // Bytes that are not UTF-8 (a lead byte at the line's end) are refused, never read past.
+  const bad = pt.mark();
+  pt.sock.write(Buffer.concat([Buffer.from(`Tell ${name} x`), Buffer.from([0xf0]), Buffer.from('\n')]));
+  assert.equal(await pt.line(/^Error:/, bad), 'Error:a message is UTF-8 text');
   // Spectators never read the players' room.
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(chats(watcher).length, 0);
