@@ -6,7 +6,7 @@
  * would refuse gets its answer ("NOK", "Error:...", "Authentication
  * failure"); a move is played only in the connection's own seat, on its
  * turn, and only when the rules take it. The seeks and the game list are
- * playtak_seeks.c's.
+ * playtak_seeks.c's, the chat playtak_chat.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +28,13 @@ void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color)
     start_game(seeker->pt, g, color);
 }
 
-static bool playing(const PtConn *c) {
+bool pt_playing(const PtConn *c) {
     return c->ss.game && c->ss.seat >= 0 && !c->told_over &&
            tak_game_result(&c->ss.game->game).end == TAK_END_NONE;
 }
 
 static bool on_accept(PtConn *c, int no) {
-    if (playing(c)) return false;
+    if (pt_playing(c)) return false;
     SeatPlayer taker;
     memset(&taker, 0, sizeof taker);
     taker.id = c->ss.player;
@@ -118,7 +118,7 @@ static bool take_back(Server *s, LiveGame *g, int who, TakError *err) {
 }
 
 static bool on_game(PtConn *c, const TakPtCommand *cmd) {
-    if (!playing(c) || cmd->game != c->ss.game->pt_no) return false;
+    if (!pt_playing(c) || cmd->game != c->ss.game->pt_no) return false;
     Server *s = c->ss.server;
     LiveGame *g = c->ss.game;
     int seat = c->ss.seat;
@@ -194,7 +194,7 @@ static bool on_game(PtConn *c, const TakPtCommand *cmd) {
 
 /* ---- logging in --------------------------------------------------------------------- */
 
-static PtConn *logged_in_as(PtPort *port, const char *name) {
+PtConn *pt_logged_in_as(PtPort *port, const char *name) {
     for (PtConn *o = port->conns; o; o = o->next)
         if (o->logged_in && !o->dead && strcasecmp(o->name, name) == 0) return o;
     return NULL;
@@ -226,7 +226,7 @@ static void resume(PtConn *c) {
 }
 
 static void welcome(PtConn *c, const char *name) {
-    PtConn *old = logged_in_as(c->port, name);
+    PtConn *old = pt_logged_in_as(c->port, name);
     if (old) {
         pt_send(old, "Message You've logged in from another window. Disconnecting");
         pt_close_later(old);
@@ -279,78 +279,6 @@ static void on_login(PtConn *c, const char *name, const char *secret) {
     welcome(c, pl.name);
 }
 
-/* ---- chat ------------------------------------------------------------------------------ */
-
-/* How many bytes of `text` make its first PT_CHAT_CHARS characters (UTF-8):
- * PlayTak's chat is cut there, never inside a character. */
-static int chat_cut(const char *text) {
-    size_t i = 0;
-    for (int chars = 0; text[i] && chars < PT_CHAT_CHARS; chars++)
-        do i++;
-        while (((unsigned char)text[i] & 0xC0) == 0x80);
-    return (int)i;
-}
-
-/* Shouts and tells take from the same budget as the page's chat (chat_may_send). */
-static bool may_talk(PtConn *c) {
-    if (chat_may_send(&c->ss)) return true;
-    pt_send(c, "Error:too many messages: wait a little");
-    return false;
-}
-
-static void on_shout(PtConn *c, const char *text) {
-    if (!may_talk(c)) return;
-    int n = chat_cut(text);
-    for (PtConn *o = c->port->conns; o; o = o->next)
-        if (o->logged_in) pt_send(o, "Shout <%s> %.*s", c->name, n, text);
-}
-
-/* The name of the opponent of c's game, or NULL when it plays none (with
- * the engine, its seat is nobody's to Tell). */
-static const char *opponent(const PtConn *c) {
-    if (!playing(c) || c->ss.game->info.engine_color >= 0) return NULL;
-    const char *name = c->ss.game->info.name[!c->ss.seat];
-    return name[0] ? name : NULL;
-}
-
-static bool is_name(const char *ours, const char *asked) {
-    char shown[TAK_PT_NAME_MAX];
-    pt_shown_name(ours, shown);
-    return strcasecmp(ours, asked) == 0 || strcasecmp(shown, asked) == 0;
-}
-
-/* "Tell NAME TEXT": to a PlayTak connection of that name; else, to the
- * opponent of one's game playing on the page, in the game's players' room
- * (the page has no other private messages, so anyone else is "No such player"). */
-static void on_tell(PtConn *c, const char *name, const char *text) {
-    PtConn *to = logged_in_as(c->port, name);
-    int n = chat_cut(text);
-    if (to) {
-        if (!may_talk(c)) return;
-        pt_send(to, "Tell <%s> %.*s", c->name, n, text);
-        pt_send(c, "Told <%s> %.*s", to->name, n, text);
-        return;
-    }
-    const char *opp = opponent(c);
-    if (opp == NULL || !is_name(opp, name)) return pt_send(c, "No such player");
-    char said[TAK_PT_TEXT_MAX];
-    snprintf(said, sizeof said, "%.*s", n, text);
-    TakError err;
-    if (!chat_say(&c->ss, said, &err)) return pt_send(c, "Error:%s", err.message);
-    char shown[TAK_PT_NAME_MAX];
-    pt_shown_name(opp, shown);
-    pt_send(c, "Told <%s> %s", shown, said);
-}
-
-void playtak_port_chat(Session *ss, const char *from, const char *text) {
-    PtConn *c = ss->pt;
-    if (!c->logged_in || ss->seat < 0 || strcmp(from, ss->seat ? "black" : "white") == 0)
-        return; /* a spectators' room is not PlayTak's; its own message it has been Told */
-    char shown[TAK_PT_NAME_MAX];
-    pt_shown_name(ss->game->info.name[!ss->seat], shown);
-    pt_send(c, "Tell <%s> %.*s", shown, chat_cut(text), text);
-}
-
 /* ---- the dispatch ----------------------------------------------------------------------- */
 
 /* A line refused by the reader gets PlayTak's NOK; a game's line also says
@@ -384,7 +312,7 @@ void pt_line(PtConn *c, char *line, size_t len) {
     bool ok = true;
     switch (cmd.kind) {
     case TAK_PT_CMD_SEEK:
-        ok = !playing(c) && pt_on_seek(c, &cmd.seek);
+        ok = !pt_playing(c) && pt_on_seek(c, &cmd.seek);
         break;
     case TAK_PT_CMD_ACCEPT:
         ok = on_accept(c, cmd.game);
@@ -404,10 +332,19 @@ void pt_line(PtConn *c, char *line, size_t len) {
         pt_send_game_list(c);
         break;
     case TAK_PT_CMD_SHOUT:
-        on_shout(c, cmd.text);
+        pt_on_shout(c, cmd.text);
         break;
     case TAK_PT_CMD_TELL:
-        on_tell(c, cmd.name, cmd.text);
+        pt_on_tell(c, cmd.name, cmd.text);
+        break;
+    case TAK_PT_CMD_JOIN_ROOM:
+        pt_on_join_room(c, cmd.room);
+        break;
+    case TAK_PT_CMD_LEAVE_ROOM:
+        pt_on_leave_room(c, cmd.room);
+        break;
+    case TAK_PT_CMD_SHOUT_ROOM:
+        pt_on_shout_room(c, cmd.room, cmd.text);
         break;
     default:
         ok = false; /* Client, Protocol and Login are for before logging in */

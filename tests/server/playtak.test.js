@@ -397,6 +397,27 @@ test("Tell between a PlayTak player and their page opponent: the game's players'
   await pt.close();
 });
 
+test("PlayTak's rooms: JoinRoom, ShoutRoom to its members only, LeaveRoom", async () => {
+  const [a, b, c] = [await ptGuest(), await ptGuest(), await ptGuest()];
+  const room = `r${Date.now()}`;
+  assert.equal(await a.ask(`JoinRoom ${room}`), `Joined room ${room}`);
+  assert.equal(await b.ask(`JoinRoom ${room}`), `Joined room ${room}`);
+  let at = b.mark();
+  a.send(`ShoutRoom ${room} hello <i>room</i>`);
+  const said = `ShoutRoom ${room} <${a.name}> hello <i>room</i>`;
+  assert.equal(await b.line(/^ShoutRoom /, at), said);
+  assert.equal(await a.line(/^ShoutRoom /), said);
+  assert.equal(await c.ask('PING'), 'OK');
+  assert.ok(!c.lines.some((l) => l.startsWith('ShoutRoom')));
+  assert.equal(await b.ask(`LeaveRoom ${room}`), 'OK');
+  at = b.mark();
+  a.send(`ShoutRoom ${room} again`);
+  await a.line(`ShoutRoom ${room} <${a.name}> again`);
+  assert.equal(await b.ask('PING'), 'OK');
+  assert.ok(!b.lines.slice(at).some((l) => l.startsWith('ShoutRoom')));
+  for (const x of [a, b, c]) await x.close();
+});
+
 test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
   const pt = await ptGuest();
   const other = await ptGuest();
