@@ -173,6 +173,7 @@ struct LiveGame {
     Chat *chat;     /* its chat rooms, or NULL before the first message */
     bool over_told; /* the lobby has been told the game ended */
     int pt_no;      /* its number on the PlayTak port (playtak_port.c), or 0 before one is needed */
+    bool pt_listed; /* PlayTak clients have been told it is in their game list */
     int64_t held_ms; /* since when its running clock is held after a restart (clock.c), or 0 */
     LiveGame *hnext;
 };
@@ -513,6 +514,9 @@ bool playtak_port_seek_for(const LobbySeek *k, const char *name);
 void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
 /* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */
 void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g);
+/* g was made, changed, or is leaving memory (`gone`): PlayTak clients are
+ * told when it enters their game list (going on, both seats taken) or leaves it. */
+void playtak_port_game_listed(Server *s, LiveGame *g, bool gone);
 /* A message in the room of its game that PlayTak connection ss reads (chat.c),
  * `from` the page's "white", "black" or "spectator": told as PlayTak's chat. */
 void playtak_port_chat(Session *ss, const char *from, const char *text);

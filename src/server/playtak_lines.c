@@ -64,17 +64,26 @@ static void send_start(PtConn *c, LiveGame *g) {
             (long long)(i->clock.extra_ms / 1000));
 }
 
+/* A watcher (seat -1, by Observe) is told the game's form, its moves and
+ * clocks and its end, as PlayTak tells spectators; its players' offers are theirs. */
 void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
     PtConn *c = ss->pt;
-    if (c == NULL || ss->seat < 0) return;
+    if (c == NULL) return;
+    bool watching = ss->seat < 0;
     if (c->told_game != g) {
         c->told_game = g;
         c->told_ply = 0;
         c->told_over = c->told_draw = c->told_undo = false;
-        send_start(c, g);
+        if (watching) {
+            char form[PT_LINE_MAX];
+            pt_game_form(s, g, form);
+            pt_send(c, "Observe %s", form);
+        } else {
+            send_start(c, g);
+        }
     }
     if (c->told_over) return;
-    int no = pt_game_no(s, g), opp = !ss->seat;
+    int no = pt_game_no(s, g);
     bool changed = false;
     for (; c->told_ply > g->game.count; c->told_ply--, changed = true)
         pt_send(c, "Game#%d Undo", no);
@@ -101,6 +110,8 @@ void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
         pt_send(c, "Game#%d Over %s", no, tak_result_code(res));
         return;
     }
+    if (watching) return;
+    int opp = !ss->seat;
     bool draw = g->offer[OFFER_DRAW] == opp, undo = g->offer[OFFER_TAKEBACK] == opp;
     if (draw != c->told_draw) pt_send(c, "Game#%d %s", no, draw ? "OfferDraw" : "RemoveDraw");
     if (undo != c->told_undo) pt_send(c, "Game#%d %s", no, undo ? "RequestUndo" : "RemoveUndo");
@@ -192,6 +203,29 @@ static bool on_game(PtConn *c, const TakPtCommand *cmd) {
     return true;
 }
 
+/* ---- watching: "Observe NO", "Unobserve NO" ------------------------------------------------ */
+
+/* A connection follows one game: a player's own comes first (NOK while it
+ * plays), and observing another game leaves the one watched before. */
+static bool on_observe(PtConn *c, int no) {
+    LiveGame *g = pt_game_numbered(c->ss.server, no);
+    if (g == NULL || !g->pt_listed || pt_playing(c)) return false;
+    c->told_game = NULL;           /* its form and moves are told (anew, if watched already) */
+    session_attach(&c->ss, g, -1); /* tells it the game (playtak_port_game_changed) */
+    return true;
+}
+
+static bool on_unobserve(PtConn *c, int no) {
+    LiveGame *g = pt_game_numbered(c->ss.server, no);
+    if (g == NULL) return false;
+    if (c->ss.game == g && c->ss.seat < 0) {
+        c->told_game = NULL;
+        session_detach(&c->ss); /* may unload g: not used after */
+    }
+    pt_send(c, "OK");
+    return true;
+}
+
 /* ---- logging in --------------------------------------------------------------------- */
 
 PtConn *pt_logged_in_as(PtPort *port, const char *name) {
@@ -239,6 +273,7 @@ static void welcome(PtConn *c, const char *name) {
     pt_shown_name(c->name, shown); /* as its games and seeks show it */
     pt_send(c, "Welcome %s!", shown);
     pt_send_seeks(c);
+    pt_send_game_list(c); /* then its news, as PlayTak's listeners get them */
     pt_send(c, "Online %d", c->port->online);
     resume(c);
 }
@@ -336,6 +371,12 @@ void pt_line(PtConn *c, char *line, size_t len) {
         break;
     case TAK_PT_CMD_TELL:
         pt_on_tell(c, cmd.name, cmd.text);
+        break;
+    case TAK_PT_CMD_OBSERVE:
+        ok = on_observe(c, cmd.game);
+        break;
+    case TAK_PT_CMD_UNOBSERVE:
+        ok = on_unobserve(c, cmd.game);
         break;
     case TAK_PT_CMD_JOIN_ROOM:
         pt_on_join_room(c, cmd.room);

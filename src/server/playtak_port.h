@@ -95,6 +95,10 @@ void pt_shown_name(const char *name, char out[TAK_PT_NAME_MAX]);
 int pt_game_no(Server *s, LiveGame *g);
 void pt_send_seeks(PtConn *c);
 void pt_send_game_list(PtConn *c);
+/* A game as PlayTak's game list and Observe show it ("NO WHITE BLACK SIZE TIME
+ * INCR KOMI PIECES CAPS UNRATED 0 TRIGGER AMOUNT"); the loaded game of a number, or NULL. */
+void pt_game_form(Server *s, LiveGame *g, char out[PT_LINE_MAX]);
+LiveGame *pt_game_numbered(Server *s, int no);
 bool pt_on_seek(PtConn *c, const TakPtSeek *k);
 
 /* playtak_lines.c: whether c plays a game that goes on; the logged-in

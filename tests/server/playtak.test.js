@@ -15,7 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const WebSocket = require('ws');
-const { serverForTests, startServer, connect, waitFor, uniqueName, identify, TAK } = require('./lib.js');
+const { serverForTests, startServer, connect, waitFor, uniqueName, identify, play, TAK } = require('./lib.js');
 
 const srv = serverForTests(test, { args: ['--playtak-port', '0', '--playtak-ws-port', '0'] });
 
@@ -44,11 +44,11 @@ class PtClient {
     return waitFor(() => this.lines.slice(from).find(test), ms);
   }
   // Sends `text` and resolves with the next line that is not news for
-  // everyone (seeks, the count online) nor a clock.
+  // everyone (seeks, games, the count online) nor a clock.
   async ask(text) {
     const at = this.mark();
     this.send(text);
-    return this.line((l) => !/^(Seek (new|remove) |Online |Game#\d+ Time )/.test(l), at);
+    return this.line((l) => !/^(Seek (new|remove) |Online |Game#\d+ Time |GameList (Add|Remove) )/.test(l), at);
   }
   close() { this.sock.end('quit\n'); return this.closed; }
 }
@@ -416,6 +416,49 @@ test("PlayTak's rooms: JoinRoom, ShoutRoom to its members only, LeaveRoom", asyn
   assert.equal(await b.ask('PING'), 'OK');
   assert.ok(!b.lines.slice(at).some((l) => l.startsWith('ShoutRoom')));
   for (const x of [a, b, c]) await x.close();
+});
+
+test('GameList news and Observe: a PlayTak client lists and watches a game played on the page', async () => {
+  const early = await ptGuest();
+  const [wName, bName] = [uniqueName('Wanda'), uniqueName('Bert')];
+  const a = await connect(srv.port), b = await connect(srv.port);
+  await identify(a, wName);
+  await identify(b, bName);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, color: 'white', time: 300, increment: 5, name: wName });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: bName })).type, 'ok');
+  // Its start is news to every PlayTak client, as on PlayTak.
+  const add = await early.line(new RegExp(`^GameList Add \\d+ ${wName} ${bName} `));
+  assert.match(add, new RegExp(`^GameList Add \\d+ ${wName} ${bName} 3 300 5 0 10 0 1 0 0 0$`));
+  const g = +add.split(' ')[2];
+  await play(a, b, ['c3', 'a1']);
+  // A client logging in now is given the list; it watches the game: its form, the moves so far, then each move.
+  const pt = await ptGuest();
+  assert.ok(pt.lines.includes(add), pt.lines.join('\n'));
+  let at = pt.mark();
+  pt.send(`Observe ${g}`);
+  assert.equal(await pt.line(/^Observe /, at), `Observe ${add.slice('GameList Add '.length)}`);
+  assert.ok(await pt.line(`Game#${g} P C3`, at));
+  assert.ok(await pt.line(`Game#${g} P A1`, at));
+  // Another watches a while, then stops: nothing more of the game reaches it.
+  assert.match(await early.ask(`Observe ${g}`), /^Observe /);
+  assert.equal(await early.ask(`Unobserve ${g}`), 'OK');
+  const left = early.mark();
+  await play(a, b, ['a2']);
+  assert.ok(await pt.line(`Game#${g} P A2`, at));
+  assert.ok(await pt.line(new RegExp(`^Game#${g} Time \\d+ \\d+$`), at));
+  // A watcher has no seat: its moves are refused.
+  assert.equal(await pt.ask(`Game#${g} P B2`), 'NOK');
+  // An unknown number is the protocol's NOK, for both.
+  assert.equal(await pt.ask('Observe 999999'), 'NOK');
+  assert.equal(await pt.ask('Unobserve 999999'), 'NOK');
+  // The end: Over to the watcher, and the game leaves every client's list.
+  await play(b, a, ['c2', 'a3']); // Black's turn
+  assert.equal(await pt.line(new RegExp(`^Game#${g} Over `), at), `Game#${g} Over R-0`);
+  assert.ok(await early.line(new RegExp(`^GameList Remove ${g} ${wName} ${bName} `), left));
+  assert.ok(!early.lines.slice(left).some((l) => l.startsWith(`Game#${g} `)), early.lines.slice(left).join('\n'));
+  for (const c of [a, b]) await c.close();
+  for (const c of [early, pt]) await c.close();
 });
 
 test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
