@@ -99,8 +99,10 @@ static bool held(json_t *lines, json_int_t id) {
 
 /* Takes the room's last messages from the store that are not held here yet
  * (sent by this process or another), and sends them to the room's members
- * when `tell`. */
-static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err) {
+ * when `tell`; the message numbered `port_told` (0: none) a PlayTak
+ * connection sent, and the port has told its own connections, by name. */
+static bool catch_up(Server *s, LiveGame *g, int room, bool tell, int64_t port_told,
+                     TakError *err) {
     Chat *chat = g->chat;
     StoredChat *got = malloc(CHAT_KEEP * sizeof *got);
     size_t n = 0;
@@ -122,8 +124,9 @@ static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err)
             Outbuf *b = outbuf_json(json_incref(line));
             for (Session *ss = g->subs; ss; ss = ss->next) {
                 if ((ss->seat >= 0) != (room == ROOM_PLAYERS)) continue;
-                if (ss->pt) /* a PlayTak connection reads it as PlayTak's chat */
-                    playtak_port_chat(ss, got[i].from, got[i].text);
+                if (ss->pt) { /* a PlayTak connection reads it as PlayTak's chat */
+                    if (got[i].id != port_told) playtak_port_chat(ss, got[i].from, got[i].text);
+                }
                 else
                     session_send(ss, b);
             }
@@ -143,7 +146,7 @@ static Chat *chat_of(Server *s, LiveGame *g) {
         for (int i = 0; i < 2; i++) g->chat->lines[i] = json_array();
         TakError err;
         for (int room = 0; room < 2; room++)
-            if (!catch_up(s, g, room, false, &err) && !s->config->quiet)
+            if (!catch_up(s, g, room, false, 0, &err) && !s->config->quiet)
                 fprintf(stderr, "tak serve: chat of %s: %s\n", g->info.id, err.message);
     }
     return g->chat;
@@ -153,7 +156,7 @@ void chat_refresh(Server *s, const char *id, int room) {
     LiveGame *g = games_loaded(s, id);
     TakError err;
     if (g == NULL || g->chat == NULL || room < 0 || room > 1) return; /* read when first needed */
-    if (!catch_up(s, g, room, true, &err) && !s->config->quiet)
+    if (!catch_up(s, g, room, true, 0, &err) && !s->config->quiet)
         fprintf(stderr, "tak serve: chat of %s: %s\n", id, err.message);
 }
 
@@ -194,7 +197,7 @@ bool chat_say(Session *ss, const char *text, TakError *err) {
     free(line);
     if (!saved) return tak_error_set(err, "cannot keep the message: %s", store_err.message);
     /* From the store, with whatever another process saved meanwhile. */
-    if (!catch_up(s, g, room, true, err)) return false;
+    if (!catch_up(s, g, room, true, ss->pt ? id : 0, err)) return false;
     cluster_announce_chat(s->cluster, g->info.id, room);
     return true;
 }

@@ -58,7 +58,9 @@ bool chat_on_send(const Request *r); /* the "chat" request */
 /* Says `text` in the room ss may talk in, of the game it follows (the
  * players' when it holds a seat, else the spectators'): the rules the "chat"
  * request applies (plain text, CHAT_TEXT_MAX characters, ss's and the room's
- * rate limits), then kept and sent to the room; false, with why, when refused. */
+ * rate limits), then kept and sent to the room; false, with why, when refused.
+ * A PlayTak connection's message is sent to the page's members only: the port
+ * tells its own connections, under the sender's name. */
 bool chat_say(Session *ss, const char *text, TakError *err);
 /* Takes one of the messages ss may send now (the chat's rate limit, which
  * chat_say takes too); false when it must wait. */
@@ -518,7 +520,8 @@ void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g);
  * told when it enters their game list (going on, both seats taken) or leaves it. */
 void playtak_port_game_listed(Server *s, LiveGame *g, bool gone);
 /* A message in the room of its game that PlayTak connection ss reads (chat.c),
- * `from` the page's "white", "black" or "spectator": told as PlayTak's chat. */
+ * `from` the page's "white", "black" or "spectator": told as PlayTak's chat
+ * (a Tell from the opponent; a watcher in the game's room, a ShoutRoom). */
 void playtak_port_chat(Session *ss, const char *from, const char *text);
 
 #endif

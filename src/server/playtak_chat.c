@@ -4,8 +4,9 @@
  * the port, or to the page opponent of one's game through the game's players'
  * room, chat.c's, which is the only private talk the page has), and PlayTak's
  * named rooms (JoinRoom, ShoutRoom, LeaveRoom), each connection keeping the
- * few it is in. One budget, the page's chat's, covers all of a connection's
- * messages.
+ * few it is in; the room of a game, as PlayTak's clients name it, is the
+ * page's spectators' room for the port's watchers of that game. One budget,
+ * the page's chat's, covers all of a connection's messages.
  */
 #include <stdio.h>
 #include <string.h>
@@ -77,22 +78,30 @@ void pt_on_tell(PtConn *c, const char *name, const char *text) {
     pt_send(c, "Told <%s> %s", shown, said);
 }
 
+/* Which of c's rooms `room` is, or -1. */
+static int room_index(const PtConn *c, const char *room) {
+    for (int i = 0; i < PT_ROOMS_MAX; i++)
+        if (c->rooms[i][0] && strcmp(c->rooms[i], room) == 0) return i;
+    return -1;
+}
+
 void playtak_port_chat(Session *ss, const char *from, const char *text) {
     PtConn *c = ss->pt;
-    if (!c->logged_in || ss->seat < 0 || strcmp(from, ss->seat ? "black" : "white") == 0)
-        return; /* a spectators' room is not PlayTak's; its own message it has been Told */
+    if (!c->logged_in) return;
+    if (ss->seat < 0) { /* the spectators' room: a watcher in the game's room hears it */
+        char room[TAK_PT_ROOM_MAX];
+        pt_game_room(ss->game, room);
+        if (room_index(c, room) >= 0)
+            pt_send(c, "ShoutRoom %s <Spectator> %.*s", room, chat_cut(text), text);
+        return;
+    }
+    if (strcmp(from, ss->seat ? "black" : "white") == 0) return; /* its own: it was Told */
     char shown[TAK_PT_NAME_MAX];
     pt_shown_name(ss->game->info.name[!ss->seat], shown);
     pt_send(c, "Tell <%s> %.*s", shown, chat_cut(text), text);
 }
 
 /* ---- rooms ----------------------------------------------------------------------------- */
-
-static int room_index(const PtConn *c, const char *room) {
-    for (int i = 0; i < PT_ROOMS_MAX; i++)
-        if (c->rooms[i][0] && strcmp(c->rooms[i], room) == 0) return i;
-    return -1;
-}
 
 void pt_on_join_room(PtConn *c, const char *room) {
     if (room_index(c, room) < 0) {
@@ -111,11 +120,28 @@ void pt_on_leave_room(PtConn *c, const char *room) {
     pt_send(c, "OK");
 }
 
+/* Whether `room` is the room of the game c watches, which is the page's
+ * spectators' room too. */
+static bool watched_room(const PtConn *c, const char *room) {
+    if (c->ss.game == NULL || c->ss.seat >= 0) return false;
+    char own[TAK_PT_ROOM_MAX];
+    pt_game_room(c->ss.game, own);
+    return strcmp(own, room) == 0;
+}
+
 /* As PlayTak: to every member of the room, the sender too if it is one; a
- * room nobody is in swallows it. */
+ * room nobody is in swallows it. A watcher's message in its game's room goes
+ * to the page's spectators too, under the page's rules for text. */
 void pt_on_shout_room(PtConn *c, const char *room, const char *text) {
-    if (!may_talk(c)) return;
     int n = chat_cut(text);
+    if (watched_room(c, room)) {
+        char said[TAK_PT_TEXT_MAX];
+        snprintf(said, sizeof said, "%.*s", n, text);
+        TakError err;
+        if (!chat_say(&c->ss, said, &err)) return pt_send(c, "Error:%s", err.message);
+    } else if (!may_talk(c)) {
+        return;
+    }
     for (PtConn *o = c->port->conns; o; o = o->next)
         if (o->logged_in && room_index(o, room) >= 0)
             pt_send(o, "ShoutRoom %s <%s> %.*s", room, c->name, n, text);

@@ -99,6 +99,9 @@ void pt_send_game_list(PtConn *c);
  * INCR KOMI PIECES CAPS UNRATED 0 TRIGGER AMOUNT"); the loaded game of a number, or NULL. */
 void pt_game_form(Server *s, LiveGame *g, char out[PT_LINE_MAX]);
 LiveGame *pt_game_numbered(Server *s, int no);
+/* The PlayTak room of a game, as PlayTak's clients name it when they watch
+ * one: its players' names as shown, sorted, joined by '-'. */
+void pt_game_room(const LiveGame *g, char out[TAK_PT_ROOM_MAX]);
 bool pt_on_seek(PtConn *c, const TakPtSeek *k);
 
 /* playtak_lines.c: whether c plays a game that goes on; the logged-in

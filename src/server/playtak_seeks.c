@@ -138,6 +138,14 @@ static void seat_name(const StoredGame *i, int color, char out[TAK_PT_NAME_MAX])
     pt_shown_name(name, out);
 }
 
+void pt_game_room(const LiveGame *g, char out[TAK_PT_ROOM_MAX]) {
+    char name[2][TAK_PT_NAME_MAX];
+    seat_name(&g->info, 0, name[0]);
+    seat_name(&g->info, 1, name[1]);
+    int first = strcmp(name[0], name[1]) > 0;
+    snprintf(out, TAK_PT_ROOM_MAX, "%s-%s", name[first], name[!first]);
+}
+
 void pt_game_form(Server *s, LiveGame *g, char out[PT_LINE_MAX]) {
     const StoredGame *i = &g->info;
     char w[TAK_PT_NAME_MAX], b[TAK_PT_NAME_MAX];

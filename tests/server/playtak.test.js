@@ -461,6 +461,38 @@ test('GameList news and Observe: a PlayTak client lists and watches a game playe
   for (const c of [early, pt]) await c.close();
 });
 
+test("a PlayTak watcher in the game's room talks with the page's spectators", async () => {
+  const [wName, bName] = [uniqueName('Wim'), uniqueName('Bea')];
+  const a = await connect(srv.port), b = await connect(srv.port), v = await connect(srv.port);
+  await identify(a, wName);
+  await identify(b, bName);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, color: 'white', name: wName });
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: bName })).type, 'ok');
+  assert.equal((await v.send({ type: 'join', game: r.game })).type, 'ok'); // a spectator on the page
+  const pt = await ptGuest();
+  const g = +(await pt.line(new RegExp(`^GameList Add \\d+ ${wName} ${bName} `))).split(' ')[2];
+  assert.match(await pt.ask(`Observe ${g}`), /^Observe /);
+  // The game's room, as PlayTak's clients name it: its players' names, sorted, joined by '-'.
+  const room = [wName, bName].sort().join('-');
+  assert.equal(await pt.ask(`JoinRoom ${room}`), `Joined room ${room}`);
+  const chats = (c) => c.others.filter((m) => m.type === 'chat');
+  // The page's spectators' room reaches the PlayTak watcher...
+  let at = pt.mark();
+  assert.equal((await v.send({ type: 'chat', text: 'nice opening' })).type, 'ok');
+  assert.equal(await pt.line(/^ShoutRoom /, at), `ShoutRoom ${room} <Spectator> nice opening`);
+  // ...and its ShoutRoom reaches the page's spectators, never the players; it hears itself once, by name.
+  at = pt.mark();
+  pt.send(`ShoutRoom ${room} thanks`);
+  const m = await waitFor(() => chats(v).find((x) => x.text === 'thanks'));
+  assert.deepEqual([m.room, m.from], ['spectators', 'spectator']);
+  assert.equal(await pt.line(/^ShoutRoom /, at), `ShoutRoom ${room} <${pt.name}> thanks`);
+  assert.equal(await pt.ask('PING'), 'OK');
+  assert.equal(pt.lines.slice(at).filter((l) => l.startsWith('ShoutRoom')).length, 1, pt.lines.slice(at).join('\n'));
+  for (const c of [a, b]) assert.ok(!chats(c).length, JSON.stringify(chats(c)));
+  for (const c of [a, b, v]) await c.close();
+  await pt.close();
+});
+
 test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
   const pt = await ptGuest();
   const other = await ptGuest();
