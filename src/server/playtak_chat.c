@@ -41,10 +41,10 @@ void pt_on_shout(PtConn *c, const char *text) {
         if (o->logged_in) pt_send(o, "Shout <%s> %.*s", c->name, n, text);
 }
 
-/* The name of the opponent of c's game, or NULL when it plays none (with
- * the engine, its seat is nobody's to Tell). */
+/* The name of the opponent in c's game, going on or just over (a "gg"), or
+ * NULL when it holds no seat (with the engine, its seat is nobody's to Tell). */
 static const char *opponent(const PtConn *c) {
-    if (!pt_playing(c) || c->ss.game->info.engine_color >= 0) return NULL;
+    if (c->ss.game == NULL || c->ss.seat < 0 || c->ss.game->info.engine_color >= 0) return NULL;
     const char *name = c->ss.game->info.name[!c->ss.seat];
     return name[0] ? name : NULL;
 }

@@ -358,7 +358,7 @@ async function gameWithPage(pageName) {
 
 test("Tell between a PlayTak player and their page opponent: the game's players' room, both ways", async () => {
   const name = uniqueName('Pia');
-  const { pt, page, game } = await gameWithPage(name);
+  const { pt, page, g, game } = await gameWithPage(name);
   const watcher = await connect(srv.port);
   assert.equal((await watcher.send({ type: 'join', game })).type, 'ok');
   const chats = (c) => c.others.filter((m) => m.type === 'chat');
@@ -388,6 +388,10 @@ test("Tell between a PlayTak player and their page opponent: the game's players'
   const otherName = uniqueName('Otto');
   await identify(other, otherName);
   assert.equal(await pt.ask(`Tell ${otherName} hello`), 'No such player');
+  // The game over, the two still talk (a 'gg'), as on the page.
+  assert.equal(await pt.ask(`Game#${g} Resign`), `Game#${g} Over 0-1`);
+  assert.equal(await pt.ask(`Tell ${name} gg`), `Told <${name}> gg`);
+  assert.ok(await waitFor(() => chats(page).find((x) => x.text === 'gg')));
   // One budget for every message, as the page's: 5 at once, then one every 2 s.
   const replies = [];
   while (replies.length < 8 && !/^Error:/.test(replies.at(-1))) replies.push(await pt.ask(`Tell ${name} n${replies.length}`));
