@@ -123,8 +123,11 @@ static bool shown_to(const LobbySeek *k, const Session *ss) {
 
 /* Whether follower ss needs a lobby message of its own: a seek names it, or is its. */
 static bool own_view(const Lobby *l, const Session *ss) {
-    for (int i = 0; l->named > 0 && i < l->seek_count; i++)
-        if (l->seeks[i].opponent[0] && shown_to(&l->seeks[i], ss)) return true;
+    for (int i = 0, seen = 0; seen < l->named && i < l->seek_count; i++) {
+        if (l->seeks[i].opponent[0] == '\0') continue;
+        seen++;
+        if (shown_to(&l->seeks[i], ss)) return true;
+    }
     return false;
 }
 
