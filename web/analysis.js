@@ -115,7 +115,8 @@ export function abGraph() {
   const { nodes, moves, key } = abMain(ab.tree, ab.rules);
   if (!moves.length) return null;
   if (ab.graph && ab.graph.key === key) {
-    return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root) } : null;
+    return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root),
+      over: nodes[nodes.length - 1].over } : null;
   }
   const w = engineWorker();
   if (w && !ab.graphing) {

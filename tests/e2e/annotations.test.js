@@ -228,3 +228,48 @@ test('a game resigned: its PTN out with the review\'s notes, the result and its 
   assert.match(await p.evaluate(() => abEngine.tak.writePtn(abDoc(app.analysisBoard))), /\[Result "(1-0|0-1)"\][\s\S]*1\. a1 \{/);
   await p.context().close();
 });
+
+// Makes the page's engine say that the last position of every graph it
+// works out is +20 flats (the most a graph holds) with no win found: what it
+// says of a line that ends far ahead but not over, as a search of 20,000
+// nodes can.
+async function clampLastScore(p) {
+  await p.waitForFunction(() => app.worker && app.worker.call);
+  await p.evaluate(() => {
+    const call = app.worker.call;
+    app.worker.call = (op, ...args) => call(op, ...args).then((g) => {
+      if (op !== 'graph') return g;
+      const last = g.scores.length - 1;
+      g.scores[last] = 2000; g.wins[last] = 0;
+      return g;
+    });
+  });
+}
+
+test('+20 flats at the end of a line that is not over is a score, not a win: "+20.00 or more", not "White has won", on the analysis board and for a game resigned', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await clampLastScore(p);
+  await p.fill('#ab-paste', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.state && app.state.ply === 5);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  assert.equal(await p.evaluate(() => app.analysisBoard.graph.scores[5]), 2000);
+  assert.match(await p.getAttribute('#graph [data-ply="5"]', 'aria-label'), /^ply 5, c4\S*: \+20\.00 or more$/);
+  assert.notEqual(await p.getAttribute('#graph [data-ply="5"]', 'cy'), '3', 'drawn as a score, not at the very top');
+  await p.context().close();
+  // A game resigned: its end is no win on the board either.
+  const q = await newPage(env.browser);
+  await q.goto(env.srv.url + '/');
+  await clampLastScore(q);
+  await q.check('input[name=opponent][value=friend]');
+  await q.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await q.click('#new-form button[type=submit]');
+  await q.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 5);
+  await q.click('#resign'); // the confirmation is accepted
+  await q.waitForFunction(() => window.takApp.state.result);
+  await q.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  assert.match(await q.getAttribute('#graph [data-ply="5"]', 'aria-label'), /^ply 5, c4\S*: \+20\.00 or more$/);
+  await q.context().close();
+});
