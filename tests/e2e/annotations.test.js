@@ -172,6 +172,53 @@ test('a game pasted on the analysis board: the review\'s marks and notes put int
   await q.context().close();
 });
 
+test('a pasted game\'s review that came after a branch was played survives Undo and Redo of that branch; the review itself is no change to undo', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak && app.worker && app.worker.call);
+  // The page's engine holds the graph until the branch is played: the review comes after it.
+  await p.evaluate(() => {
+    const call = app.worker.call;
+    window.graphHeld = new Promise((go) => { window.releaseGraph = go; });
+    app.worker.call = (op, ...args) => (op === 'graph' ? window.graphHeld.then(() => call(op, ...args)) : call(op, ...args));
+  });
+  await p.fill('#ab-paste', GAME);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0 && app.analysisBoard.graphing);
+  await p.evaluate(() => analysisStep(3));
+  await p.waitForFunction(() => app.state.ply === 3);
+  const other = await p.evaluate(() => app.state.legal.find((m) => m !== app.analysisBoard.node.children[0].ptn && /^[a-e][1-5]$/.test(m)));
+  await p.fill('#ptn-input', other);
+  await p.press('#ptn-input', 'Enter');
+  await p.waitForFunction(() => app.state.ply === 4 && TakTree.branchStart(app.analysisBoard.node));
+  await p.evaluate(() => window.releaseGraph());
+  await p.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores && document.querySelector('#ab-tree .note'), null, { timeout: 60000 });
+  const g = await p.evaluate(() => app.analysisBoard.graph);
+  const mainLine = () => p.evaluate(() => TakTree.path(TakTree.lineEnd(app.analysisBoard.tree.root)).map((n) => ({ ptn: n.ptn, marks: n.marks, comment: n.comment })));
+  const reviewed = await mainLine();
+  assert.deepEqual(got(reviewed), expected(g, reviewed));
+  const branches = () => p.evaluate(() => TakTree.along(app.analysisBoard.tree.root, 3).children.length);
+  // Undo: the branch goes, the review stays; Redo: the branch is back, the review still there.
+  await p.click('#ab-undo');
+  await p.waitForFunction(() => app.state.ply === 3);
+  assert.equal(await branches(), 1, 'the branch undone');
+  assert.deepEqual(await mainLine(), reviewed);
+  assert.equal(await p.isDisabled('#ab-undo'), true, 'the review is no change of the player\'s to undo');
+  await p.click('#ab-redo');
+  await p.waitForFunction(() => app.state.ply === 4);
+  assert.equal(await branches(), 2, 'the branch redone');
+  assert.deepEqual(await mainLine(), reviewed);
+  // A new change after an undo (a mark): its undo takes the mark only.
+  await p.click('#ab-undo');
+  await p.waitForFunction(() => app.state.ply === 3);
+  await p.selectOption('#ab-marks', '!');
+  await p.waitForFunction(() => app.analysisBoard.node.marks === '!');
+  await p.click('#ab-undo');
+  await p.waitForFunction(() => app.analysisBoard.node.marks !== '!');
+  assert.deepEqual(await mainLine(), reviewed);
+  await p.context().close();
+});
+
 test('a forced win as players read it: "White wins in 1" in the graph\'s tip and the engine\'s lines, "W in 1" on the bar, never +20.00; the graph puts won positions at its top', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/analysis');
