@@ -3,7 +3,9 @@
 // and notes ("{-3.10 best d3}") on the game page's list and export, on the
 // analysis board and in its export, for a game pasted there too; and the graph, with its axis, values
 // and tips (hover, focus, keys, a click), for any game on the analysis
-// board, a pasted one too, worked out in the page.
+// board, a pasted one too, worked out in the page. A review that comes
+// after a branch was played survives Undo and Redo of it; +20 flats at the
+// end of a line that is not over (or of a game resigned) reads as a score.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');

@@ -9,7 +9,8 @@
 // says of each game how it ended, in words, with its clock, size, length and
 // date, the opponent linked; a name goes to another browser by a link
 // carrying the secret in its fragment, once asked, and a broken link
-// changes nothing (issue 43).
+// changes nothing (issue 43); the name it replaces is named in the
+// question, kept, and switched back to, and Back never returns to the link.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
