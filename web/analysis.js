@@ -103,7 +103,25 @@ export async function openGameAnalysis() {
 // The main line: its nodes, plies, and a key that changes with them and the komi.
 function abMain(tree, rules) {
   const nodes = TakTree.path(TakTree.lineEnd(tree.root)), moves = nodes.map((n) => n.ptn);
-  return { nodes, moves, key: `${tree.root.tps}:${moves.join(' ')}:${rules.komi || 0}` };
+  return { nodes, moves, key: abLineKey(tree.root.tps, moves, rules) };
+}
+const abLineKey = (tps, moves, rules) => `${tps}:${moves.join(' ')}:${rules.komi || 0}`;
+
+// The review's marks and notes (graph `g` of the main line `key`) put on
+// that line: on the board, when its main line is still that one, and on
+// every board kept for Undo and Redo whose main line it is, as if the review
+// had come with the game: an undo of a change made before it came (a branch
+// played while the engine worked) would else bring back the board without
+// it, with nothing left to put it there again. Undo still undoes the
+// player's changes, and only those.
+function abAnnotate(ab, key, g) {
+  const main = abMain(ab.tree, ab.rules);
+  if (main.key === key) annotate(main.nodes, g);
+  for (const was of [...ab.undo, ...ab.redo]) {
+    const plies = was.doc.lines[0].plies;
+    if (abLineKey(was.doc.tps, plies.map((p) => p.ptn), was.rules) === key) annotate(plies, g);
+  }
+  abSaveSoon();
 }
 
 // The main line's graph, as the game page draws a finished game's (review.js):
@@ -115,7 +133,8 @@ export function abGraph() {
   const { nodes, moves, key } = abMain(ab.tree, ab.rules);
   if (!moves.length) return null;
   if (ab.graph && ab.graph.key === key) {
-    return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root) } : null;
+    return ab.graph.scores ? { g: ab.graph, moves, at: ab.node.depth, go: (i) => abGoto(ab, i ? nodes[i - 1] : ab.tree.root),
+      over: nodes[nodes.length - 1].over } : null;
   }
   const w = engineWorker();
   if (w && !ab.graphing) {
@@ -123,10 +142,9 @@ export function abGraph() {
     w.call('graph', ab.tree.root.tps, moves, { ...abOpts(ab.rules), size: ab.rules.size, nodes: 20000 })
       .then((g) => {
         ab.graph = { ...g, key };
-        const main = abMain(ab.tree, ab.rules);
         // The review's marks and notes, once: on the main line it was opened
         // with (not on moves played since, nor after a reload that lost them).
-        if (ab.annotate && ab.annotate === key && main.key === key) { ab.annotate = null; annotate(main.nodes, g); abSaveSoon(); }
+        if (ab.annotate && ab.annotate === key) { ab.annotate = null; abAnnotate(ab, key, g); }
       },
         () => { ab.graph = { key }; })
       .finally(() => { ab.graphing = null; if (app.analysisBoard === ab) render(); });

@@ -7,7 +7,9 @@
 // leaderboard (/players), both read from the server's JSON (/api/...).
 // The secret goes to another browser only by the player's hand: a link
 // carrying it in its fragment (#identity=..., never sent to the server, so
-// in no server's log), which the other browser takes on once asked.
+// in no server's log), which the other browser takes on once asked. The
+// secret it replaces is kept ('tak.identity.previous'), with a button to
+// switch back, since it may be the only key to that name anywhere.
 import { app } from './state.js';
 import { request } from './connection.js';
 
@@ -90,17 +92,27 @@ function readLinked() {
 // Identifies as the link's secret to learn whose it is, asks the player
 // whether to play as them here, and keeps it if so; otherwise (no such
 // player, refused, an error) goes back to this browser's own identity.
+// The name this browser had is named in the question, asked of the server
+// when the page does not know it yet (a link opened as a new page is read
+// before the first identify), and its secret kept to switch back to: it
+// may never have been carried anywhere else.
 async function takeLinked(secret) {
-  const own = app.player?.name || localStorage.getItem('tak.name');
+  const mine = localStorage.getItem('tak.identity'), ownSecret = mine && IDENTITY.test(mine) ? mine : null;
   try {
+    const own = !ownSecret ? null : app.player || (await request({ type: 'identify', identity: ownSecret })).player;
     const r = await request({ type: 'identify', identity: secret });
+    const replaced = own && own.name !== r.player?.name ? own : null;
     if (!r.player) {
       note('This link names no player here (it may be from another site, or cut short): nothing changed in this browser.');
     } else if (confirm(`Play as ${r.player.name} (rating ${ratingOf(r.player)}) in this browser from now on?` +
-        (own && own !== r.player.name ? `\n\nThis browser's own name, ${own}, will no longer be used here.` : ''))) {
+        (replaced ? `\n\nThis browser's own name, ${replaced.name} (rating ${ratingOf(replaced)}), is put aside, not lost: ` +
+          `"Switch back to ${replaced.name}", beside "Use your name on another device" in the lobby, brings it back.` : ''))) {
+      if (replaced) keepPrevious(ownSecret, replaced.name);
+      forgetPrevious(secret);
       localStorage.setItem('tak.identity', secret);
       setMe(r.player);
-      note(`This browser now plays as ${r.player.name}.`, true);
+      note(`This browser now plays as ${r.player.name}.` +
+        (replaced ? ` ${replaced.name} is kept: "Switch back to ${replaced.name}" in the lobby.` : ''), true);
       return;
     } else {
       note('Nothing changed: this browser keeps its own name.', true);
@@ -111,9 +123,63 @@ async function takeLinked(secret) {
   request({ type: 'identify', identity: identity() }).then((r) => setMe(r.player)).catch((e) => say(e.message));
 }
 
+// ---- names this browser played as before a link -------------------------------
+// 'tak.identity.previous': [{ identity, name }], the latest first: each a
+// secret a link replaced, with a "Switch back to NAME" button beside the
+// link's button. Switching puts the secret in use there in its place, so
+// nothing is ever dropped.
+
+function previous() {
+  try {
+    const list = JSON.parse(localStorage.getItem('tak.identity.previous'));
+    return Array.isArray(list) ? list.filter((x) => x && IDENTITY.test(x.identity) && typeof x.name === 'string') : [];
+  } catch (e) { return []; }
+}
+
+function setPrevious(list) {
+  if (list.length) localStorage.setItem('tak.identity.previous', JSON.stringify(list));
+  else localStorage.removeItem('tak.identity.previous');
+  drawPrevious();
+}
+
+function keepPrevious(identity, name) { setPrevious([{ identity, name }, ...previous().filter((x) => x.identity !== identity)]); }
+function forgetPrevious(identity) { setPrevious(previous().filter((x) => x.identity !== identity)); }
+
+function drawPrevious() {
+  const box = document.getElementById('previous-names');
+  if (!box) return;
+  box.textContent = '';
+  for (const x of previous()) {
+    const b = document.createElement('button');
+    b.type = 'button'; b.className = 'carry-name-btn';
+    b.textContent = `Switch back to ${x.name}`;
+    b.title = `Play as ${x.name} again in this browser (the name played now is kept the same way)`;
+    b.addEventListener('click', () => switchBack(x));
+    box.append(b, ' ');
+  }
+}
+
+// Plays as `x` (an entry of previous()) again, keeping the secret in use now.
+async function switchBack(x) {
+  const now = localStorage.getItem('tak.identity'), nowName = app.player?.name;
+  try {
+    const r = await request({ type: 'identify', identity: x.identity });
+    if (!r.player) throw new Error(`the server no longer knows ${x.name}`);
+    if (now && nowName && now !== x.identity) keepPrevious(now, nowName);
+    forgetPrevious(x.identity);
+    localStorage.setItem('tak.identity', x.identity);
+    setMe(r.player);
+    note(`This browser plays as ${r.player.name} again.`, true);
+  } catch (e) {
+    note(`This browser could not switch back to ${x.name} (${e.message}): nothing changed.`);
+    request({ type: 'identify', identity: identity() }).then((r) => setMe(r.player)).catch((e) => say(e.message));
+  }
+}
+
 // The dialog that shows this browser's link, with a Copy button and the
 // warning that whoever has it plays as this player.
 function initCarry() {
+  drawPrevious();
   const dialog = document.getElementById('carry-name'), field = document.getElementById('carry-name-link');
   const copied = document.getElementById('carry-name-copied');
   document.getElementById('carry-name-btn').classList.toggle('unnamed', !app.player);

@@ -36,9 +36,12 @@ export function winWords(plies) {
   return { text: `${who} wins in ${moves}`, short: `${who[0]} in ${moves}`, label: `${who} wins in ${moves} move${moves === 1 ? '' : 's'}` };
 }
 
-// Whether position `i` of graph `g` is won: a win the search found, or the
-// game's last position with its winner (+-2000 elsewhere is a score, not a proof).
-const graphWon = (g, i) => !!(g.wins && g.wins[i]) || (i === g.scores.length - 1 && Math.abs(g.scores[i]) >= 2000);
+// Whether position `i` of the graph shown is won: a win the search found,
+// or the last position of a line that ends there on the board (`src.over`):
+// the graph clamps every score to +-2000, so a +20-flat evaluation at the
+// end of an unfinished line, or of a game resigned, is a score, not a win.
+const graphWon = (src, i) => !!(src.g.wins && src.g.wins[i]) ||
+  (src.over && i === src.g.scores.length - 1 && Math.abs(src.g.scores[i]) >= 2000);
 
 // The review as PTN, as `tak analyze --game` judges the plies: each ply's
 // mark ('?', '??') and a note with the score after it and, beside a mark,
@@ -60,10 +63,13 @@ export const better = (p) => (/[?]/.test(p.marks || '') && (/(?:^|\s)best (\S+)/
 export const gameGraph = (s = app.state) => (s && app.graphKey === s.game + ':' + s.moves.length ? app.graph : null);
 
 // The graph shown: the analysis board's main line (analysis.js), else the
-// finished game's: { g, moves, at (the ply shown), go (to a ply) }, or null.
+// finished game's: { g, moves, at (the ply shown), go (to a ply), over
+// (whether its last position is won on the board: a road or the flats, not
+// a resignation or the clock) }, or null.
 function graphShown() {
   const g = gameGraph();
-  return app.analysisBoard ? abGraph() : g && { g, moves: app.state.moves, at: shown().ply, go: showPly };
+  return app.analysisBoard ? abGraph()
+    : g && { g, moves: app.state.moves, at: shown().ply, go: showPly, over: /^[RF]-0$|^0-[RF]$/.test(app.state.result.code) };
 }
 
 // The scores over the plies, in the graph's own pixels (text unstretched):
@@ -78,7 +84,7 @@ export function drawGraph() {
   if (!src) return;
   const { g, at } = src, n = g.scores.length - 1, W = svg.clientWidth || 300, H = svg.clientHeight || 110;
   const x = (i) => (n ? i * (W - 1) / n : 0) + .5, y = (cp) => H / 2 - Math.max(-1, Math.min(1, cp / 1000)) * (H / 2 - 12);
-  const py = (i) => (graphWon(g, i) ? (g.scores[i] > 0 ? 3 : H - 3) : y(g.scores[i])); // position i's height
+  const py = (i) => (graphWon(src, i) ? (g.scores[i] > 0 ? 3 : H - 3) : y(g.scores[i])); // position i's height
   const focused = svg.contains(document.activeElement) ? +document.activeElement.getAttribute('data-ply') : null;
   svg.textContent = '';
   svg.removeAttribute('viewBox');
@@ -104,7 +110,7 @@ export function drawGraph() {
 // +0.20"; a win found: "ply 20, c1: White wins in 2"; the end: "White has won").
 function graphTip(src, i) {
   const { g, moves } = src, cp = g.scores[i], m = g.marks[i - 1] || '', best = g.best[i - 1];
-  const score = !graphWon(g, i) ? flats(cp) + (Math.abs(cp) >= 2000 ? ' or more' : '')
+  const score = !graphWon(src, i) ? flats(cp) + (Math.abs(cp) >= 2000 ? ' or more' : '')
     : g.wins && g.wins[i] ? winWords(g.wins[i]).text : `${cp > 0 ? 'White' : 'Black'} has won`;
   return (i ? `ply ${i}, ${moves[i - 1]}${m}` : 'start') + ': ' + score + (m && best && best !== moves[i - 1] ? ', best ' + best : '');
 }

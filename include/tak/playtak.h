@@ -202,6 +202,8 @@ int tak_pt_write_tell(const char *name, const char *text, char *buf, size_t cap)
 
 /** Room for a Login's password (a secret of our server's players is 32 bytes). */
 #define TAK_PT_SECRET_MAX 128
+/** Room for a chat room's name: the server allows 1-64 bytes, no space. */
+#define TAK_PT_ROOM_MAX 65
 
 /** The kinds of line a PlayTak client sends. */
 typedef enum TakPtCommandKind {
@@ -223,16 +225,24 @@ typedef enum TakPtCommandKind {
     TAK_PT_CMD_TELL,         /**< "Tell NAME TEXT": name, text */
     TAK_PT_CMD_PING,         /**< "PING" */
     TAK_PT_CMD_QUIT,         /**< "quit" */
+    TAK_PT_CMD_JOIN_ROOM,    /**< "JoinRoom ROOM": room */
+    TAK_PT_CMD_LEAVE_ROOM,   /**< "LeaveRoom ROOM": room */
+    TAK_PT_CMD_SHOUT_ROOM,   /**< "ShoutRoom ROOM TEXT": room, text */
+    TAK_PT_CMD_OBSERVE,      /**< "Observe NO": game */
+    TAK_PT_CMD_UNOBSERVE,    /**< "Unobserve NO": game */
     TAK_PT_CMD_KIND_COUNT
 } TakPtCommandKind;
 
 /** One client line, read. Only the fields its kind names are set; the rest are zero. */
 typedef struct TakPtCommand {
     TakPtCommandKind kind;
-    int game;                        /**< Game#NO, or the NO of Accept (0 .. 2^30) */
+    int game;                        /**< Game#NO, or the NO of Accept, Observe,
+                                          Unobserve (0 .. 2^30) */
     char name[TAK_PT_NAME_MAX];      /**< Login's and Tell's: 1-31 bytes, no space */
     char secret[TAK_PT_SECRET_MAX];  /**< Login's password, Login Guest's token */
-    char text[TAK_PT_TEXT_MAX];      /**< Client, Protocol, Shout, Tell: never empty, cut to fit */
+    char text[TAK_PT_TEXT_MAX];      /**< Client, Protocol, Shout, Tell, ShoutRoom: never
+                                          empty, cut to fit */
+    char room[TAK_PT_ROOM_MAX];      /**< JoinRoom's, LeaveRoom's, ShoutRoom's: 1-64 bytes, no space */
     TakPtSeek seek;                  /**< Seek: size .. opponent (no and name unused); the
                                           colour 'A' when a first-version seek gives none */
     int seek_version;                /**< Seek: 1 (SIZE TIME INCR [W|B]), 2 (... COLOR KOMI

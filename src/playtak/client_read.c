@@ -1,7 +1,7 @@
 /*
  * client_read.c: PlayTak's client lines (what a client sends a server: Login,
  * Seek in its three versions, Accept, Game#N's moves and requests, Shout,
- * Tell, PING, quit) read into a TakPtCommand, for a server such as ours. One
+ * Tell, the rooms' lines, Observe, PING, quit) read into a TakPtCommand, for a server such as ours. One
  * table maps each line's first word to a reader; each reader walks the line
  * with a cursor that knows its column (cursor.h, shared with read.c), so
  * every refusal says what and where.
@@ -180,6 +180,28 @@ static bool read_accept(Cur *c, TakPtCommand *m) {
     return at_end(c, "the seek's number");
 }
 
+/* "Observe NO", "Unobserve NO". */
+static bool read_observe(Cur *c, TakPtCommand *m) {
+    long no = 0;
+    if (!number(c, GAME_NO_MAX, "the game's number", &no)) return false;
+    m->game = (int)no;
+    return at_end(c, "the game's number");
+}
+
+/* "JoinRoom ROOM", "LeaveRoom ROOM": one word. */
+static bool read_room(Cur *c, TakPtCommand *m) {
+    if (!word_into(c, m->room, sizeof m->room, "the room")) return false;
+    return at_end(c, "the room");
+}
+
+/* "ShoutRoom ROOM TEXT". */
+static bool read_shout_room(Cur *c, TakPtCommand *m) {
+    if (!word_into(c, m->room, sizeof m->room, "the room")) return false;
+    if (cur_peek(c) != ' ') return cur_fail(c, "%s", "missing the text after the room");
+    c->pos++;
+    return text_into(c, m->text, sizeof m->text, "the text");
+}
+
 /* "Game#NO P ...", "Game#NO M ...", "Game#NO Resign" and the offers. */
 static bool read_game(Cur *c, TakPtCommand *m) {
     static const struct {
@@ -240,6 +262,11 @@ static const struct {
     {"List", TAK_PT_CMD_LIST, read_plain},      {"GameList", TAK_PT_CMD_GAME_LIST, read_plain},
     {"Shout", TAK_PT_CMD_SHOUT, read_text},     {"Tell", TAK_PT_CMD_TELL, read_tell},
     {"PING", TAK_PT_CMD_PING, read_plain},      {"quit", TAK_PT_CMD_QUIT, read_plain},
+    {"JoinRoom", TAK_PT_CMD_JOIN_ROOM, read_room},
+    {"LeaveRoom", TAK_PT_CMD_LEAVE_ROOM, read_room},
+    {"ShoutRoom", TAK_PT_CMD_SHOUT_ROOM, read_shout_room},
+    {"Observe", TAK_PT_CMD_OBSERVE, read_observe},
+    {"Unobserve", TAK_PT_CMD_UNOBSERVE, read_observe},
 };
 
 const char *tak_pt_command_name(TakPtCommandKind kind) {
@@ -247,6 +274,7 @@ const char *tak_pt_command_name(TakPtCommandKind kind) {
         "Client",     "Protocol", "Login Guest", "Login",      "Seek",        "Accept",
         "Game#N P/M", "Resign",   "OfferDraw",   "RemoveDraw", "RequestUndo", "RemoveUndo",
         "List",       "GameList", "Shout",       "Tell",       "PING",        "quit",
+        "JoinRoom",   "LeaveRoom", "ShoutRoom",  "Observe",    "Unobserve",
     };
     return kind >= 0 && kind < TAK_PT_CMD_KIND_COUNT ? names[kind] : "?";
 }

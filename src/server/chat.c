@@ -11,7 +11,9 @@
  * chat survives a restart and the servers of a cluster share it: a message
  * saved by another process is announced (cluster.c) and read from the store
  * here. The last CHAT_KEEP messages of a room stay with the game while it
- * is in memory and are sent to whoever joins it.
+ * is in memory and are sent to whoever joins it. A PlayTak connection
+ * (playtak_lines.c) talks in the same rooms, with the same limits, through
+ * chat_say, and reads them as PlayTak's lines.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,7 +61,7 @@ bool bucket_take(Bucket *b, int burst, int refill_ms) {
     return true;
 }
 
-/* Why `text` (valid UTF-8, as jansson guarantees) cannot be a message, or
+/* Why `text` (valid UTF-8: chat_say checks it) cannot be a message, or
  * NULL; *chars is its length in characters. */
 static const char *bad_text(const char *text, size_t *chars) {
     const unsigned char *p = (const unsigned char *)text;
@@ -97,8 +99,10 @@ static bool held(json_t *lines, json_int_t id) {
 
 /* Takes the room's last messages from the store that are not held here yet
  * (sent by this process or another), and sends them to the room's members
- * when `tell`. */
-static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err) {
+ * when `tell`; the message numbered `port_told` (0: none) a PlayTak
+ * connection sent, and the port has told its own connections, by name. */
+static bool catch_up(Server *s, LiveGame *g, int room, bool tell, int64_t port_told,
+                     TakError *err) {
     Chat *chat = g->chat;
     StoredChat *got = malloc(CHAT_KEEP * sizeof *got);
     size_t n = 0;
@@ -118,8 +122,14 @@ static bool catch_up(Server *s, LiveGame *g, int room, bool tell, TakError *err)
         if (json_array_size(chat->lines[room]) > CHAT_KEEP) json_array_remove(chat->lines[room], 0);
         if (tell) {
             Outbuf *b = outbuf_json(json_incref(line));
-            for (Session *ss = g->subs; ss; ss = ss->next)
-                if ((ss->seat >= 0) == (room == ROOM_PLAYERS)) session_send(ss, b);
+            for (Session *ss = g->subs; ss; ss = ss->next) {
+                if ((ss->seat >= 0) != (room == ROOM_PLAYERS)) continue;
+                if (ss->pt) { /* a PlayTak connection reads it as PlayTak's chat */
+                    if (got[i].id != port_told) playtak_port_chat(ss, got[i].from, got[i].text);
+                }
+                else
+                    session_send(ss, b);
+            }
             outbuf_release(b);
         }
         json_decref(line);
@@ -136,7 +146,7 @@ static Chat *chat_of(Server *s, LiveGame *g) {
         for (int i = 0; i < 2; i++) g->chat->lines[i] = json_array();
         TakError err;
         for (int room = 0; room < 2; room++)
-            if (!catch_up(s, g, room, false, &err) && !s->config->quiet)
+            if (!catch_up(s, g, room, false, 0, &err) && !s->config->quiet)
                 fprintf(stderr, "tak serve: chat of %s: %s\n", g->info.id, err.message);
     }
     return g->chat;
@@ -146,42 +156,58 @@ void chat_refresh(Server *s, const char *id, int room) {
     LiveGame *g = games_loaded(s, id);
     TakError err;
     if (g == NULL || g->chat == NULL || room < 0 || room > 1) return; /* read when first needed */
-    if (!catch_up(s, g, room, true, &err) && !s->config->quiet)
+    if (!catch_up(s, g, room, true, 0, &err) && !s->config->quiet)
         fprintf(stderr, "tak serve: chat of %s: %s\n", id, err.message);
+}
+
+bool chat_may_send(Session *ss) {
+    return bucket_take(&ss->chat_bucket, CHAT_BURST, CHAT_REFILL_MS);
+}
+
+bool chat_say(Session *ss, const char *text, TakError *err) {
+    LiveGame *g = ss->game;
+    if (g == NULL) return tak_error_set(err, "no game is followed");
+    /* A PlayTak line's bytes are anyone's: bad_text reads UTF-8 only, and the
+     * page's messages are JSON strings (jansson's json_string checks it). */
+    json_t *utf8 = json_string(text);
+    if (utf8 == NULL) return tak_error_set(err, "a message is UTF-8 text");
+    json_decref(utf8);
+    size_t chars = 0;
+    const char *why = bad_text(text, &chars);
+    if (why) return tak_error_set(err, "%s", why);
+    if (chars > CHAT_TEXT_MAX)
+        return tak_error_set(err, "the message is %zu characters long: at most %d", chars,
+                             CHAT_TEXT_MAX);
+    int seat = ss->seat, room = seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
+    if (!chat_may_send(ss)) return tak_error_set(err, "too many messages: wait a few seconds");
+    Server *s = ss->server;
+    Chat *chat = chat_of(s, g);
+    if (chat == NULL) return tak_error_set(err, "out of memory");
+    if (!bucket_take(&chat->room_bucket[room], ROOM_BURST, ROOM_REFILL_MS))
+        return tak_error_set(err, "the %s' room is busy: wait a moment", room_names[room]);
+    StoredChat *line = calloc(1, sizeof *line);
+    if (line == NULL) return tak_error_set(err, "out of memory");
+    line->room = room;
+    snprintf(line->from, sizeof line->from, "%s", from_names[seat >= 0 ? seat : 2]);
+    snprintf(line->text, sizeof line->text, "%s", text);
+    line->time_ms = clock_now_ms();
+    int64_t id;
+    TakError store_err;
+    bool saved = s->store->ops->add_chat(s->store, g->info.id, line, &id, &store_err);
+    free(line);
+    if (!saved) return tak_error_set(err, "cannot keep the message: %s", store_err.message);
+    /* From the store, with whatever another process saved meanwhile. */
+    if (!catch_up(s, g, room, true, ss->pt ? id : 0, err)) return false;
+    cluster_announce_chat(s->cluster, g->info.id, room);
+    return true;
 }
 
 bool chat_on_send(const Request *r) {
     LiveGame *g = NULL;
     const char *text;
     if (!request_followed(r, &g) || !request_str_field(r, "text", true, 4 * CHAT_TEXT_MAX, &text)) return false;
-    size_t chars = 0;
-    const char *why = bad_text(text, &chars);
-    if (why) return request_fail(r, "%s", why);
-    if (chars > CHAT_TEXT_MAX)
-        return request_fail(r, "the message is %zu characters long: at most %d", chars,
-                            CHAT_TEXT_MAX);
-    int seat = r->ss->seat, room = seat >= 0 ? ROOM_PLAYERS : ROOM_SPECTATORS;
-    if (!bucket_take(&r->ss->chat_bucket, CHAT_BURST, CHAT_REFILL_MS))
-        return request_fail(r, "too many messages: wait a few seconds");
-    Server *s = r->ss->server;
-    Chat *chat = chat_of(s, g);
-    if (chat == NULL) return request_fail(r, "out of memory");
-    if (!bucket_take(&chat->room_bucket[room], ROOM_BURST, ROOM_REFILL_MS))
-        return request_fail(r, "the %s' room is busy: wait a moment", room_names[room]);
-    StoredChat *line = calloc(1, sizeof *line);
-    if (line == NULL) return request_fail(r, "out of memory");
-    line->room = room;
-    snprintf(line->from, sizeof line->from, "%s", from_names[seat >= 0 ? seat : 2]);
-    snprintf(line->text, sizeof line->text, "%s", text);
-    line->time_ms = clock_now_ms();
-    int64_t id;
     TakError err;
-    bool saved = s->store->ops->add_chat(s->store, g->info.id, line, &id, &err);
-    free(line);
-    if (!saved) return request_fail(r, "cannot keep the message: %s", err.message);
-    /* From the store, with whatever another process saved meanwhile. */
-    if (!catch_up(s, g, room, true, &err)) return request_fail(r, "%s", err.message);
-    cluster_announce_chat(s->cluster, g->info.id, room);
+    if (!chat_say(r->ss, text, &err)) return request_fail(r, "%s", err.message);
     return request_ok(r, NULL);
 }
 

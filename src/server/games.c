@@ -112,6 +112,7 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
     clock_hold(s, g, now);  /* its pages are coming back after a restart */
     clock_check(s, g, now); /* a time that ran out while nobody had it loaded */
     engine_kick(s, g); /* a game against the engine resumes where it stopped */
+    playtak_port_game_listed(s, g, false);
     return g;
 }
 
@@ -143,6 +144,7 @@ LiveGame *games_create(Server *s, const StoredGame *info, const TakGame *game, T
     add(s, g);
     players_game_over(s, g); /* an imported game that is over */
     lobby_changed(s);
+    playtak_port_game_listed(s, g, false);
     engine_kick(s, g);
     return g;
 }
@@ -153,6 +155,7 @@ void games_unload_if_idle(Server *s, LiveGame *g) {
     while (*p && *p != g) p = &(*p)->hnext;
     if (*p) *p = g->hnext;
     s->game_count--;
+    playtak_port_game_listed(s, g, true);
     live_free(g);
 }
 
@@ -247,6 +250,7 @@ bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
 
 /* The state to every follower; a PlayTak connection gets what changed as its lines. */
 static void broadcast(Server *s, LiveGame *g) {
+    playtak_port_game_listed(s, g, false);
     if (g->subs) {
         Outbuf *b = games_state(g);
         for (Session *ss = g->subs; ss; ss = ss->next)

@@ -55,6 +55,16 @@ typedef struct Bucket {
 bool bucket_take(Bucket *b, int burst, int refill_ms);
 
 bool chat_on_send(const Request *r); /* the "chat" request */
+/* Says `text` in the room ss may talk in, of the game it follows (the
+ * players' when it holds a seat, else the spectators'): the rules the "chat"
+ * request applies (plain text, CHAT_TEXT_MAX characters, ss's and the room's
+ * rate limits), then kept and sent to the room; false, with why, when refused.
+ * A PlayTak connection's message is sent to the page's members only: the port
+ * tells its own connections, under the sender's name. */
+bool chat_say(Session *ss, const char *text, TakError *err);
+/* Takes one of the messages ss may send now (the chat's rate limit, which
+ * chat_say takes too); false when it must wait. */
+bool chat_may_send(Session *ss);
 void chat_history(Session *ss);      /* sends what ss may read of its game's chat */
 void chat_free(Chat *chat);          /* with its game */
 /* Another process saved a message in game `id`'s room: read it, if the game is here. */
@@ -165,6 +175,7 @@ struct LiveGame {
     Chat *chat;     /* its chat rooms, or NULL before the first message */
     bool over_told; /* the lobby has been told the game ended */
     int pt_no;      /* its number on the PlayTak port (playtak_port.c), or 0 before one is needed */
+    bool pt_listed; /* PlayTak clients have been told it is in their game list */
     int64_t held_ms; /* since when its running clock is held after a restart (clock.c), or 0 */
     LiveGame *hnext;
 };
@@ -505,5 +516,12 @@ bool playtak_port_seek_for(const LobbySeek *k, const char *name);
 void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
 /* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */
 void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g);
+/* g was made, changed, or is leaving memory (`gone`): PlayTak clients are
+ * told when it enters their game list (going on, both seats taken) or leaves it. */
+void playtak_port_game_listed(Server *s, LiveGame *g, bool gone);
+/* A message in the room of its game that PlayTak connection ss reads (chat.c),
+ * `from` the page's "white", "black" or "spectator": told as PlayTak's chat
+ * (a Tell from the opponent; a watcher in the game's room, a ShoutRoom). */
+void playtak_port_chat(Session *ss, const char *from, const char *text);
 
 #endif

@@ -12,7 +12,10 @@
  *
  * The followers get the whole lobby as one message, at most twice a second:
  * one write shared by all of them, however many seeks or games changed
- * meanwhile, and the games listed are the first PLAYING_SHOWN. A broadcast
+ * meanwhile, and the games listed are the first PLAYING_SHOWN. A seek naming
+ * an opponent (PlayTak's) is left out of that shared message: its seeker and
+ * the player it names get a message of their own with it, everyone else the
+ * shared one, so the common case stays one message. A broadcast
  * is spread over LOBBY_SPREAD_MS, a slice of the followers every
  * LOBBY_SLICE_MS (lobby_tick), so a thousand followers never hold up the
  * loop, and the moves waiting behind it, for a thousand writes at once.
@@ -45,6 +48,7 @@ struct Lobby {
     LobbySeek seeks[SEEKS_MAX];
     int next_no; /* the number the next seek gets (PlayTak names seeks by number) */
     int seek_count;
+    int named; /* ... of them naming an opponent (0: every follower gets the shared message) */
     Session **subs;
     size_t sub_count, sub_cap;
     Recent recent[RECENT_MAX]; /* newest last */
@@ -123,19 +127,42 @@ static json_t *with_players(json_t *entry, char name[2][STORE_NAME_LEN + 1], int
     return entry;
 }
 
-static json_t *lobby_json(Server *s) {
+/* Whether follower ss is shown seek k: one naming an opponent is its seeker's
+ * (the connection, or the same player elsewhere) and the named player's only. */
+static bool shown_to(const LobbySeek *k, const Session *ss) {
+    if (k->opponent[0] == '\0') return true;
+    if (ss == NULL) return false;
+    if (k->seeker == ss) return true;
+    if (ss->player == 0) return false; /* a name is needed to be named */
+    return k->player.id == ss->player || playtak_port_seek_for(k, ss->player_name);
+}
+
+/* Whether follower ss needs a lobby message of its own: a seek names it, or is its. */
+static bool own_view(const Lobby *l, const Session *ss) {
+    for (int i = 0, seen = 0; seen < l->named && i < l->seek_count; i++) {
+        if (l->seeks[i].opponent[0] == '\0') continue;
+        seen++;
+        if (shown_to(&l->seeks[i], ss)) return true;
+    }
+    return false;
+}
+
+/* The lobby as `viewer` is shown it; NULL: the message shared by every
+ * follower no seek names. */
+static json_t *lobby_json(Server *s, const Session *viewer) {
     Lobby *l = lobby_of(s);
     static const char *const colors[] = {"white", "black", "random"};
     json_t *seeks = json_array(), *playing = json_array(), *recent = json_array();
     for (int i = 0; i < l->seek_count; i++) {
         const LobbySeek *k = &l->seeks[i];
-        if (k->opponent[0]) continue; /* one player's to take: one message is every follower's */
-        json_array_append_new(seeks,
-                              json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id", k->id,
-                                        "name", k->player.name, "size", k->rules.size, "komi",
-                                        k->rules.half_komi / 2.0, "clock", clock_of(&k->clock),
-                                        "color", colors[k->color], "rated", k->rated, "rating",
-                                        (int)(k->player.rating + 0.5)));
+        if (!shown_to(k, viewer)) continue;
+        json_t *seek = json_pack("{s:s, s:s, s:i, s:f, s:o, s:s, s:b, s:i}", "id", k->id, "name",
+                                 k->player.name, "size", k->rules.size, "komi",
+                                 k->rules.half_komi / 2.0, "clock", clock_of(&k->clock), "color",
+                                 colors[k->color], "rated", k->rated, "rating",
+                                 (int)(k->player.rating + 0.5));
+        if (k->opponent[0]) json_object_set_new(seek, "opponent", json_string(k->opponent));
+        json_array_append_new(seeks, seek);
     }
     for (size_t b = 0; b < s->bucket_count && json_array_size(playing) < PLAYING_SHOWN; b++)
         for (LiveGame *g = s->buckets[b]; g && json_array_size(playing) < PLAYING_SHOWN; g = g->hnext) {
@@ -159,10 +186,17 @@ static json_t *lobby_json(Server *s) {
                      playing, "recent", recent, "levels", TAK_LEVEL_MIN, TAK_LEVEL_MAX);
 }
 
-/* Gives the broadcast under way to the next slice of followers. */
-static void send_slice(Lobby *l) {
+/* Gives the broadcast under way to the next slice of followers (a follower
+ * some seek names gets its own, made now, so it is as fresh as the shared one). */
+static void send_slice(Server *s, Lobby *l) {
     size_t end = l->sent + l->slice < l->sub_count ? l->sent + l->slice : l->sub_count;
-    for (; l->sent < end; l->sent++) session_send(l->subs[l->sent], l->sending);
+    for (; l->sent < end; l->sent++) {
+        Session *ss = l->subs[l->sent];
+        if (own_view(l, ss))
+            session_send_json(ss, lobby_json(s, ss));
+        else
+            session_send(ss, l->sending);
+    }
     if (l->sent == l->sub_count) {
         outbuf_release(l->sending);
         l->sending = NULL;
@@ -172,7 +206,7 @@ static void send_slice(Lobby *l) {
 void lobby_tick(Server *s) {
     Lobby *l = s->lobby;
     if (l == NULL) return;
-    if (l->sending) return send_slice(l);
+    if (l->sending) return send_slice(s, l);
     if (!l->dirty) return;
     /* Twice a second at most: fresh enough for people, and a thousand
      * followers cost the moves little (bench/SERVER.md). */
@@ -181,11 +215,11 @@ void lobby_tick(Server *s) {
     l->sent_ms = now;
     l->dirty = false;
     if (l->sub_count == 0) return;
-    l->sending = outbuf_json(lobby_json(s));
+    l->sending = outbuf_json(lobby_json(s, NULL));
     if (l->sending == NULL) return;
     l->sent = 0;
     l->slice = (l->sub_count + LOBBY_SLICES - 1) / LOBBY_SLICES;
-    send_slice(l);
+    send_slice(s, l);
 }
 
 void lobby_game_over(Server *s, const LiveGame *g) {
@@ -209,6 +243,7 @@ void lobby_game_over(Server *s, const LiveGame *g) {
 
 static void remove_seek(Server *s, Lobby *l, int i) {
     playtak_port_seek_changed(s, &l->seeks[i], false);
+    l->named -= l->seeks[i].opponent[0] != '\0';
     l->seeks[i] = l->seeks[--l->seek_count];
     l->dirty = true;
 }
@@ -265,7 +300,7 @@ bool lobby_on_join(const Request *r) {
         l->subs[l->sub_count++] = r->ss;
     }
     request_ok(r, NULL);
-    session_send_json(r->ss, lobby_json(s));
+    session_send_json(r->ss, lobby_json(s, r->ss));
     return true;
 }
 
@@ -322,6 +357,7 @@ const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, T
     games_random_code(k->id, STORE_ID_LEN);
     k->no = ++l->next_no;
     k->seeker = seeker;
+    l->named += k->opponent[0] != '\0';
     l->dirty = true;
     playtak_port_seek_changed(s, k, true);
     return k;

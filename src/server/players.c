@@ -104,6 +104,7 @@ bool players_on_identify(const Request *r) {
     }
     r->ss->player = p.id;
     memcpy(r->ss->player_name, p.name, sizeof p.name);
+    lobby_changed(r->ss->server); /* a seek may name this player: its lobby shows it now */
     return request_ok(r, json_pack("{s:o}", "player", players_json(&p)));
 }
 

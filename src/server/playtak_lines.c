@@ -6,7 +6,7 @@
  * would refuse gets its answer ("NOK", "Error:...", "Authentication
  * failure"); a move is played only in the connection's own seat, on its
  * turn, and only when the rules take it. The seeks and the game list are
- * playtak_seeks.c's.
+ * playtak_seeks.c's, the chat playtak_chat.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +28,13 @@ void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color)
     start_game(seeker->pt, g, color);
 }
 
-static bool playing(const PtConn *c) {
+bool pt_playing(const PtConn *c) {
     return c->ss.game && c->ss.seat >= 0 && !c->told_over &&
            tak_game_result(&c->ss.game->game).end == TAK_END_NONE;
 }
 
 static bool on_accept(PtConn *c, int no) {
-    if (playing(c)) return false;
+    if (pt_playing(c)) return false;
     SeatPlayer taker;
     memset(&taker, 0, sizeof taker);
     taker.id = c->ss.player;
@@ -64,17 +64,26 @@ static void send_start(PtConn *c, LiveGame *g) {
             (long long)(i->clock.extra_ms / 1000));
 }
 
+/* A watcher (seat -1, by Observe) is told the game's form, its moves and
+ * clocks and its end, as PlayTak tells spectators; its players' offers are theirs. */
 void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
     PtConn *c = ss->pt;
-    if (c == NULL || ss->seat < 0) return;
+    if (c == NULL) return;
+    bool watching = ss->seat < 0;
     if (c->told_game != g) {
         c->told_game = g;
         c->told_ply = 0;
         c->told_over = c->told_draw = c->told_undo = false;
-        send_start(c, g);
+        if (watching) {
+            char form[PT_LINE_MAX];
+            pt_game_form(s, g, form);
+            pt_send(c, "Observe %s", form);
+        } else {
+            send_start(c, g);
+        }
     }
     if (c->told_over) return;
-    int no = pt_game_no(s, g), opp = !ss->seat;
+    int no = pt_game_no(s, g);
     bool changed = false;
     for (; c->told_ply > g->game.count; c->told_ply--, changed = true)
         pt_send(c, "Game#%d Undo", no);
@@ -101,6 +110,8 @@ void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
         pt_send(c, "Game#%d Over %s", no, tak_result_code(res));
         return;
     }
+    if (watching) return;
+    int opp = !ss->seat;
     bool draw = g->offer[OFFER_DRAW] == opp, undo = g->offer[OFFER_TAKEBACK] == opp;
     if (draw != c->told_draw) pt_send(c, "Game#%d %s", no, draw ? "OfferDraw" : "RemoveDraw");
     if (undo != c->told_undo) pt_send(c, "Game#%d %s", no, undo ? "RequestUndo" : "RemoveUndo");
@@ -118,7 +129,7 @@ static bool take_back(Server *s, LiveGame *g, int who, TakError *err) {
 }
 
 static bool on_game(PtConn *c, const TakPtCommand *cmd) {
-    if (!playing(c) || cmd->game != c->ss.game->pt_no) return false;
+    if (!pt_playing(c) || cmd->game != c->ss.game->pt_no) return false;
     Server *s = c->ss.server;
     LiveGame *g = c->ss.game;
     int seat = c->ss.seat;
@@ -192,9 +203,32 @@ static bool on_game(PtConn *c, const TakPtCommand *cmd) {
     return true;
 }
 
+/* ---- watching: "Observe NO", "Unobserve NO" ------------------------------------------------ */
+
+/* A connection follows one game: a player's own comes first (NOK while it
+ * plays), and observing another game leaves the one watched before. */
+static bool on_observe(PtConn *c, int no) {
+    LiveGame *g = pt_game_numbered(c->ss.server, no);
+    if (g == NULL || !g->pt_listed || pt_playing(c)) return false;
+    c->told_game = NULL;           /* its form and moves are told (anew, if watched already) */
+    session_attach(&c->ss, g, -1); /* tells it the game (playtak_port_game_changed) */
+    return true;
+}
+
+static bool on_unobserve(PtConn *c, int no) {
+    LiveGame *g = pt_game_numbered(c->ss.server, no);
+    if (g == NULL) return false;
+    if (c->ss.game == g && c->ss.seat < 0) {
+        c->told_game = NULL;
+        session_detach(&c->ss); /* may unload g: not used after */
+    }
+    pt_send(c, "OK");
+    return true;
+}
+
 /* ---- logging in --------------------------------------------------------------------- */
 
-static PtConn *logged_in_as(PtPort *port, const char *name) {
+PtConn *pt_logged_in_as(PtPort *port, const char *name) {
     for (PtConn *o = port->conns; o; o = o->next)
         if (o->logged_in && !o->dead && strcasecmp(o->name, name) == 0) return o;
     return NULL;
@@ -226,7 +260,7 @@ static void resume(PtConn *c) {
 }
 
 static void welcome(PtConn *c, const char *name) {
-    PtConn *old = logged_in_as(c->port, name);
+    PtConn *old = pt_logged_in_as(c->port, name);
     if (old) {
         pt_send(old, "Message You've logged in from another window. Disconnecting");
         pt_close_later(old);
@@ -239,6 +273,7 @@ static void welcome(PtConn *c, const char *name) {
     pt_shown_name(c->name, shown); /* as its games and seeks show it */
     pt_send(c, "Welcome %s!", shown);
     pt_send_seeks(c);
+    pt_send_game_list(c); /* then its news, as PlayTak's listeners get them */
     pt_send(c, "Online %d", c->port->online);
     resume(c);
 }
@@ -279,24 +314,6 @@ static void on_login(PtConn *c, const char *name, const char *secret) {
     welcome(c, pl.name);
 }
 
-/* ---- chat ------------------------------------------------------------------------------ */
-
-static void on_shout(PtConn *c, const char *text) {
-    if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
-        return pt_send(c, "Error:too many messages: wait a little");
-    for (PtConn *o = c->port->conns; o; o = o->next)
-        if (o->logged_in) pt_send(o, "Shout <%s> %.256s", c->name, text);
-}
-
-static void on_tell(PtConn *c, const char *name, const char *text) {
-    PtConn *to = logged_in_as(c->port, name);
-    if (to == NULL) return pt_send(c, "No such player");
-    if (!bucket_take(&c->shouts, PT_SHOUT_BURST, PT_SHOUT_REFILL_MS))
-        return pt_send(c, "Error:too many messages: wait a little");
-    pt_send(to, "Tell <%s> %.256s", c->name, text);
-    pt_send(c, "Told <%s> %.256s", to->name, text);
-}
-
 /* ---- the dispatch ----------------------------------------------------------------------- */
 
 /* A line refused by the reader gets PlayTak's NOK; a game's line also says
@@ -330,7 +347,7 @@ void pt_line(PtConn *c, char *line, size_t len) {
     bool ok = true;
     switch (cmd.kind) {
     case TAK_PT_CMD_SEEK:
-        ok = !playing(c) && pt_on_seek(c, &cmd.seek);
+        ok = !pt_playing(c) && pt_on_seek(c, &cmd.seek);
         break;
     case TAK_PT_CMD_ACCEPT:
         ok = on_accept(c, cmd.game);
@@ -350,10 +367,25 @@ void pt_line(PtConn *c, char *line, size_t len) {
         pt_send_game_list(c);
         break;
     case TAK_PT_CMD_SHOUT:
-        on_shout(c, cmd.text);
+        pt_on_shout(c, cmd.text);
         break;
     case TAK_PT_CMD_TELL:
-        on_tell(c, cmd.name, cmd.text);
+        pt_on_tell(c, cmd.name, cmd.text);
+        break;
+    case TAK_PT_CMD_OBSERVE:
+        ok = on_observe(c, cmd.game);
+        break;
+    case TAK_PT_CMD_UNOBSERVE:
+        ok = on_unobserve(c, cmd.game);
+        break;
+    case TAK_PT_CMD_JOIN_ROOM:
+        pt_on_join_room(c, cmd.room);
+        break;
+    case TAK_PT_CMD_LEAVE_ROOM:
+        pt_on_leave_room(c, cmd.room);
+        break;
+    case TAK_PT_CMD_SHOUT_ROOM:
+        pt_on_shout_room(c, cmd.room, cmd.text);
         break;
     default:
         ok = false; /* Client, Protocol and Login are for before logging in */

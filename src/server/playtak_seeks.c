@@ -3,8 +3,9 @@
  * lobby (the page's too) announced as "Seek new/remove", PlayTak's three
  * versions of "Seek" (read by tak_pt_client_read) posted as our seeks (one
  * naming an opponent shown to that player only, one naming the engine's seat
- * taken by the engine), the game list; and the name shape the PlayTak
- * port's lines share (playtak_port.h).
+ * taken by the engine), the game list (sent on logging in and on asking, then
+ * its news: a game listed as it starts, removed as it ends); and the name
+ * shape the PlayTak port's lines share (playtak_port.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -115,23 +116,74 @@ bool pt_on_seek(PtConn *c, const TakPtSeek *k) {
     return true;
 }
 
-/* "GameList": the games being played with both seats taken, as PlayTak lists them. */
+/* ---- the game list ------------------------------------------------------------------ */
+
+/* Whether g is in PlayTak's game list: going on, both seats taken (by
+ * players, or one by the engine), as PlayTak lists its games and its bots'. */
+static bool listed(const LiveGame *g) {
+    const StoredGame *i = &g->info;
+    for (int color = 0; color < 2; color++)
+        if (!i->secret[color][0] && i->engine_color != color) return false;
+    return tak_game_result(&g->game).end == TAK_END_NONE;
+}
+
+/* A seat's name as PlayTak clients are shown it; the engine's is TakEngineN. */
+static void seat_name(const StoredGame *i, int color, char out[TAK_PT_NAME_MAX]) {
+    char engine[TAK_PT_NAME_MAX];
+    const char *name = i->name[color];
+    if (i->engine_color == color && !name[0]) {
+        snprintf(engine, sizeof engine, "TakEngine%d", i->engine_level);
+        name = engine;
+    }
+    pt_shown_name(name, out);
+}
+
+void pt_game_room(const LiveGame *g, char out[TAK_PT_ROOM_MAX]) {
+    char name[2][TAK_PT_NAME_MAX];
+    seat_name(&g->info, 0, name[0]);
+    seat_name(&g->info, 1, name[1]);
+    int first = strcmp(name[0], name[1]) > 0;
+    snprintf(out, TAK_PT_ROOM_MAX, "%s-%s", name[first], name[!first]);
+}
+
+void pt_game_form(Server *s, LiveGame *g, char out[PT_LINE_MAX]) {
+    const StoredGame *i = &g->info;
+    char w[TAK_PT_NAME_MAX], b[TAK_PT_NAME_MAX];
+    seat_name(i, 0, w);
+    seat_name(i, 1, b);
+    snprintf(out, PT_LINE_MAX, "%d %s %s %d %lld %lld %d %d %d %d 0 %d %lld", pt_game_no(s, g), w,
+             b, i->rules.size, (long long)(i->clock.base_ms / 1000),
+             (long long)(i->clock.increment_ms / 1000),
+             i->rules.half_komi < 0 ? 0 : i->rules.half_komi, i->rules.stones, i->rules.capstones,
+             !i->rated, i->clock.extra_move, (long long)(i->clock.extra_ms / 1000));
+}
+
+LiveGame *pt_game_numbered(Server *s, int no) {
+    for (size_t b = 0; no > 0 && b < s->bucket_count; b++)
+        for (LiveGame *g = s->buckets[b]; g; g = g->hnext)
+            if (g->pt_no == no) return g;
+    return NULL;
+}
+
+void playtak_port_game_listed(Server *s, LiveGame *g, bool gone) {
+    if (s->ptport == NULL) return;
+    bool now = !gone && listed(g);
+    if (now == g->pt_listed) return;
+    g->pt_listed = now;
+    char form[PT_LINE_MAX];
+    pt_game_form(s, g, form);
+    for (PtConn *c = s->ptport->conns; c; c = c->next)
+        if (c->logged_in) pt_send(c, "GameList %s %s", now ? "Add" : "Remove", form);
+}
+
+/* "GameList", and on logging in: the games listed now. */
 void pt_send_game_list(PtConn *c) {
     Server *s = c->ss.server;
+    char form[PT_LINE_MAX];
     for (size_t b = 0; b < s->bucket_count; b++)
         for (LiveGame *g = s->buckets[b]; g; g = g->hnext) {
-            const StoredGame *i = &g->info;
-            if (!i->secret[0][0] || !i->secret[1][0] || i->engine_color >= 0 ||
-                tak_game_result(&g->game).end != TAK_END_NONE)
-                continue;
-            char w[TAK_PT_NAME_MAX], k[TAK_PT_NAME_MAX];
-            pt_shown_name(i->name[0], w);
-            pt_shown_name(i->name[1], k);
-            pt_send(c, "GameList Add %d %s %s %d %lld %lld %d %d %d %d 0 %d %lld", pt_game_no(s, g),
-                    w, k, i->rules.size, (long long)(i->clock.base_ms / 1000),
-                    (long long)(i->clock.increment_ms / 1000),
-                    i->rules.half_komi < 0 ? 0 : i->rules.half_komi, i->rules.stones,
-                    i->rules.capstones, !i->rated, i->clock.extra_move,
-                    (long long)(i->clock.extra_ms / 1000));
+            if (!g->pt_listed) continue;
+            pt_game_form(s, g, form);
+            pt_send(c, "GameList Add %s", form);
         }
 }

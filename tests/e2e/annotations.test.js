@@ -3,7 +3,9 @@
 // and notes ("{-3.10 best d3}") on the game page's list and export, on the
 // analysis board and in its export, for a game pasted there too; and the graph, with its axis, values
 // and tips (hover, focus, keys, a click), for any game on the analysis
-// board, a pasted one too, worked out in the page.
+// board, a pasted one too, worked out in the page. A review that comes
+// after a branch was played survives Undo and Redo of it; +20 flats at the
+// end of a line that is not over (or of a game resigned) reads as a score.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -172,6 +174,53 @@ test('a game pasted on the analysis board: the review\'s marks and notes put int
   await q.context().close();
 });
 
+test('a pasted game\'s review that came after a branch was played survives Undo and Redo of that branch; the review itself is no change to undo', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak && app.worker && app.worker.call);
+  // The page's engine holds the graph until the branch is played: the review comes after it.
+  await p.evaluate(() => {
+    const call = app.worker.call;
+    window.graphHeld = new Promise((go) => { window.releaseGraph = go; });
+    app.worker.call = (op, ...args) => (op === 'graph' ? window.graphHeld.then(() => call(op, ...args)) : call(op, ...args));
+  });
+  await p.fill('#ab-paste', GAME);
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0 && app.analysisBoard.graphing);
+  await p.evaluate(() => analysisStep(3));
+  await p.waitForFunction(() => app.state.ply === 3);
+  const other = await p.evaluate(() => app.state.legal.find((m) => m !== app.analysisBoard.node.children[0].ptn && /^[a-e][1-5]$/.test(m)));
+  await p.fill('#ptn-input', other);
+  await p.press('#ptn-input', 'Enter');
+  await p.waitForFunction(() => app.state.ply === 4 && TakTree.branchStart(app.analysisBoard.node));
+  await p.evaluate(() => window.releaseGraph());
+  await p.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores && document.querySelector('#ab-tree .note'), null, { timeout: 60000 });
+  const g = await p.evaluate(() => app.analysisBoard.graph);
+  const mainLine = () => p.evaluate(() => TakTree.path(TakTree.lineEnd(app.analysisBoard.tree.root)).map((n) => ({ ptn: n.ptn, marks: n.marks, comment: n.comment })));
+  const reviewed = await mainLine();
+  assert.deepEqual(got(reviewed), expected(g, reviewed));
+  const branches = () => p.evaluate(() => TakTree.along(app.analysisBoard.tree.root, 3).children.length);
+  // Undo: the branch goes, the review stays; Redo: the branch is back, the review still there.
+  await p.click('#ab-undo');
+  await p.waitForFunction(() => app.state.ply === 3);
+  assert.equal(await branches(), 1, 'the branch undone');
+  assert.deepEqual(await mainLine(), reviewed);
+  assert.equal(await p.isDisabled('#ab-undo'), true, 'the review is no change of the player\'s to undo');
+  await p.click('#ab-redo');
+  await p.waitForFunction(() => app.state.ply === 4);
+  assert.equal(await branches(), 2, 'the branch redone');
+  assert.deepEqual(await mainLine(), reviewed);
+  // A new change after an undo (a mark): its undo takes the mark only.
+  await p.click('#ab-undo');
+  await p.waitForFunction(() => app.state.ply === 3);
+  await p.selectOption('#ab-marks', '!');
+  await p.waitForFunction(() => app.analysisBoard.node.marks === '!');
+  await p.click('#ab-undo');
+  await p.waitForFunction(() => app.analysisBoard.node.marks !== '!');
+  assert.deepEqual(await mainLine(), reviewed);
+  await p.context().close();
+});
+
 test('a forced win as players read it: "White wins in 1" in the graph\'s tip and the engine\'s lines, "W in 1" on the bar, never +20.00; the graph puts won positions at its top', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/analysis');
@@ -227,4 +276,49 @@ test('a game resigned: its PTN out with the review\'s notes, the result and its 
   await p.waitForFunction(() => app.analysisBoard && /#g=/.test(location.hash));
   assert.match(await p.evaluate(() => abEngine.tak.writePtn(abDoc(app.analysisBoard))), /\[Result "(1-0|0-1)"\][\s\S]*1\. a1 \{/);
   await p.context().close();
+});
+
+// Makes the page's engine say that the last position of every graph it
+// works out is +20 flats (the most a graph holds) with no win found: what it
+// says of a line that ends far ahead but not over, as a search of 20,000
+// nodes can.
+async function clampLastScore(p) {
+  await p.waitForFunction(() => app.worker && app.worker.call);
+  await p.evaluate(() => {
+    const call = app.worker.call;
+    app.worker.call = (op, ...args) => call(op, ...args).then((g) => {
+      if (op !== 'graph') return g;
+      const last = g.scores.length - 1;
+      g.scores[last] = 2000; g.wins[last] = 0;
+      return g;
+    });
+  });
+}
+
+test('+20 flats at the end of a line that is not over is a score, not a win: "+20.00 or more", not "White has won", on the analysis board and for a game resigned', async () => {
+  const p = await newPage(env.browser);
+  await p.goto(env.srv.url + '/analysis');
+  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await clampLastScore(p);
+  await p.fill('#ab-paste', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await p.click('#ab-load button[type=submit]');
+  await p.waitForFunction(() => app.state && app.state.ply === 5);
+  await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  assert.equal(await p.evaluate(() => app.analysisBoard.graph.scores[5]), 2000);
+  assert.match(await p.getAttribute('#graph [data-ply="5"]', 'aria-label'), /^ply 5, c4\S*: \+20\.00 or more$/);
+  assert.notEqual(await p.getAttribute('#graph [data-ply="5"]', 'cy'), '3', 'drawn as a score, not at the very top');
+  await p.context().close();
+  // A game resigned: its end is no win on the board either.
+  const q = await newPage(env.browser);
+  await q.goto(env.srv.url + '/');
+  await clampLastScore(q);
+  await q.check('input[name=opponent][value=friend]');
+  await q.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
+  await q.click('#new-form button[type=submit]');
+  await q.waitForFunction(() => window.takApp.state && window.takApp.state.ply === 5);
+  await q.click('#resign'); // the confirmation is accepted
+  await q.waitForFunction(() => window.takApp.state.result);
+  await q.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
+  assert.match(await q.getAttribute('#graph [data-ply="5"]', 'aria-label'), /^ply 5, c4\S*: \+20\.00 or more$/);
+  await q.context().close();
 });

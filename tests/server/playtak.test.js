@@ -15,7 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const WebSocket = require('ws');
-const { serverForTests, startServer, connect, waitFor, uniqueName, identify, TAK } = require('./lib.js');
+const { serverForTests, startServer, connect, waitFor, uniqueName, identify, play, TAK } = require('./lib.js');
 
 const srv = serverForTests(test, { args: ['--playtak-port', '0', '--playtak-ws-port', '0'] });
 
@@ -44,11 +44,11 @@ class PtClient {
     return waitFor(() => this.lines.slice(from).find(test), ms);
   }
   // Sends `text` and resolves with the next line that is not news for
-  // everyone (seeks, the count online) nor a clock.
+  // everyone (seeks, games, the count online) nor a clock.
   async ask(text) {
     const at = this.mark();
     this.send(text);
-    return this.line((l) => !/^(Seek (new|remove) |Online |Game#\d+ Time )/.test(l), at);
+    return this.line((l) => !/^(Seek (new|remove) |Online |Game#\d+ Time |GameList (Add|Remove) )/.test(l), at);
   }
   close() { this.sock.end('quit\n'); return this.closed; }
 }
@@ -306,7 +306,7 @@ test('a seek naming an opponent: only that player sees it and may take it', asyn
   assert.equal(await other.ask('PING'), 'OK'); // after the list
   const late = await ptGuest();
   for (const c of [other, late]) assert.ok(!c.lines.some((l) => l.startsWith(`Seek new ${no} `)), c.lines.join('\n'));
-  // The page's lobby, one message for every follower, leaves it out.
+  // The lobby of a page follower it does not name leaves it out.
   await waitFor(() => page.others.filter((m) => m.type === 'lobby').length > lobbies);
   assert.ok(!lastLobby(page).seeks.some((x) => x.name === seeker.name), JSON.stringify(lastLobby(page)));
   named.send(`Accept ${no}`);
@@ -314,6 +314,187 @@ test('a seek naming an opponent: only that player sees it and may take it', asyn
   assert.ok(await seeker.line(/^Game Start /));
   for (const c of [seeker, named, other, late]) await c.close();
   await page.close();
+});
+
+test("a seek naming a page player: that player's lobby shows it, and only theirs", async () => {
+  const seeker = await ptGuest();
+  const named = await lobbyFollower(), other = await lobbyFollower();
+  const name = uniqueName('Pia');
+  await identify(named, name);
+  await identify(other, uniqueName('Otto'));
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${name.toLowerCase()}`);
+  await seeker.line(/^Seek new \d+ /);
+  // The named player's lobby lists it (saying whom it is for); the other's never does.
+  const mine = (c) => lastLobby(c) && lastLobby(c).seeks.find((x) => x.name === seeker.name);
+  const k = await waitFor(() => mine(named));
+  assert.equal(k.opponent, name.toLowerCase());
+  seeker.send('Seek 4 60 0 W 0 15 0 1 0 '); // a seek for anyone: everyone's lobby changes
+  await waitFor(() => mine(other) && !mine(other).opponent);
+  assert.ok(!other.others.some((m) => m.type === 'lobby' && m.seeks.some((x) => x.opponent)), JSON.stringify(lastLobby(other)));
+  // Named again, the named player takes it from the page.
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${name}`);
+  const again = await waitFor(() => mine(named) && mine(named).opponent && mine(named));
+  assert.notEqual(again.id, k.id);
+  const a = await named.send({ type: 'accept_seek', seek: again.id });
+  assert.equal(a.type, 'ok', JSON.stringify(a));
+  assert.match(await seeker.line(/^Game Start /), new RegExp(`^Game Start \\d+ 4 ${seeker.name} vs ${name} white 60 `));
+  assert.ok(!other.others.some((m) => m.type === 'lobby' && m.seeks.some((x) => x.id === again.id)));
+  await seeker.close();
+  for (const c of [named, other]) await c.close();
+});
+
+// A PlayTak guest (White) in a game with a page player (Black); the page's connection follows it.
+async function gameWithPage(pageName) {
+  const pt = await ptGuest();
+  const page = await lobbyFollower();
+  await identify(page, pageName);
+  pt.send('Seek 4 0 0 W 0 15 0 1 0 ');
+  const k = await waitFor(() => (lastLobby(page)?.seeks || []).find((x) => x.name === pt.name));
+  const a = await page.send({ type: 'accept_seek', seek: k.id });
+  assert.equal(a.type, 'ok', JSON.stringify(a));
+  const g = +(await pt.line(/^Game Start /)).split(' ')[2];
+  return { pt, page, g, game: a.game };
+}
+
+test("Tell between a PlayTak player and their page opponent: the game's players' room, both ways", async () => {
+  const name = uniqueName('Pia');
+  const { pt, page, g, game } = await gameWithPage(name);
+  const watcher = await connect(srv.port);
+  assert.equal((await watcher.send({ type: 'join', game })).type, 'ok');
+  const chats = (c) => c.others.filter((m) => m.type === 'chat');
+  // PlayTak's Tell reaches the page player in the players' room, as White.
+  assert.equal(await pt.ask(`Tell ${name} good luck <b>you</b>`), `Told <${name}> good luck <b>you</b>`);
+  const m = await waitFor(() => chats(page)[0]);
+  assert.deepEqual([m.room, m.from, m.text], ['players', 'white', 'good luck <b>you</b>']);
+  // The page's message in that room reaches PlayTak as a Tell from its player.
+  const at = pt.mark();
+  assert.equal((await page.send({ type: 'chat', text: 'thanks, é to you' })).type, 'ok');
+  assert.equal(await pt.line(/^Tell /, at), `Tell <${name}> thanks, é to you`);
+  assert.ok(!pt.lines.slice(at).some((l) => l.startsWith('Tell') && l.includes('good luck')), 'its own not echoed');
+  // A long page message comes to PlayTak cut to PlayTak's 256 characters, never mid-character.
+  assert.equal((await page.send({ type: 'chat', text: 'é'.repeat(300) })).type, 'ok');
+  assert.equal(await pt.line(/^Tell .*é{10}/, at), `Tell <${name}> ${'é'.repeat(256)}`);
+  // The page's rules for text apply to a Tell that goes to the page.
+  assert.equal(await pt.ask(`Tell ${name} evil\u202Eright-to-left`), 'Error:a message may not hold text-direction overrides');
+  // Bytes that are not UTF-8 (a lead byte at the line's end) are refused, never read past.
+  const bad = pt.mark();
+  pt.sock.write(Buffer.concat([Buffer.from(`Tell ${name} x`), Buffer.from([0xf0]), Buffer.from('\n')]));
+  assert.equal(await pt.line(/^Error:/, bad), 'Error:a message is UTF-8 text');
+  // Spectators never read the players' room.
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(chats(watcher).length, 0);
+  // The page has no private messages: a page player who is not one's opponent is nobody to Tell.
+  const other = await connect(srv.port);
+  const otherName = uniqueName('Otto');
+  await identify(other, otherName);
+  assert.equal(await pt.ask(`Tell ${otherName} hello`), 'No such player');
+  // The game over, the two still talk (a 'gg'), as on the page.
+  assert.equal(await pt.ask(`Game#${g} Resign`), `Game#${g} Over 0-1`);
+  assert.equal(await pt.ask(`Tell ${name} gg`), `Told <${name}> gg`);
+  assert.ok(await waitFor(() => chats(page).find((x) => x.text === 'gg')));
+  // One budget for every message, as the page's: 5 at once, then one every 2 s.
+  const replies = [];
+  while (replies.length < 8 && !/^Error:/.test(replies.at(-1))) replies.push(await pt.ask(`Tell ${name} n${replies.length}`));
+  assert.match(replies.at(-1), /^Error:too many messages/);
+  assert.ok(replies.length <= 6, replies.join('\n')); // 'good luck' took one
+  for (const c of [page, watcher, other]) await c.close();
+  await pt.close();
+});
+
+test("PlayTak's rooms: JoinRoom, ShoutRoom to its members only, LeaveRoom", async () => {
+  const [a, b, c] = [await ptGuest(), await ptGuest(), await ptGuest()];
+  const room = `r${Date.now()}`;
+  assert.equal(await a.ask(`JoinRoom ${room}`), `Joined room ${room}`);
+  assert.equal(await b.ask(`JoinRoom ${room}`), `Joined room ${room}`);
+  let at = b.mark();
+  a.send(`ShoutRoom ${room} hello <i>room</i>`);
+  const said = `ShoutRoom ${room} <${a.name}> hello <i>room</i>`;
+  assert.equal(await b.line(/^ShoutRoom /, at), said);
+  assert.equal(await a.line(/^ShoutRoom /), said);
+  assert.equal(await c.ask('PING'), 'OK');
+  assert.ok(!c.lines.some((l) => l.startsWith('ShoutRoom')));
+  assert.equal(await b.ask(`LeaveRoom ${room}`), 'OK');
+  at = b.mark();
+  a.send(`ShoutRoom ${room} again`);
+  await a.line(`ShoutRoom ${room} <${a.name}> again`);
+  assert.equal(await b.ask('PING'), 'OK');
+  assert.ok(!b.lines.slice(at).some((l) => l.startsWith('ShoutRoom')));
+  for (const x of [a, b, c]) await x.close();
+});
+
+test('GameList news and Observe: a PlayTak client lists and watches a game played on the page', async () => {
+  const early = await ptGuest();
+  const [wName, bName] = [uniqueName('Wanda'), uniqueName('Bert')];
+  const a = await connect(srv.port), b = await connect(srv.port);
+  await identify(a, wName);
+  await identify(b, bName);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, color: 'white', time: 300, increment: 5, name: wName });
+  assert.equal(r.type, 'ok', JSON.stringify(r));
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: bName })).type, 'ok');
+  // Its start is news to every PlayTak client, as on PlayTak.
+  const add = await early.line(new RegExp(`^GameList Add \\d+ ${wName} ${bName} `));
+  assert.match(add, new RegExp(`^GameList Add \\d+ ${wName} ${bName} 3 300 5 0 10 0 1 0 0 0$`));
+  const g = +add.split(' ')[2];
+  await play(a, b, ['c3', 'a1']);
+  // A client logging in now is given the list; it watches the game: its form, the moves so far, then each move.
+  const pt = await ptGuest();
+  assert.ok(pt.lines.includes(add), pt.lines.join('\n'));
+  let at = pt.mark();
+  pt.send(`Observe ${g}`);
+  assert.equal(await pt.line(/^Observe /, at), `Observe ${add.slice('GameList Add '.length)}`);
+  assert.ok(await pt.line(`Game#${g} P C3`, at));
+  assert.ok(await pt.line(`Game#${g} P A1`, at));
+  // Another watches a while, then stops: nothing more of the game reaches it.
+  assert.match(await early.ask(`Observe ${g}`), /^Observe /);
+  assert.equal(await early.ask(`Unobserve ${g}`), 'OK');
+  const left = early.mark();
+  await play(a, b, ['a2']);
+  assert.ok(await pt.line(`Game#${g} P A2`, at));
+  assert.ok(await pt.line(new RegExp(`^Game#${g} Time \\d+ \\d+$`), at));
+  // A watcher has no seat: its moves are refused.
+  assert.equal(await pt.ask(`Game#${g} P B2`), 'NOK');
+  // An unknown number is the protocol's NOK, for both.
+  assert.equal(await pt.ask('Observe 999999'), 'NOK');
+  assert.equal(await pt.ask('Unobserve 999999'), 'NOK');
+  // The end: Over to the watcher, and the game leaves every client's list.
+  await play(b, a, ['c2', 'a3']); // Black's turn
+  assert.equal(await pt.line(new RegExp(`^Game#${g} Over `), at), `Game#${g} Over R-0`);
+  assert.ok(await early.line(new RegExp(`^GameList Remove ${g} ${wName} ${bName} `), left));
+  assert.ok(!early.lines.slice(left).some((l) => l.startsWith(`Game#${g} `)), early.lines.slice(left).join('\n'));
+  for (const c of [a, b]) await c.close();
+  for (const c of [early, pt]) await c.close();
+});
+
+test("a PlayTak watcher in the game's room talks with the page's spectators", async () => {
+  const [wName, bName] = [uniqueName('Wim'), uniqueName('Bea')];
+  const a = await connect(srv.port), b = await connect(srv.port), v = await connect(srv.port);
+  await identify(a, wName);
+  await identify(b, bName);
+  const r = await a.send({ type: 'create', opponent: 'friend', size: 3, color: 'white', name: wName });
+  assert.equal((await b.send({ type: 'join', game: r.game, invite: r.invite, name: bName })).type, 'ok');
+  assert.equal((await v.send({ type: 'join', game: r.game })).type, 'ok'); // a spectator on the page
+  const pt = await ptGuest();
+  const g = +(await pt.line(new RegExp(`^GameList Add \\d+ ${wName} ${bName} `))).split(' ')[2];
+  assert.match(await pt.ask(`Observe ${g}`), /^Observe /);
+  // The game's room, as PlayTak's clients name it: its players' names, sorted, joined by '-'.
+  const room = [wName, bName].sort().join('-');
+  assert.equal(await pt.ask(`JoinRoom ${room}`), `Joined room ${room}`);
+  const chats = (c) => c.others.filter((m) => m.type === 'chat');
+  // The page's spectators' room reaches the PlayTak watcher...
+  let at = pt.mark();
+  assert.equal((await v.send({ type: 'chat', text: 'nice opening' })).type, 'ok');
+  assert.equal(await pt.line(/^ShoutRoom /, at), `ShoutRoom ${room} <Spectator> nice opening`);
+  // ...and its ShoutRoom reaches the page's spectators, never the players; it hears itself once, by name.
+  at = pt.mark();
+  pt.send(`ShoutRoom ${room} thanks`);
+  const m = await waitFor(() => chats(v).find((x) => x.text === 'thanks'));
+  assert.deepEqual([m.room, m.from], ['spectators', 'spectator']);
+  assert.equal(await pt.line(/^ShoutRoom /, at), `ShoutRoom ${room} <${pt.name}> thanks`);
+  assert.equal(await pt.ask('PING'), 'OK');
+  assert.equal(pt.lines.slice(at).filter((l) => l.startsWith('ShoutRoom')).length, 1, pt.lines.slice(at).join('\n'));
+  for (const c of [a, b]) assert.ok(!chats(c).length, JSON.stringify(chats(c)));
+  for (const c of [a, b, v]) await c.close();
+  await pt.close();
 });
 
 test('a seek naming TakEngineN is taken by the engine at that level at once', { timeout: 60000 }, async () => {
