@@ -477,6 +477,10 @@ bool lobby_on_seek(const Request *r); /* "seek": a game's rules and clock, as "c
 bool lobby_on_unseek(const Request *r);       /* "unseek" */
 bool lobby_on_accept(const Request *r);       /* "accept_seek" */
 const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NULL */
+/* Whether k is for the player `name` (who may see and take it): it names no
+ * opponent, or names this one (any case), as it is or in the shape PlayTak
+ * clients are shown it. */
+bool lobby_seek_for(const LobbySeek *k, const char *name);
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);
 void lobby_session_closed(Server *s, Session *ss);
@@ -509,9 +513,10 @@ bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err);
 void playtak_port_stop(Server *s); /* closes every connection; nothing when off */
 /* A seek was posted (added) or went: told to every logged-in connection it is for. */
 void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added);
-/* Whether k is for the player `name`: it names no opponent, or names this one
- * (any case), as it is or in the shape PlayTak clients are shown it. */
-bool playtak_port_seek_for(const LobbySeek *k, const char *name);
+/* Our name `name` (or "" for an anonymous seat) in PlayTak's shape, as its
+ * clients are shown it (playtak_seeks.c): cut to 16, '-' made '_', a 'P'
+ * before a name that starts with no letter, padded to 4 with '_'. */
+void pt_shown_name(const char *name, char out[TAK_PT_NAME_MAX]);
 /* A PlayTak connection's seek was taken: it plays g as `color`. */
 void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
 /* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */

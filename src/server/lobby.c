@@ -111,6 +111,14 @@ static json_t *clock_of(const StoredClock *c) {
                      (json_int_t)c->increment_ms);
 }
 
+bool lobby_seek_for(const LobbySeek *k, const char *name) {
+    if (k->opponent[0] == '\0') return true;
+    if (name == NULL || name[0] == '\0') return false; /* an anonymous seat is nobody's */
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(name, shown);
+    return strcasecmp(k->opponent, name) == 0 || strcasecmp(k->opponent, shown) == 0;
+}
+
 /* Whether follower ss is shown seek k: one naming an opponent is its seeker's
  * (the connection, or the same player elsewhere) and the named player's only. */
 static bool shown_to(const LobbySeek *k, const Session *ss) {
@@ -118,7 +126,7 @@ static bool shown_to(const LobbySeek *k, const Session *ss) {
     if (ss == NULL) return false;
     if (k->seeker == ss) return true;
     if (ss->player == 0) return false; /* a name is needed to be named */
-    return k->player.id == ss->player || playtak_port_seek_for(k, ss->player_name);
+    return k->player.id == ss->player || lobby_seek_for(k, ss->player_name);
 }
 
 /* Whether follower ss needs a lobby message of its own: a seek names it, or is its. */
@@ -444,7 +452,7 @@ LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const
         return snprintf(why, cap, "a rated game is played under a name: send 'identify' with "
                                   "your identity secret and a name first"),
                NULL;
-    if (!playtak_port_seek_for(k, taker->name))
+    if (!lobby_seek_for(k, taker->name))
         return snprintf(why, cap, "that seek is for %s only", k->opponent), NULL;
     return take(s, l, i, taker, 0, seat, taken, why, cap);
 }
