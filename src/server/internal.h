@@ -478,9 +478,21 @@ bool lobby_on_unseek(const Request *r);       /* "unseek" */
 bool lobby_on_accept(const Request *r);       /* "accept_seek" */
 const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NULL */
 /* Whether k is for the player `name` (who may see and take it): it names no
- * opponent, or names this one (any case), as it is or in the shape PlayTak
- * clients are shown it. */
+ * opponent, or names this one (any case). A name given in the shape PlayTak
+ * clients are shown names was made the player's own when the seek was posted
+ * (lobby_post), where exactly one player has that shape. */
 bool lobby_seek_for(const LobbySeek *k, const char *name);
+/* Looking for whom a seek's opponent `wanted` means: whether a player seen
+ * has that name (any case), and how many others have it as their PlayTak
+ * shape (pt_shown_name), the last of them in `name`. */
+typedef struct LobbyNameSearch {
+    const char *wanted;
+    bool exact;
+    int count;
+    char name[STORE_NAME_LEN + 1];
+} LobbyNameSearch;
+/* A player named `name` ("" for none) is online: counted in m. */
+void lobby_name_seen(LobbyNameSearch *m, const char *name);
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);
 void lobby_session_closed(Server *s, Session *ss);
@@ -513,6 +525,8 @@ bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err);
 void playtak_port_stop(Server *s); /* closes every connection; nothing when off */
 /* A seek was posted (added) or went: told to every logged-in connection it is for. */
 void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added);
+/* Gives every player logged in on the port to lobby_name_seen. */
+void playtak_port_names(Server *s, LobbyNameSearch *m);
 /* Our name `name` (or "" for an anonymous seat) in PlayTak's shape, as its
  * clients are shown it (playtak_seeks.c): cut to 16, '-' made '_', a 'P'
  * before a name that starts with no letter, padded to 4 with '_'. */

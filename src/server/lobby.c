@@ -114,9 +114,40 @@ static json_t *clock_of(const StoredClock *c) {
 bool lobby_seek_for(const LobbySeek *k, const char *name) {
     if (k->opponent[0] == '\0') return true;
     if (name == NULL || name[0] == '\0') return false; /* an anonymous seat is nobody's */
+    return strcasecmp(k->opponent, name) == 0; /* the shape was resolved when it was posted */
+}
+
+void lobby_name_seen(LobbyNameSearch *m, const char *name) {
+    if (name == NULL || name[0] == '\0') return;
+    if (strcasecmp(name, m->wanted) == 0) {
+        m->exact = true;
+        return;
+    }
     char shown[TAK_PT_NAME_MAX];
     pt_shown_name(name, shown);
-    return strcasecmp(k->opponent, name) == 0 || strcasecmp(k->opponent, shown) == 0;
+    if (strcasecmp(shown, m->wanted) != 0 || strcasecmp(name, m->name) == 0) return;
+    m->count++; /* the same player seen twice in a row (page and port) counts once */
+    snprintf(m->name, sizeof m->name, "%s", name);
+}
+
+/* A seek may name its opponent in the shape PlayTak clients are shown names
+ * ("a_b" for "a-b", "Bob_" for "Bob"), which several names share. The name
+ * given stands when a player has it (any case), online or in the store; else
+ * it means the one player online with that shape, if exactly one, and the
+ * seek names them from then on, so who sees and takes it is an exact match. */
+static void resolve_opponent(Server *s, const Lobby *l, char opponent[STORE_NAME_LEN + 1]) {
+    if (opponent[0] == '\0' || engine_seeks_level(opponent)) return;
+    LobbyNameSearch m = {.wanted = opponent};
+    for (size_t i = 0; i < l->sub_count && !m.exact; i++)
+        if (l->subs[i]->player) lobby_name_seen(&m, l->subs[i]->player_name);
+    if (!m.exact) playtak_port_names(s, &m);
+    if (m.exact || m.count != 1) return;
+    StoredPlayer p;
+    bool found = false;
+    TakError err;
+    if (!s->store->ops->find_player(s->store, PLAYER_BY_NAME, opponent, &p, &found, &err) || found)
+        return; /* a player offline has it exactly (or we cannot tell): it stays theirs */
+    snprintf(opponent, STORE_NAME_LEN + 1, "%s", m.name);
 }
 
 /* Whether follower ss is shown seek k: one naming an opponent is its seeker's
@@ -341,6 +372,7 @@ const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, T
     games_random_code(k->id, STORE_ID_LEN);
     k->no = ++l->next_no;
     k->seeker = seeker;
+    resolve_opponent(s, l, k->opponent);
     l->named += k->opponent[0] != '\0';
     l->dirty = true;
     playtak_port_seek_changed(s, k, true);

@@ -51,6 +51,11 @@ static void send_seek(PtConn *c, const LobbySeek *k, const char *what) {
             !k->rated, k->clock.extra_move, (long long)(k->clock.extra_ms / 1000), opp);
 }
 
+void playtak_port_names(Server *s, LobbyNameSearch *m) {
+    for (PtConn *c = s->ptport ? s->ptport->conns : NULL; c && !m->exact; c = c->next)
+        if (c->logged_in && !c->dead) lobby_name_seen(m, c->name);
+}
+
 /* A seek naming an opponent is shown to its seeker and that opponent only. */
 static bool sees(const PtConn *c, const LobbySeek *k) {
     return c->logged_in && (k->seeker == &c->ss || lobby_seek_for(k, c->name));
