@@ -189,6 +189,9 @@ void games_unload_if_idle(Server *s, LiveGame *g);
 void games_free_all(Server *s);
 bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err);
 bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
+/* Takes back colour `who`'s last move and anything played after it (one ply
+ * or two, with games_undo); false with err when `who` has not moved yet. */
+bool games_take_back(Server *s, LiveGame *g, int who, TakError *err);
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
 void games_changed(Server *s,
                    LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
