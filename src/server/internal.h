@@ -511,8 +511,12 @@ void lobby_free(Server *s);
 bool engine_seeks_post(Server *s, const char *spec, TakError *err);
 /* The engine's seek k was taken (its game started): it is posted again. */
 void engine_seeks_taken(Server *s, const LobbySeek *k);
-/* The level of the engine's seat a name is ("TakEngineN", any case, N a
- * level), or 0 for any other name. */
+/* The engine's seat's name at `level` (ENGINE_SEAT_NAME and the level,
+ * "TakEngine3"), as the lobby and PlayTak clients are shown it, in out (cap bytes). */
+#define ENGINE_SEAT_NAME "TakEngine"
+void engine_seeks_name(int level, char *out, size_t cap);
+/* The level of the engine's seat a name is (engine_seeks_name's, any case),
+ * or 0 for any other name. */
 int engine_seeks_level(const char *name);
 /* A seek naming an engine's seat (k->opponent) is taken by the engine at
  * once, as a bot takes a challenge; false, with err, when its game cannot be

@@ -495,7 +495,7 @@ LiveGame *lobby_take_for_engine(Server *s, const char *id, int level, char *why,
     if (i < 0) return snprintf(why, cap, "seek %s is gone", id), NULL;
     SeatPlayer engine;
     memset(&engine, 0, sizeof engine);
-    snprintf(engine.name, sizeof engine.name, "TakEngine%d", level);
+    engine_seeks_name(level, engine.name, sizeof engine.name);
     int seat;
     LobbySeek taken;
     return take(s, l, i, &engine, level, &seat, &taken, why, cap);

@@ -129,7 +129,7 @@ static void seat_name(const StoredGame *i, int color, char out[TAK_PT_NAME_MAX])
     char engine[TAK_PT_NAME_MAX];
     const char *name = i->name[color];
     if (i->engine_color == color && !name[0]) {
-        snprintf(engine, sizeof engine, "TakEngine%d", i->engine_level);
+        engine_seeks_name(i->engine_level, engine, sizeof engine);
         name = engine;
     }
     pt_shown_name(name, out);
