@@ -396,7 +396,8 @@ int cmd_playtak(int argc, char **argv) {
      * that cannot answer yet (at boot, say) does not: the bots look the name
      * up again as they reconnect, backing off. */
     char why[300];
-    PtResolved resolved = pt_resolve(cfg.host, cfg.port, PT_RESOLVE_WAIT_S, &cfg.addrs, why, sizeof why);
+    PtResolved resolved =
+        pt_resolve(cfg.host, cfg.port, PT_RESOLVE_WAIT_S, &cfg.addrs, why, sizeof why);
     if (resolved == PT_RESOLVE_FAILED || (resolved == PT_RESOLVE_LATER && !cfg.reconnect))
         return cli_fail(&playtak_command, "cannot resolve %s: %s", cfg.host, why);
     if (resolved == PT_RESOLVE_LATER)

@@ -177,7 +177,8 @@ static bool on_game(PtConn *c, const TakPtCommand *cmd) {
             return true;
         }
         if (g->offer[OFFER_TAKEBACK] == !seat) {
-            games_take_back(s, g, !seat, &err); /* both ask: the asker's move goes, as "accept" does */
+            /* both ask: the asker's move goes, as "accept" does */
+            games_take_back(s, g, !seat, &err);
         } else if (g->offer[OFFER_TAKEBACK] != seat && g->game.count > 0) {
             g->offer[OFFER_TAKEBACK] = seat;
             games_changed(s, g);
