@@ -8,7 +8,9 @@
  * with a "seek_accepted" message. Everything here is in memory: a restart
  * forgets the seeks (their seekers' connections are gone anyway). The
  * PlayTak port posts, cancels and takes seeks with the same functions
- * (lobby_post, lobby_cancel, lobby_take), and is told of each that comes and goes.
+ * (lobby_post, lobby_cancel, lobby_take), and is told of each that comes and goes;
+ * who may see and take a seek naming an opponent is the lobby's rule
+ * (lobby_seek_for), the port's and the page's alike.
  *
  * The followers get the whole lobby as one message, at most twice a second:
  * one write shared by all of them, however many seeks or games changed
