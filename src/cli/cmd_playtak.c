@@ -35,8 +35,9 @@ static const CliCommand playtak_command = {
     "Connection:\n"
     "  --server HOST:PORT  the server (playtak.com:10000): a name, an IPv4\n"
     "                      address, or an IPv6 one in brackets ([::1]:10000);\n"
-    "                      resolved once, at start (a name that does not\n"
-    "                      resolve within 10 s stops the bot)\n"
+    "                      resolved at start (a name that does not exist stops\n"
+    "                      the bot; a resolver not answering yet is tried\n"
+    "                      again) and again whenever no address answers\n"
     "  --user NAME         log in as NAME; the password is read from the\n"
     "                      environment variable " PASSWORD_ENV " or from\n"
     "                      --password-file, never from the command line.\n"
@@ -390,14 +391,21 @@ int cmd_playtak(int argc, char **argv) {
     int connections = 1;
     int rc = parse_options(argc, argv, &cfg, &connections);
     if (rc != CLI_OK) return rc;
-    /* Before the loop, which a lookup would hold up: the bots share these addresses. */
+    /* Before the loop, which a lookup would hold up: the bots share these
+     * addresses. A name that does not exist stops the bot here; a resolver
+     * that cannot answer yet (at boot, say) does not: the bots look the name
+     * up again as they reconnect, backing off. */
     char why[300];
-    if (!pt_resolve(cfg.host, cfg.port, PT_RESOLVE_WAIT_S, &cfg.addrs, why, sizeof why))
+    PtResolved resolved =
+        pt_resolve(cfg.host, cfg.port, PT_RESOLVE_WAIT_S, &cfg.addrs, why, sizeof why);
+    if (resolved == PT_RESOLVE_FAILED || (resolved == PT_RESOLVE_LATER && !cfg.reconnect))
         return cli_fail(&playtak_command, "cannot resolve %s: %s", cfg.host, why);
+    if (resolved == PT_RESOLVE_LATER)
+        fprintf(stderr, "tak playtak: cannot resolve %s yet: %s; trying again\n", cfg.host, why);
 
     PtBot *bots = calloc((size_t)connections, sizeof *bots);
     if (!bots) {
-        freeaddrinfo(cfg.addrs);
+        if (cfg.addrs) freeaddrinfo(cfg.addrs);
         return cli_fail(&playtak_command, "out of memory");
     }
     int made = 0;
@@ -409,7 +417,7 @@ int cmd_playtak(int argc, char **argv) {
     if (made < connections) {
         for (int i = 0; i < made; i++) pt_bot_free(&bots[i]);
         free(bots);
-        freeaddrinfo(cfg.addrs);
+        if (cfg.addrs) freeaddrinfo(cfg.addrs);
         return cli_fail(&playtak_command, "out of memory for %d engines of %zu MB", connections, cfg.hash_mb);
     }
 
@@ -439,7 +447,7 @@ int cmd_playtak(int argc, char **argv) {
         pt_bot_free(&bots[i]);
     }
     free(bots);
-    freeaddrinfo(cfg.addrs);
+    if (cfg.addrs) freeaddrinfo(cfg.addrs);
     if (interrupted) return CLI_OK;
     return failed ? CLI_BAD_INPUT : CLI_OK;
 }

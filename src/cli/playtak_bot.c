@@ -114,9 +114,15 @@ static void disconnect(PtBot *bot) {
     bot->discarding = false;
 }
 
+static void lookup_abandon(struct PtLookup *l);
+
 void pt_bot_free(PtBot *bot) {
     stop_search(bot);
     disconnect(bot);
+    if (bot->lookup) lookup_abandon(bot->lookup);
+    bot->lookup = NULL;
+    if (bot->addrs) freeaddrinfo(bot->addrs);
+    bot->addrs = NULL;
     tak_pt_session_free(&bot->session);
     if (bot->engine) tak_engine_free(bot->engine);
     bot->engine = NULL;
@@ -199,20 +205,24 @@ static void lost(PtBot *bot, double now, const char *why) {
  * server that does not answer would hold every bot for CONNECT_TIMEOUT_S):
  * connect_start opens a socket to the first address, connect_check, at each
  * step, sees whether it connected, and tries the next address when not.
- * The name was resolved before the loop began (pt_resolve): a lookup, which
- * may wait seconds on a slow resolver, is never made inside it. */
+ * The name was resolved before the loop began (pt_resolve); when every
+ * address has failed, the bot looks it up again (the server may have moved,
+ * or the first lookup may have failed for the time being) on a thread, as
+ * pt_resolve does, and collects the answer at a later step: a lookup, which
+ * may wait seconds on a slow resolver, is never waited for inside the loop. */
 
 /* A lookup on a thread of its own. Whichever of the thread and its waiter
  * lets go last frees it: the waiter when the answer came in time, else the
  * thread, once getaddrinfo returns. */
-typedef struct Lookup {
+struct PtLookup {
     pthread_mutex_t lock;
     pthread_cond_t done_cond;
     bool done, abandoned;
     char host[256], port[16];
     int rc;
     struct addrinfo *addrs;
-} Lookup;
+};
+typedef struct PtLookup Lookup;
 
 static void lookup_free(Lookup *l) {
     if (l->rc == 0 && l->addrs) freeaddrinfo(l->addrs);
@@ -237,10 +247,10 @@ static void *lookup_run(void *arg) {
     return NULL;
 }
 
-bool pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo **out, char *why,
-                size_t cap) {
+/* Starts looking host up; NULL, with why, when it cannot. */
+static Lookup *lookup_start(const char *host, const char *port, char *why, size_t cap) {
     Lookup *l = calloc(1, sizeof *l);
-    if (l == NULL) return snprintf(why, cap, "out of memory"), false;
+    if (l == NULL) return snprintf(why, cap, "out of memory"), NULL;
     snprintf(l->host, sizeof l->host, "%s", host);
     snprintf(l->port, sizeof l->port, "%s", port);
     pthread_mutex_init(&l->lock, NULL);
@@ -248,30 +258,93 @@ bool pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo 
     pthread_t thread;
     if (pthread_create(&thread, NULL, lookup_run, l) != 0) {
         lookup_free(l);
-        return snprintf(why, cap, "cannot start a thread to look it up"), false;
+        return snprintf(why, cap, "cannot start a thread to look it up"), NULL;
     }
     pthread_detach(thread);
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline); /* the clock pthread_cond_timedwait reads */
-    deadline.tv_sec += wait_s;
+    return l;
+}
+
+/* Whether l has its answer, waiting for it until `deadline` (NULL: not at all). */
+static bool lookup_done(Lookup *l, const struct timespec *deadline) {
     pthread_mutex_lock(&l->lock);
-    while (!l->done)
-        if (pthread_cond_timedwait(&l->done_cond, &l->lock, &deadline) == ETIMEDOUT) break;
-    if (!l->done) {
-        l->abandoned = true; /* the thread frees it when its lookup returns */
-        pthread_mutex_unlock(&l->lock);
-        return snprintf(why, cap, "no answer from the resolver in %d s", wait_s), false;
-    }
+    while (deadline && !l->done)
+        if (pthread_cond_timedwait(&l->done_cond, &l->lock, deadline) == ETIMEDOUT) break;
+    bool done = l->done;
     pthread_mutex_unlock(&l->lock);
-    bool ok = l->rc == 0 && l->addrs != NULL;
-    if (ok) {
+    return done;
+}
+
+/* Lets go of a lookup that has not answered: its thread frees it. */
+static void lookup_abandon(Lookup *l) {
+    pthread_mutex_lock(&l->lock);
+    bool done = l->done;
+    l->abandoned = true;
+    pthread_mutex_unlock(&l->lock);
+    if (done) lookup_free(l);
+}
+
+/* The answer of a lookup that is done, which it frees. EAI_AGAIN is the
+ * resolver's "for the time being" (no network yet at boot): worth another try. */
+static PtResolved lookup_answer(Lookup *l, struct addrinfo **out, char *why, size_t cap) {
+    PtResolved r = PT_RESOLVED;
+    if (l->rc == 0 && l->addrs) {
         *out = l->addrs;
         l->addrs = NULL;
     } else {
         snprintf(why, cap, "%s", l->rc ? gai_strerror(l->rc) : "no address");
+        r = l->rc == EAI_AGAIN ? PT_RESOLVE_LATER : PT_RESOLVE_FAILED;
     }
     lookup_free(l);
-    return ok;
+    return r;
+}
+
+PtResolved pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo **out,
+                      char *why, size_t cap) {
+    Lookup *l = lookup_start(host, port, why, cap);
+    if (l == NULL) return PT_RESOLVE_FAILED;
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline); /* the clock pthread_cond_timedwait reads */
+    deadline.tv_sec += wait_s;
+    if (!lookup_done(l, &deadline)) {
+        lookup_abandon(l);
+        snprintf(why, cap, "no answer from the resolver in %d s", wait_s);
+        return PT_RESOLVE_LATER;
+    }
+    return lookup_answer(l, out, why, cap);
+}
+
+/* After every address failed: the name is looked up again, unless it is
+ * being looked up already. */
+static void lookup_again(PtBot *bot, double now) {
+    if (bot->lookup || !bot->cfg->reconnect || bot->failed) return;
+    char why[128];
+    bot->lookup = lookup_start(bot->cfg->host, bot->cfg->port, why, sizeof why);
+    if (bot->lookup == NULL) say(bot, "cannot look %s up again: %s", bot->cfg->host, why);
+    bot->lookup_deadline = now + PT_RESOLVE_WAIT_S;
+}
+
+/* The lookup's answer, once it has one: the addresses the next connection
+ * tries. A lookup that fails leaves the addresses as they were. */
+static void lookup_collect(PtBot *bot, double now) {
+    if (!lookup_done(bot->lookup, NULL)) {
+        if (now < bot->lookup_deadline) return;
+        lookup_abandon(bot->lookup);
+        bot->lookup = NULL;
+        say(bot, "cannot look %s up again: no answer from the resolver in %d s", bot->cfg->host,
+            PT_RESOLVE_WAIT_S);
+        return;
+    }
+    struct addrinfo *addrs = NULL;
+    char why[128];
+    PtResolved r = lookup_answer(bot->lookup, &addrs, why, sizeof why);
+    bot->lookup = NULL;
+    if (r != PT_RESOLVED) {
+        say(bot, "cannot look %s up again: %s", bot->cfg->host, why);
+        return;
+    }
+    if (bot->addrs) freeaddrinfo(bot->addrs);
+    bot->addrs = addrs;
+    say(bot, "looked %s up again for the next connection", bot->cfg->host);
 }
 
 /* "host:port", an IPv6 host in brackets, for the log. */
@@ -306,6 +379,7 @@ static bool try_next_address(PtBot *bot, double now) {
 }
 
 static void connect_failed(PtBot *bot, double now) {
+    lookup_again(bot, now);
     char msg[400], server[128];
     snprintf(msg, sizeof msg, "cannot connect to %s: %.200s",
              server_name(bot->cfg, server, sizeof server), bot->connect_why);
@@ -313,8 +387,9 @@ static void connect_failed(PtBot *bot, double now) {
 }
 
 static void connect_start(PtBot *bot, double now) {
-    bot->addr_next = bot->cfg->addrs;
-    snprintf(bot->connect_why, sizeof bot->connect_why, "no address");
+    bot->addr_next = bot->addrs ? bot->addrs : bot->cfg->addrs;
+    snprintf(bot->connect_why, sizeof bot->connect_why, "%s",
+             bot->addr_next ? "no address" : "its name is not resolved yet");
     if (!try_next_address(bot, now)) {
         connect_failed(bot, now);
         return;
@@ -772,6 +847,7 @@ static void seek_if_free(PtBot *bot, double now) {
 
 void pt_bot_step(PtBot *bot, double now) {
     if (bot->state == PT_DONE) return;
+    if (bot->lookup) lookup_collect(bot, now);
     if (bot->state == PT_OFFLINE) {
         if (now >= bot->next_connect) connect_start(bot, now);
         return;

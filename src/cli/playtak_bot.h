@@ -18,7 +18,8 @@
 #define PT_PLAYERS_MAX 32
 /* Seconds between pings: the server's README asks for one every 30 s. */
 #define PT_PING_EVERY_S 30
-/* Seconds the server's name may take to resolve, once, at start. */
+/* Seconds the server's name may take to resolve (at start, and each time
+ * it is looked up again after every address failed). */
 #define PT_RESOLVE_WAIT_S 10
 
 typedef enum { PT_UNDO_REFUSE, PT_UNDO_ACCEPT } PtUndoPolicy;
@@ -30,7 +31,8 @@ struct addrinfo;
 typedef struct PtConfig {
     char host[256];                   /* a name or an address, IPv6 without brackets */
     char port[16];
-    struct addrinfo *addrs;           /* host's addresses, resolved before the bots start */
+    struct addrinfo *addrs;           /* host's addresses, resolved before the bots start;
+                                       * NULL when the resolver could not answer yet */
     const char *user;                 /* NULL: a guest */
     char password[128];
     int level;
@@ -66,7 +68,11 @@ typedef struct PtBot {
     int id;                           /* 1.. for the log */
     PtState state;
     int fd;
-    const struct addrinfo *addr_next; /* while connecting: the next of cfg->addrs to try */
+    const struct addrinfo *addr_next; /* while connecting: the next address to try */
+    struct addrinfo *addrs;           /* host's addresses as last looked up again, or NULL:
+                                       * cfg->addrs */
+    struct PtLookup *lookup;          /* the lookup under way after every address failed */
+    double lookup_deadline;           /* ... given up after this */
     double connect_deadline;          /* when the address tried now is given up */
     char connect_why[256];            /* why the last address failed */
     char in[TAK_PT_LINE_MAX * 8];
@@ -106,13 +112,19 @@ typedef struct PtBot {
     int restarted_count;
 } PtBot;
 
-/* Resolves host and port (getaddrinfo, any family) on a thread of its own,
- * waiting at most wait_s: the addresses in *out (freeaddrinfo them), or false
- * with why (the resolver's reason, or that it did not answer in time). */
-bool pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo **out, char *why,
-                size_t cap);
+/* How a lookup went: the addresses; not yet (the resolver's EAI_AGAIN, or
+ * no answer in time: try again later); or failed (no such name, say). */
+typedef enum { PT_RESOLVED, PT_RESOLVE_LATER, PT_RESOLVE_FAILED } PtResolved;
 
-/* A bot ready to connect (to cfg->addrs); false when out of memory. */
+/* Resolves host and port (getaddrinfo, any family) on a thread of its own,
+ * waiting at most wait_s: the addresses in *out (freeaddrinfo them), or,
+ * with why (the resolver's reason, or that it did not answer in time),
+ * whether it may do better later. */
+PtResolved pt_resolve(const char *host, const char *port, int wait_s, struct addrinfo **out,
+                      char *why, size_t cap);
+
+/* A bot ready to connect (to cfg->addrs, or the addresses it looks up again
+ * when none of them answers); false when out of memory. */
 bool pt_bot_init(PtBot *bot, const PtConfig *cfg, int id);
 /* Stops its search, closes its connection, frees its engine and session. */
 void pt_bot_free(PtBot *bot);

@@ -66,7 +66,7 @@ static bool read_item(const char *item, LobbySeek *want, TakError *err) {
     want->clock.base_ms = seconds * 1000;
     want->clock.increment_ms = seconds > 0 ? incr * 1000 : 0;
     want->engine_level = (int)level;
-    snprintf(want->player.name, sizeof want->player.name, "TakEngine%ld", level);
+    engine_seeks_name((int)level, want->player.name, sizeof want->player.name);
     return true;
 }
 
@@ -101,9 +101,14 @@ void engine_seeks_taken(Server *s, const LobbySeek *k) {
 
 /* ---- seeks naming the engine ------------------------------------------------ */
 
+void engine_seeks_name(int level, char *out, size_t cap) {
+    snprintf(out, cap, "%s%d", ENGINE_SEAT_NAME, level);
+}
+
 int engine_seeks_level(const char *name) {
-    if (strncasecmp(name, "TakEngine", 9) != 0) return 0;
-    const char *p = name + 9;
+    size_t n = strlen(ENGINE_SEAT_NAME);
+    if (strncasecmp(name, ENGINE_SEAT_NAME, n) != 0) return 0;
+    const char *p = name + n;
     long level;
     /* "TakEngine3" only: no sign, no leading zero, nothing after */
     if (*p == '0' || !number(&p, TAK_LEVEL_MIN, TAK_LEVEL_MAX, "", &level) || *p) return 0;

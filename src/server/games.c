@@ -233,6 +233,13 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
     return true;
 }
 
+bool games_take_back(Server *s, LiveGame *g, int who, TakError *err) {
+    /* who to move: their last move is two plies back, the opponent's reply after it */
+    size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
+    if (n > g->game.count) return tak_error_set(err, "there is no move of yours to take back");
+    return games_undo(s, g, n, err);
+}
+
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
     if (tak_position_is_over(&g->game.current) || g->game.ended.end != TAK_END_NONE)
         return tak_error_set(err, "the game is over");

@@ -189,6 +189,9 @@ void games_unload_if_idle(Server *s, LiveGame *g);
 void games_free_all(Server *s);
 bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err);
 bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
+/* Takes back colour `who`'s last move and anything played after it (one ply
+ * or two, with games_undo); false with err when `who` has not moved yet. */
+bool games_take_back(Server *s, LiveGame *g, int who, TakError *err);
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
 void games_changed(Server *s,
                    LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
@@ -477,6 +480,22 @@ bool lobby_on_seek(const Request *r); /* "seek": a game's rules and clock, as "c
 bool lobby_on_unseek(const Request *r);       /* "unseek" */
 bool lobby_on_accept(const Request *r);       /* "accept_seek" */
 const char *lobby_bad_name(const char *name); /* why it cannot be a name, or NULL */
+/* Whether k is for the player `name` (who may see and take it): it names no
+ * opponent, or names this one (any case). A name given in the shape PlayTak
+ * clients are shown names was made the player's own when the seek was posted
+ * (lobby_post), where exactly one player has that shape. */
+bool lobby_seek_for(const LobbySeek *k, const char *name);
+/* Looking for whom a seek's opponent `wanted` means: whether a player seen
+ * has that name (any case), and how many others have it as their PlayTak
+ * shape (pt_shown_name), the last of them in `name`. */
+typedef struct LobbyNameSearch {
+    const char *wanted;
+    bool exact;
+    int count;
+    char name[STORE_NAME_LEN + 1];
+} LobbyNameSearch;
+/* A player named `name` ("" for none) is online: counted in m. */
+void lobby_name_seen(LobbyNameSearch *m, const char *name);
 void lobby_changed(Server *s);                /* a game started: tell the followers */
 void lobby_game_over(Server *s, const LiveGame *g);
 void lobby_session_closed(Server *s, Session *ss);
@@ -492,8 +511,12 @@ void lobby_free(Server *s);
 bool engine_seeks_post(Server *s, const char *spec, TakError *err);
 /* The engine's seek k was taken (its game started): it is posted again. */
 void engine_seeks_taken(Server *s, const LobbySeek *k);
-/* The level of the engine's seat a name is ("TakEngineN", any case, N a
- * level), or 0 for any other name. */
+/* The engine's seat's name at `level` (ENGINE_SEAT_NAME and the level,
+ * "TakEngine3"), as the lobby and PlayTak clients are shown it, in out (cap bytes). */
+#define ENGINE_SEAT_NAME "TakEngine"
+void engine_seeks_name(int level, char *out, size_t cap);
+/* The level of the engine's seat a name is (engine_seeks_name's, any case),
+ * or 0 for any other name. */
 int engine_seeks_level(const char *name);
 /* A seek naming an engine's seat (k->opponent) is taken by the engine at
  * once, as a bot takes a challenge; false, with err, when its game cannot be
@@ -509,9 +532,12 @@ bool playtak_port_start(Server *s, struct ev_loop *loop, TakError *err);
 void playtak_port_stop(Server *s); /* closes every connection; nothing when off */
 /* A seek was posted (added) or went: told to every logged-in connection it is for. */
 void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added);
-/* Whether k is for the player `name`: it names no opponent, or names this one
- * (any case), as it is or in the shape PlayTak clients are shown it. */
-bool playtak_port_seek_for(const LobbySeek *k, const char *name);
+/* Gives every player logged in on the port to lobby_name_seen. */
+void playtak_port_names(Server *s, LobbyNameSearch *m);
+/* Our name `name` (or "" for an anonymous seat) in PlayTak's shape, as its
+ * clients are shown it (playtak_seeks.c): cut to 16, '-' made '_', a 'P'
+ * before a name that starts with no letter, padded to 4 with '_'. */
+void pt_shown_name(const char *name, char out[TAK_PT_NAME_MAX]);
 /* A PlayTak connection's seek was taken: it plays g as `color`. */
 void playtak_port_seek_taken(Server *s, Session *seeker, LiveGame *g, int color);
 /* g changed: what its PlayTak follower ss has not seen yet, as PlayTak's lines. */

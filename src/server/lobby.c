@@ -8,7 +8,9 @@
  * with a "seek_accepted" message. Everything here is in memory: a restart
  * forgets the seeks (their seekers' connections are gone anyway). The
  * PlayTak port posts, cancels and takes seeks with the same functions
- * (lobby_post, lobby_cancel, lobby_take), and is told of each that comes and goes.
+ * (lobby_post, lobby_cancel, lobby_take), and is told of each that comes and goes;
+ * who may see and take a seek naming an opponent is the lobby's rule
+ * (lobby_seek_for), the port's and the page's alike.
  *
  * The followers get the whole lobby as one message, at most twice a second:
  * one write shared by all of them, however many seeks or games changed
@@ -127,6 +129,45 @@ static json_t *with_players(json_t *entry, char name[2][STORE_NAME_LEN + 1], int
     return entry;
 }
 
+bool lobby_seek_for(const LobbySeek *k, const char *name) {
+    if (k->opponent[0] == '\0') return true;
+    if (name == NULL || name[0] == '\0') return false; /* an anonymous seat is nobody's */
+    return strcasecmp(k->opponent, name) == 0; /* the shape was resolved when it was posted */
+}
+
+void lobby_name_seen(LobbyNameSearch *m, const char *name) {
+    if (name == NULL || name[0] == '\0') return;
+    if (strcasecmp(name, m->wanted) == 0) {
+        m->exact = true;
+        return;
+    }
+    char shown[TAK_PT_NAME_MAX];
+    pt_shown_name(name, shown);
+    if (strcasecmp(shown, m->wanted) != 0 || strcasecmp(name, m->name) == 0) return;
+    m->count++; /* the same player seen twice in a row (page and port) counts once */
+    snprintf(m->name, sizeof m->name, "%s", name);
+}
+
+/* A seek may name its opponent in the shape PlayTak clients are shown names
+ * ("a_b" for "a-b", "Bob_" for "Bob"), which several names share. The name
+ * given stands when a player has it (any case), online or in the store; else
+ * it means the one player online with that shape, if exactly one, and the
+ * seek names them from then on, so who sees and takes it is an exact match. */
+static void resolve_opponent(Server *s, const Lobby *l, char opponent[STORE_NAME_LEN + 1]) {
+    if (opponent[0] == '\0' || engine_seeks_level(opponent)) return;
+    LobbyNameSearch m = {.wanted = opponent};
+    for (size_t i = 0; i < l->sub_count && !m.exact; i++)
+        if (l->subs[i]->player) lobby_name_seen(&m, l->subs[i]->player_name);
+    if (!m.exact) playtak_port_names(s, &m);
+    if (m.exact || m.count != 1) return;
+    StoredPlayer p;
+    bool found = false;
+    TakError err;
+    if (!s->store->ops->find_player(s->store, PLAYER_BY_NAME, opponent, &p, &found, &err) || found)
+        return; /* a player offline has it exactly (or we cannot tell): it stays theirs */
+    snprintf(opponent, STORE_NAME_LEN + 1, "%s", m.name);
+}
+
 /* Whether follower ss is shown seek k: one naming an opponent is its seeker's
  * (the connection, or the same player elsewhere) and the named player's only. */
 static bool shown_to(const LobbySeek *k, const Session *ss) {
@@ -134,7 +175,7 @@ static bool shown_to(const LobbySeek *k, const Session *ss) {
     if (ss == NULL) return false;
     if (k->seeker == ss) return true;
     if (ss->player == 0) return false; /* a name is needed to be named */
-    return k->player.id == ss->player || playtak_port_seek_for(k, ss->player_name);
+    return k->player.id == ss->player || lobby_seek_for(k, ss->player_name);
 }
 
 /* Whether follower ss needs a lobby message of its own: a seek names it, or is its. */
@@ -357,6 +398,7 @@ const LobbySeek *lobby_post(Server *s, Session *seeker, const LobbySeek *want, T
     games_random_code(k->id, STORE_ID_LEN);
     k->no = ++l->next_no;
     k->seeker = seeker;
+    resolve_opponent(s, l, k->opponent);
     l->named += k->opponent[0] != '\0';
     l->dirty = true;
     playtak_port_seek_changed(s, k, true);
@@ -468,7 +510,7 @@ LiveGame *lobby_take(Server *s, Session *taker_ss, const char *id, int no, const
         return snprintf(why, cap, "a rated game is played under a name: send 'identify' with "
                                   "your identity secret and a name first"),
                NULL;
-    if (!playtak_port_seek_for(k, taker->name))
+    if (!lobby_seek_for(k, taker->name))
         return snprintf(why, cap, "that seek is for %s only", k->opponent), NULL;
     return take(s, l, i, taker, 0, seat, taken, why, cap);
 }
@@ -479,7 +521,7 @@ LiveGame *lobby_take_for_engine(Server *s, const char *id, int level, char *why,
     if (i < 0) return snprintf(why, cap, "seek %s is gone", id), NULL;
     SeatPlayer engine;
     memset(&engine, 0, sizeof engine);
-    snprintf(engine.name, sizeof engine.name, "TakEngine%d", level);
+    engine_seeks_name(level, engine.name, sizeof engine.name);
     int seat;
     LobbySeek taken;
     return take(s, l, i, &engine, level, &seat, &taken, why, cap);

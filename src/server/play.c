@@ -199,10 +199,8 @@ bool play_on_move(const Request *r) {
 
 /* Takes back `who`'s last move and anything played after it. */
 static bool take_back(const Request *r, LiveGame *g, int who) {
-    size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
     TakError err;
-    if (n > g->game.count) return request_fail(r, "there is no move of yours to take back");
-    if (!games_undo(r->ss->server, g, n, &err)) return request_fail(r, "%s", err.message);
+    if (!games_take_back(r->ss->server, g, who, &err)) return request_fail(r, "%s", err.message);
     return request_ok(r, json_pack("{s:I}", "ply", (json_int_t)g->game.count));
 }
 

@@ -121,13 +121,6 @@ void playtak_port_game_changed(Server *s, Session *ss, LiveGame *g) {
 
 /* ---- a game's commands: "Game#N ..." ---------------------------------------------------- */
 
-/* Takes back `who`'s last move and anything played after it (told as Undo, one a ply). */
-static bool take_back(Server *s, LiveGame *g, int who, TakError *err) {
-    size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
-    if (n > g->game.count) return tak_error_set(err, "there is no move of yours to take back");
-    return games_undo(s, g, n, err);
-}
-
 static bool on_game(PtConn *c, const TakPtCommand *cmd) {
     if (!pt_playing(c) || cmd->game != c->ss.game->pt_no) return false;
     Server *s = c->ss.server;
@@ -178,13 +171,14 @@ static bool on_game(PtConn *c, const TakPtCommand *cmd) {
     case TAK_PT_CMD_REQUEST_UNDO:
         if (g->info.engine_color >= 0) {
             /* The engine answers as on the page: granted at once, or refused, saying why. */
-            if (take_back(s, g, seat, &err)) break;
+            if (games_take_back(s, g, seat, &err)) break;
             pt_send(c, "NOK");
             pt_send(c, "Error:%s", err.message);
             return true;
         }
         if (g->offer[OFFER_TAKEBACK] == !seat) {
-            take_back(s, g, !seat, &err); /* both ask: the asker's move goes, as "accept" does */
+            /* both ask: the asker's move goes, as "accept" does */
+            games_take_back(s, g, !seat, &err);
         } else if (g->offer[OFFER_TAKEBACK] != seat && g->game.count > 0) {
             g->offer[OFFER_TAKEBACK] = seat;
             games_changed(s, g);

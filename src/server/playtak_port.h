@@ -86,12 +86,11 @@ void pt_take_bytes(PtConn *c, const char *buf, size_t len);
  * server's lws context (playtak_ws.c). */
 bool pt_ws_listen(PtPort *p, TakError *err);
 
-/* playtak_seeks.c: a byte of PlayTak's names; our name (or "" for an
- * anonymous seat) in PlayTak's shape, as its clients are shown it; a game's
+/* playtak_seeks.c: a byte of PlayTak's names (pt_shown_name, our names in
+ * PlayTak's shape, is in internal.h: the lobby matches seeks by it); a game's
  * number on the port, given when first needed; the seeks and the game list
  * sent to c; a "Seek" line's seek posted (false: NOK). */
 bool pt_ok_char(char ch);
-void pt_shown_name(const char *name, char out[TAK_PT_NAME_MAX]);
 int pt_game_no(Server *s, LiveGame *g);
 void pt_send_seeks(PtConn *c);
 void pt_send_game_list(PtConn *c);

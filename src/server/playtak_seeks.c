@@ -5,7 +5,7 @@
  * naming an opponent shown to that player only, one naming the engine's seat
  * taken by the engine), the game list (sent on logging in and on asking, then
  * its news: a game listed as it starts, removed as it ends); and the name
- * shape the PlayTak port's lines share (playtak_port.h).
+ * shape the PlayTak port's lines and the lobby share (internal.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,17 +51,14 @@ static void send_seek(PtConn *c, const LobbySeek *k, const char *what) {
             !k->rated, k->clock.extra_move, (long long)(k->clock.extra_ms / 1000), opp);
 }
 
-bool playtak_port_seek_for(const LobbySeek *k, const char *name) {
-    if (k->opponent[0] == '\0') return true;
-    if (name == NULL || name[0] == '\0') return false; /* an anonymous seat is nobody's */
-    char shown[TAK_PT_NAME_MAX];
-    pt_shown_name(name, shown);
-    return strcasecmp(k->opponent, name) == 0 || strcasecmp(k->opponent, shown) == 0;
+void playtak_port_names(Server *s, LobbyNameSearch *m) {
+    for (PtConn *c = s->ptport ? s->ptport->conns : NULL; c && !m->exact; c = c->next)
+        if (c->logged_in && !c->dead) lobby_name_seen(m, c->name);
 }
 
 /* A seek naming an opponent is shown to its seeker and that opponent only. */
 static bool sees(const PtConn *c, const LobbySeek *k) {
-    return c->logged_in && (k->seeker == &c->ss || playtak_port_seek_for(k, c->name));
+    return c->logged_in && (k->seeker == &c->ss || lobby_seek_for(k, c->name));
 }
 
 void playtak_port_seek_changed(Server *s, const LobbySeek *k, bool added) {
@@ -132,7 +129,7 @@ static void seat_name(const StoredGame *i, int color, char out[TAK_PT_NAME_MAX])
     char engine[TAK_PT_NAME_MAX];
     const char *name = i->name[color];
     if (i->engine_color == color && !name[0]) {
-        snprintf(engine, sizeof engine, "TakEngine%d", i->engine_level);
+        engine_seeks_name(i->engine_level, engine, sizeof engine);
         name = engine;
     }
     pt_shown_name(name, out);

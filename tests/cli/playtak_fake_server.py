@@ -15,7 +15,8 @@ bench/PLAYTAK.md) writes, to one bot, through one whole game:
 The opponent places flats on empty squares; with so few pieces on 6x6 no
 road is possible, so the fake needs no rules beyond stack heights.
 
-It listens on 127.0.0.1, or on the address in PLAYTAK_FAKE_HOST (::1 for IPv6).
+It listens on 127.0.0.1, or on the address in PLAYTAK_FAKE_HOST (::1 for IPv6),
+on a port of its choosing, or on PLAYTAK_FAKE_PORT.
 With 'refuse-login USER PASSWORD' it checks instead that the bot logs in as
 USER with PASSWORD, answers 'Authentication failure' as the real server
 does, and expects the bot to go without retrying. With 'silent-before-welcome'
@@ -249,7 +250,7 @@ def main():
     host = os.environ.get("PLAYTAK_FAKE_HOST", "127.0.0.1")
     server = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind((host, 0))
+    server.bind((host, int(os.environ.get("PLAYTAK_FAKE_PORT", "0"))))
     server.listen(1)
     server.settimeout(60)
     with open(port_file + ".tmp", "w") as f:

@@ -145,7 +145,7 @@ expect_rc "a refused login (password file) exits 1" 1
 if wait "$fake"; then pass; else fail "refused login (file)" "$(grep FAIL "$scratch/server.log")"; fi
 
 # The server's name is resolved before the loop starts: a name that does not
-# resolve stops the bot at once, naming it (no reconnecting to nowhere);
+# exist stops the bot at once, naming it (no reconnecting to nowhere);
 # names and IPv6 addresses ([::1]:PORT) are reached, each address tried in turn.
 timeout 20 "$TAK" playtak --server no-such-host.invalid:10000 --seek 5,3+2 \
     >"$scratch/out" 2>"$scratch/err"
@@ -153,6 +153,23 @@ rc=$?
 err=$(cat "$scratch/err")
 expect_rc "a name that does not resolve stops the bot" 1
 expect_match "it names the host" "$err" '^tak playtak: cannot resolve no-such-host\.invalid: '
+# When no address answers, the bot looks the name up again (the server may
+# have moved to another address) as it reconnects: a server that is not on
+# localhost:PORT yet is reached once it is.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+TAK_PLAYTAK_PASSWORD=pw timeout 30 "$TAK" playtak --server "localhost:$port" --user TakBot_1 \
+    --accept >"$scratch/out" 2>"$scratch/err" &
+bot=$!
+sleep 0.5
+PLAYTAK_FAKE_PORT=$port start_fake refuse-login TakBot_1 pw
+wait "$bot"
+rc=$?
+err=$(cat "$scratch/err")
+expect_rc "a server there later: reached (and refuses the login)" 1
+expect_match "no address answered at first" "$err" "cannot connect to localhost:$port: .*; reconnecting in 1 s"
+expect_match "the name was looked up again" "$err" 'looked localhost up again'
+expect_match "the server there later says the login was refused" "$err" 'login refused'
+if wait "$fake"; then pass; else fail "a server there later: the fake's checks" "$(grep FAIL "$scratch/server.log")"; fi
 for server in localhost '[::1]'; do
     [ "$server" = '[::1]' ] && export PLAYTAK_FAKE_HOST=::1
     start_fake refuse-login TakBot_1 pw

@@ -343,6 +343,35 @@ test("a seek naming a page player: that player's lobby shows it, and only theirs
   for (const c of [named, other]) await c.close();
 });
 
+test("a seek naming 'x_q' is x_q's, not x-q's; the shape PlayTak shows a name stands for it only when one player has it", async () => {
+  const seeker = await ptGuest();
+  const base = uniqueName('Dash');
+  const dash = await lobbyFollower(), under = await lobbyFollower();
+  await identify(dash, `${base}-q`);
+  await identify(under, `${base}_q`);
+  const mine = (c) => lastLobby(c) && lastLobby(c).seeks.find((x) => x.name === seeker.name);
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${base}_q`);
+  const k = await waitFor(() => mine(under));
+  assert.equal(k.opponent, `${base}_q`);
+  const refused = await dash.send({ type: 'accept_seek', seek: k.id });
+  assert.notEqual(refused.type, 'ok', JSON.stringify(refused));
+  seeker.send('Seek 4 60 0 W 0 15 0 1 0 '); // for anyone: the dash's lobby changes after
+  await waitFor(() => mine(dash) && !mine(dash).opponent);
+  assert.ok(!dash.others.some((m) => m.type === 'lobby' && m.seeks.some((x) => x.id === k.id)), JSON.stringify(lastLobby(dash)));
+  // Only one player online has the shape: a seek naming it is theirs, under their own name.
+  const lone = await lobbyFollower();
+  const loneName = `${uniqueName('Lone')}-z`;
+  await identify(lone, loneName);
+  seeker.send(`Seek 4 60 0 W 0 15 0 1 0 ${loneName.replace('-', '_')}`);
+  const l = await waitFor(() => mine(lone) && mine(lone).opponent && mine(lone));
+  assert.equal(l.opponent, loneName);
+  const a = await lone.send({ type: 'accept_seek', seek: l.id });
+  assert.equal(a.type, 'ok', JSON.stringify(a));
+  assert.ok(await seeker.line(/^Game Start /));
+  await seeker.close();
+  for (const c of [dash, under, lone]) await c.close();
+});
+
 // A PlayTak guest (White) in a game with a page player (Black); the page's connection follows it.
 async function gameWithPage(pageName) {
   const pt = await ptGuest();
