@@ -147,16 +147,10 @@ void clock_release(Server *s, LiveGame *g, int64_t now) {
     int64_t at = now < last ? now : last;
     if (at < g->held_ms) at = g->held_ms; /* held again by a move since */
     int64_t start = g->info.turn_start_ms > 0 ? g->info.turn_start_ms + (at - g->held_ms) : 0;
-    g->held_ms = 0;
     TakError err;
-    /* Saved, so that a second restart gives nobody this hold's time again. */
-    if (start != g->info.turn_start_ms &&
-        !s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, g->game.count, start,
-                                       &err) &&
-        !s->config->quiet)
+    /* Still held when the store refuses it: the next tick tries again. */
+    if (!games_release_hold(s, g, start, &err) && !s->config->quiet)
         fprintf(stderr, "tak serve: restarting the clock of %s: %s\n", g->info.id, err.message);
-    g->info.turn_start_ms = start;
-    games_changed(s, g);
 }
 
 void clock_tick(Server *s) {

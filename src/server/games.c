@@ -230,6 +230,20 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
     return true;
 }
 
+bool games_release_hold(Server *s, LiveGame *g, int64_t turn_start, TakError *err) {
+    /* Saved, so that a second restart gives nobody this hold's time again. */
+    if (turn_start != g->info.turn_start_ms &&
+        !s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, g->game.count,
+                                       turn_start, err)) {
+        catch_up(s, g);
+        return false;
+    }
+    g->held_ms = 0;
+    g->info.turn_start_ms = turn_start;
+    games_changed(s, g);
+    return true;
+}
+
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
     if (tak_position_is_over(&g->game.current) || g->game.ended.end != TAK_END_NONE)
         return tak_error_set(err, "the game is over");

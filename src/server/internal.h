@@ -179,6 +179,9 @@ void games_free_all(Server *s);
 bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err);
 bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
+/* Ends the hold of a clock after a restart (clock.c): the clock runs from
+ * turn_start, saved first; false, and still held, when the store refuses it. */
+bool games_release_hold(Server *s, LiveGame *g, int64_t turn_start, TakError *err);
 void games_changed(Server *s,
                    LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
 void games_engine_done(Server *s, EngineJob *job);

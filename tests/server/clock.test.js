@@ -196,3 +196,39 @@ test('a restart: a player who stays away holds the clock no longer than 10 s', {
   await c.close();
   assert.equal(await own.stop(), 0);
 });
+
+// SQL on the test's SQLite store, from outside the server (the sqlite3 tool).
+function sqlite(db, sql) {
+  return require('node:child_process').execFileSync('sqlite3', ['-cmd', '.timeout 5000', db, sql], { encoding: 'utf8' }).trim();
+}
+
+// A store that refuses the write ending the hold: the clock stays held, and
+// the pages are not told it runs from a start the store never saved; once
+// the store takes it, the clock runs from the start it saved.
+test('a restart: a hold the store cannot end stays held till it can', { skip: process.env.TAK_TEST_PG && 'the SQLite store: its file is changed from outside' }, async () => {
+  let own = await startServer();
+  const { a, b, game, token, tokenB } = await timedGame(own.port, { time: 60 });
+  await play(a, b, ['a1', 'c3']);
+  await a.nextState((s) => s.ply === 2);
+  await own.kill();
+  await a.closed; await b.closed;
+  await sleep(1500);
+  own = await startServer({ db: own.db, port: own.port });
+  const c = await connect(own.port);
+  assert.equal((await c.send({ type: 'join', game, token })).type, 'ok');
+  assert.equal((await c.nextState()).clock.held, true);
+  sqlite(own.db, "CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+  const d = await connect(own.port);
+  assert.equal((await d.send({ type: 'join', game, token: tokenB })).type, 'ok'); // both back
+  await sleep(1000);
+  for (const s of [c.state, d.state]) {
+    assert.equal(s.clock.held, true, 'still held: the store did not take the new start');
+    assert.equal(s.clock.running, null);
+  }
+  sqlite(own.db, 'DROP TRIGGER refuse');
+  const s = await c.nextState((x) => x.clock.running === 'white', 3000);
+  assert.equal(s.clock.held, false);
+  assert.equal(+sqlite(own.db, `SELECT turn_start FROM games WHERE id = '${game}'`), s.clock.turn_start_ms, 'the pages are told the start the store saved');
+  await c.close(); await d.close();
+  assert.equal(await own.stop(), 0);
+});
