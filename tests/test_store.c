@@ -312,25 +312,63 @@ static void test_seat_and_ending(void **state) {
 }
 
 /* The first heartbeat of a process after every server was down moves the
- * running clocks on by the gap (no later than now), and says it did. */
+ * running clocks on by the gap (no later than now) and holds them from then. */
 static void test_heartbeat(void **state) {
     Fixture *f = *state;
     StoredGame g = full_game("clock", 0);
-    g.end = 0, g.turn_start_ms = 100000;
+    g.end = 0, g.turn_start_ms = 100000, g.held_since_ms = 0;
     OK(f->store->ops->create_game(f->store, &g, ERR));
-    OK(f->store->ops->heartbeat(f->store, 100500, false, NULL, ERR));
-    bool resumed = true;
-    OK(f->store->ops->heartbeat(f->store, 100500 + STORE_HEARTBEAT_GAP_MS / 2, true, &resumed,
-                                ERR));
-    assert_false(resumed);
+    OK(f->store->ops->heartbeat(f->store, 100500, false, ERR));
+    OK(f->store->ops->heartbeat(f->store, 100500 + STORE_HEARTBEAT_GAP_MS / 2, true, ERR));
     StoredGame back = load(f, "clock");
     assert_int_equal(back.turn_start_ms, 100000); /* a short gap: the clocks ran */
+    assert_int_equal(back.held_since_ms, 0);      /* another server was up: nothing held */
     stored_game_free(&back);
     int64_t later = 100500 + STORE_HEARTBEAT_GAP_MS / 2 + 60000;
-    OK(f->store->ops->heartbeat(f->store, later, true, &resumed, ERR));
-    assert_true(resumed); /* the server holds the clocks till the pages are back */
+    OK(f->store->ops->heartbeat(f->store, later, true, ERR));
     back = load(f, "clock");
     assert_int_equal(back.turn_start_ms, 100000 + 60000);
+    assert_int_equal(back.held_since_ms, later); /* held till the pages are back */
+    stored_game_free(&back);
+    stored_game_free(&g);
+}
+
+/* The hold after a restart: ended once, by one conditional write; a crash
+ * during it gives its time back with the outage's, so nobody is charged
+ * the seconds it held. */
+static void test_hold(void **state) {
+    Fixture *f = *state;
+    StoredGame g = full_game("hold", 0);
+    g.end = 0, g.turn_start_ms = 100000, g.held_since_ms = 0;
+    OK(f->store->ops->create_game(f->store, &g, ERR));
+    /* White has thought 500 ms when every server goes down for a minute. */
+    OK(f->store->ops->heartbeat(f->store, 100500, false, ERR));
+    int64_t up = 160500;
+    OK(f->store->ops->heartbeat(f->store, up, true, ERR));
+    StoredGame back = load(f, "hold");
+    assert_int_equal(back.turn_start_ms, 160000);
+    assert_int_equal(back.held_since_ms, up);
+    stored_game_free(&back);
+    /* Down again 4 s into the hold, for 30 s: the 4 s held are given back too. */
+    OK(f->store->ops->heartbeat(f->store, up + 4000, false, ERR));
+    int64_t again = up + 4000 + 30000;
+    OK(f->store->ops->heartbeat(f->store, again, true, ERR));
+    back = load(f, "hold");
+    assert_int_equal(again - back.turn_start_ms, 500); /* what White had used, no more */
+    assert_int_equal(back.held_since_ms, again);
+    stored_game_free(&back);
+    /* Ended as seen: once. Seen otherwise (a move came first): not at all. */
+    bool released = true;
+    int64_t from = again - 500, start = again - 500 + 3000;
+    OK(f->store->ops->release_hold(f->store, "hold", again, from + 1, start, &released, ERR));
+    assert_false(released);
+    OK(f->store->ops->release_hold(f->store, "hold", again, from, start, &released, ERR));
+    assert_true(released);
+    OK(f->store->ops->release_hold(f->store, "hold", again, from, start, &released, ERR));
+    assert_false(released); /* another process ended it first */
+    back = load(f, "hold");
+    assert_int_equal(back.turn_start_ms, start);
+    assert_int_equal(back.held_since_ms, 0);
     stored_game_free(&back);
     stored_game_free(&g);
 }
@@ -585,6 +623,7 @@ static void test_columns(void **state) {
     X(test_moves)                                                                                  \
     X(test_seat_and_ending)                                                                        \
     X(test_heartbeat)                                                                              \
+    X(test_hold)                                                                                   \
     X(test_players)                                                                                \
     X(test_rated_game)                                                                             \
     X(test_unrated_end)                                                                            \

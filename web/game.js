@@ -232,7 +232,7 @@ function clockText(ms) {
 }
 
 // Each side's time left now, as the server counts it. Cut off from the
-// server, the page stops the clocks where they were when it lost it: the
+// server, the page holds the clocks where they were when it lost it: the
 // server holds the mover's clock till the pages are back (clock.c), and a
 // clock counting down meanwhile would jump back when they are.
 function clockLeft(c) {
@@ -249,16 +249,19 @@ export function drawClocks() {
   $('clocks').hidden = !c;
   if (!c) return;
   const left = clockLeft(c);
-  // Held: the server's clock waits for the pages after a restart; or this page is cut off.
-  const paused = c.held ? s.turn : app.connected ? null : c.running;
+  // The clock held: by the server, waiting for the pages after a restart;
+  // or here, while this page is cut off. One word for it, in the class and
+  // in what a screen reader says, as in the server's state.
+  const held = c.held ? s.turn : app.connected ? null : c.running;
+  const why = c.held ? 'till both players are back' : 'while this page reconnects';
   ['white', 'black'].forEach((color, i) => {
     const el = $('clock-' + color);
-    const running = c.running === color && paused !== color;
+    const running = c.running === color && held !== color;
     el.textContent = `${color === 'white' ? 'White' : 'Black'} ${clockText(left[i])}`;
     el.classList.toggle('running', running);
-    el.classList.toggle('paused', paused === color);
+    el.classList.toggle('held', held === color);
     el.classList.toggle('low', left[i] < 10000);
-    el.setAttribute('aria-label', `${color} clock: ${clockText(left[i])}${running ? ', running' : paused === color ? ', stopped till the players are back' : ''}`);
+    el.setAttribute('aria-label', `${color} clock: ${clockText(left[i])}${running ? ', running' : held === color ? ', held ' + why : ''}`);
   });
 }
 

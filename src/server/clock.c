@@ -16,24 +16,29 @@
  *
  * After such a restart the clock of the side to move is held, not charged,
  * until both players' pages are back (each seat followed here; the engine's
- * is always back) or CLOCK_HOLD_MS has passed, then runs on from where it
- * stopped. A page needs up to its retry time (4 s at most) to see that the
+ * is always back) or STORE_CLOCK_HOLD_MS has passed, then runs on from where
+ * it stopped. A page needs up to its retry time (4 s at most) to see that the
  * server is back: charging the mover for it charges them for time they could
  * not see the board. Both, not the mover alone: a move made while the other
  * page is still away would start the other side's clock while it is blind;
  * a move made while held is charged what its mover used before the restart
  * and holds the next turn's clock the same way. The mover back alone thinks
- * free until the other page comes, at most CLOCK_HOLD_MS after the start; a
- * player who has gone holds the game no longer than that.
+ * free until the other page comes, at most STORE_CLOCK_HOLD_MS after the
+ * start; a player who has gone holds the game no longer than that.
+ *
+ * The hold is the game's, in the store (held_since_ms), set by the restart
+ * for every running clock at once: every process of a cluster holds it the
+ * same, loading and unloading a game does not hold it again, and the first
+ * process to end it does so for all (one conditional write). "Both back"
+ * means both seats followed on the process that ends the hold: a process
+ * sees only its own pages, and telling the others which seats it follows
+ * would be a write per page. Two pages on two processes so wait out the
+ * hold's time, which charges nobody and is the longest a hold lasts anyway.
  */
 #include <stdio.h>
 #include <time.h>
 
 #include "internal.h"
-
-/* The longest a clock is held after a restart for the pages to come back:
- * past the page's longest wait between tries (4 s) and a slow start. */
-#define CLOCK_HOLD_MS 10000
 
 int64_t clock_now_ms(void) {
     struct timespec ts;
@@ -63,10 +68,21 @@ static void left_at_turn_start(const LiveGame *g, int64_t left[2]) {
     }
 }
 
-/* When the current turn's clock counts from at `now`: while it is held, the
- * turn start moves on with now, so its time left stays where it stopped. */
+/* When the current turn's clock counts from at `now`. Held, it does not
+ * count from the later of the hold's start and the turn's (a move made while
+ * held) until now, or the end of the hold's time: a hold not yet ended at
+ * its time counts as ended then. */
 static int64_t counted_from(const LiveGame *g, int64_t now) {
-    return g->held_ms ? g->info.turn_start_ms + (now - g->held_ms) : g->info.turn_start_ms;
+    int64_t start = g->info.turn_start_ms, held = g->info.held_since_ms;
+    if (held == 0) return start;
+    int64_t from = held > start ? held : start, last = held + STORE_CLOCK_HOLD_MS;
+    int64_t to = now < last ? now : last;
+    return to > from ? start + (to - from) : start;
+}
+
+/* Whether the running clock is held after a restart. */
+static bool is_held(const LiveGame *g) {
+    return g->info.held_since_ms != 0 && clock_running(g) >= 0;
 }
 
 int clock_running(const LiveGame *g) {
@@ -132,31 +148,15 @@ static bool both_back(const LiveGame *g) {
     return back[0] && back[1];
 }
 
-void clock_hold(Server *s, LiveGame *g, int64_t now) {
-    /* Only a turn that began before this start: one begun since has its pages. */
-    if (s->resumed_ms == 0 || clock_running(g) < 0 || g->info.turn_start_ms > s->resumed_ms) return;
-    g->held_ms = s->resumed_ms;
-    clock_release(s, g, now);
-}
-
 void clock_release(Server *s, LiveGame *g, int64_t now) {
-    if (g->held_ms == 0) return;
-    int64_t last = s->resumed_ms + CLOCK_HOLD_MS;
-    if (now < last && !both_back(g) && clock_running(g) >= 0) return;
+    if (!is_held(g)) return;
+    if (now < g->info.held_since_ms + STORE_CLOCK_HOLD_MS && !both_back(g)) return;
     /* A game loaded after the hold's time was up runs from then, not from now. */
-    int64_t at = now < last ? now : last;
-    if (at < g->held_ms) at = g->held_ms; /* held again by a move since */
-    int64_t start = g->info.turn_start_ms > 0 ? g->info.turn_start_ms + (at - g->held_ms) : 0;
-    g->held_ms = 0;
+    int64_t start = counted_from(g, now);
     TakError err;
-    /* Saved, so that a second restart gives nobody this hold's time again. */
-    if (start != g->info.turn_start_ms &&
-        !s->store->ops->truncate_moves(s->store, g->info.id, g->game.count, g->game.count, start,
-                                       &err) &&
-        !s->config->quiet)
+    /* Still held when the store refuses it: the next tick tries again. */
+    if (!games_release_hold(s, g, start, &err) && !s->config->quiet)
         fprintf(stderr, "tak serve: restarting the clock of %s: %s\n", g->info.id, err.message);
-    g->info.turn_start_ms = start;
-    games_changed(s, g);
 }
 
 void clock_tick(Server *s) {
@@ -178,8 +178,10 @@ json_t *clock_json(const LiveGame *g) {
     TakResult r = tak_game_result(&g->game);
     if (r.end == TAK_END_TIME && r.winner >= 0) left[!r.winner] = 0; /* the flag fell */
     int mover = clock_running(g);
-    if (mover >= 0 && g->held_ms) { /* held: the mover's time where it stopped, no clock running */
-        left[mover] -= g->held_ms - g->info.turn_start_ms;
+    bool held = is_held(g);
+    if (held) { /* the mover's time where it stopped, no clock running */
+        int64_t start = g->info.turn_start_ms, from = g->info.held_since_ms;
+        if (from > start) left[mover] -= from - start;
         mover = -1;
     }
     return json_pack("{s:I, s:I, s:I, s:i, s:[I,I], s:o, s:I, s:b}", "base_ms",
@@ -187,7 +189,7 @@ json_t *clock_json(const LiveGame *g) {
                      "extra_ms", (json_int_t)c->extra_ms, "extra_move", c->extra_move, "left_ms",
                      (json_int_t)left[0], (json_int_t)left[1], "running",
                      mover < 0 ? json_null() : json_string(mover ? "black" : "white"),
-                     "turn_start_ms", (json_int_t)g->info.turn_start_ms, "held", g->held_ms != 0);
+                     "turn_start_ms", (json_int_t)g->info.turn_start_ms, "held", held);
 }
 
 void clock_tag(const StoredClock *c, char *out, size_t cap) {

@@ -109,7 +109,7 @@ LiveGame *games_find(Server *s, const char *id, TakError *err) {
     add(s, g);
     players_game_over(s, g);           /* an end no process recorded (it died first) */
     int64_t now = clock_now_ms();
-    clock_hold(s, g, now);  /* its pages are coming back after a restart */
+    clock_release(s, g, now); /* a hold whose time ran out while nobody had it loaded */
     clock_check(s, g, now); /* a time that ran out while nobody had it loaded */
     engine_kick(s, g); /* a game against the engine resumes where it stopped */
     playtak_port_game_listed(s, g, false);
@@ -206,7 +206,6 @@ bool games_play(Server *s, LiveGame *g, TakMove move, TakError *err) {
     g->info.left_ms[g->info.move_count] = left_after;
     memcpy(g->info.moves[g->info.move_count++], text, sizeof text);
     g->info.turn_start_ms = turn_start;
-    if (g->held_ms) g->held_ms = turn_start ? now : 0; /* the next turn's clock held too */
     g->offer[OFFER_DRAW] = g->offer[OFFER_TAKEBACK] = -1;
     s->moves++;
     games_changed(s, g);
@@ -224,7 +223,6 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err) {
         return false;
     }
     g->info.turn_start_ms = turn_start;
-    g->held_ms = 0; /* both players agreed to it: they are back */
     while (g->game.count > keep) tak_game_undo(&g->game);
     g->info.move_count = keep;
     g->generation++;
@@ -238,6 +236,24 @@ bool games_take_back(Server *s, LiveGame *g, int who, TakError *err) {
     size_t n = (int)tak_position_side(&g->game.current) == who ? 2 : 1;
     if (n > g->game.count) return tak_error_set(err, "there is no move of yours to take back");
     return games_undo(s, g, n, err);
+}
+
+bool games_release_hold(Server *s, LiveGame *g, int64_t turn_start, TakError *err) {
+    /* Saved, so that no process holds it again nor a restart gives its time again. */
+    bool released = false;
+    if (!s->store->ops->release_hold(s->store, g->info.id, g->info.held_since_ms,
+                                     g->info.turn_start_ms, turn_start, &released, err)) {
+        catch_up(s, g);
+        return false;
+    }
+    if (!released) { /* another process ended it first, or a move came: take theirs */
+        catch_up(s, g);
+        return true;
+    }
+    g->info.held_since_ms = 0;
+    g->info.turn_start_ms = turn_start;
+    games_changed(s, g);
+    return true;
 }
 
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err) {
@@ -312,8 +328,6 @@ void games_refresh(Server *s, const char *id, size_t plies, const int offer[2], 
     /* The stored record replaces ours; followers and this process's engine
      * search stay (a search of a changed position is dropped when done). */
     if (!same_record(g, fresh)) g->generation++;
-    /* A turn started by another process is not the one held here. */
-    if (fresh->info.turn_start_ms != g->info.turn_start_ms) g->held_ms = 0;
     tak_game_free(&g->game);
     stored_game_free(&g->info);
     g->game = fresh->game;

@@ -176,7 +176,6 @@ struct LiveGame {
     bool over_told; /* the lobby has been told the game ended */
     int pt_no;      /* its number on the PlayTak port (playtak_port.c), or 0 before one is needed */
     bool pt_listed; /* PlayTak clients have been told it is in their game list */
-    int64_t held_ms; /* since when its running clock is held after a restart (clock.c), or 0 */
     LiveGame *hnext;
 };
 
@@ -193,6 +192,10 @@ bool games_undo(Server *s, LiveGame *g, size_t count, TakError *err);
  * or two, with games_undo); false with err when `who` has not moved yet. */
 bool games_take_back(Server *s, LiveGame *g, int who, TakError *err);
 bool games_end(Server *s, LiveGame *g, TakEnd end, int winner, TakError *err);
+/* Ends the hold of a clock after a restart (clock.c): the clock runs from
+ * turn_start, saved first; false, and still held, when the store refuses it.
+ * Another process that ended it first is caught up with (true). */
+bool games_release_hold(Server *s, LiveGame *g, int64_t turn_start, TakError *err);
 void games_changed(Server *s,
                    LiveGame *g); /* drops the cached state, broadcasts, kicks the engine */
 void games_engine_done(Server *s, EngineJob *job);
@@ -238,11 +241,9 @@ bool clock_charge(const LiveGame *g, int64_t now, int64_t *left_after, int64_t *
                   int64_t *flagged_at);
 /* Ends the game on time if the side to move has run out at `now`. */
 void clock_check(Server *s, LiveGame *g, int64_t now);
-/* A game loaded after a restart: holds its running clock (clock.c says
- * when), and lets it go at once if it may. */
-void clock_hold(Server *s, LiveGame *g, int64_t now);
-/* Lets a held clock run again once both players are back or the hold's
- * time is up; saves where it starts and tells the followers. */
+/* Lets a clock held after a restart (clock.c) run again once both players
+ * are back or the hold's time is up: saves where it starts, once for the
+ * whole cluster, and tells the followers. Nothing when it is not held. */
 void clock_release(Server *s, LiveGame *g, int64_t now);
 /* Four times a second: every loaded game's flag. */
 void clock_tick(Server *s);
@@ -320,7 +321,6 @@ struct Server {
     TakatLayers *takat_layers;  /* the solved layers (--takat-layers), or NULL */
     size_t takat_count;
     int64_t heartbeat_ms; /* when the store last heard this server is up */
-    int64_t resumed_ms;   /* when it started after every server was down (clock.c), or 0 */
     Lobby *lobby;         /* made when first used */
     Bucket new_players;   /* names claimed on this server (players.c): no flood of them */
     PtPort *ptport;       /* the PlayTak port (--playtak-port), or NULL */

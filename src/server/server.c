@@ -114,7 +114,7 @@ static void on_lobby_tick(struct ev_loop *loop, ev_timer *w, int revents) {
 static void heartbeat(Server *s, int64_t now) {
     if (now - s->heartbeat_ms < STORE_HEARTBEAT_MS) return;
     TakError err;
-    if (!s->store->ops->heartbeat(s->store, now, false, NULL, &err) && !s->config->quiet)
+    if (!s->store->ops->heartbeat(s->store, now, false, &err) && !s->config->quiet)
         fprintf(stderr, "tak serve: %s\n", err.message);
     s->heartbeat_ms = now;
 }
@@ -162,10 +162,8 @@ bool tak_server_run(const TakServerConfig *config, TakError *err) {
     if (server.store == NULL) goto close_layers;
     /* The clocks that ran when the last server stopped go on from where they were. */
     server.heartbeat_ms = clock_now_ms();
-    bool resumed = false;
-    if (!server.store->ops->heartbeat(server.store, server.heartbeat_ms, true, &resumed, err))
+    if (!server.store->ops->heartbeat(server.store, server.heartbeat_ms, true, err))
         goto close_store;
-    if (resumed) server.resumed_ms = server.heartbeat_ms; /* clocks held till the pages are back */
     raise_file_limit();
     lws_set_log_level(config->quiet ? 0 : LLL_ERR, NULL);
 

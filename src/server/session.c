@@ -92,7 +92,7 @@ void session_attach(Session *ss, LiveGame *g, int seat) {
         g->subs = ss;
     }
     ss->seat = seat;
-    if (g->held_ms) clock_release(ss->server, g, clock_now_ms()); /* a player back */
+    clock_release(ss->server, g, clock_now_ms()); /* a player back after a restart */
     if (ss->pt) return playtak_port_game_changed(ss->server, ss, g);
     Outbuf *b = games_state(g);
     session_send(ss, b);

@@ -110,6 +110,7 @@ const StoreColumn store_game_columns[] = {
     TEXT("result", result),
     INT64("finished", finished_s),
     INT("result_end", result_end),
+    INT64("held_since", held_since_ms),
 };
 const size_t store_game_column_count = sizeof store_game_columns / sizeof *store_game_columns;
 

@@ -30,6 +30,10 @@
 /* A heartbeat older than this at start means every server was down: the
  * clocks stop for that time (a faster restart is charged, under 1 s). */
 #define STORE_HEARTBEAT_GAP_MS 1000
+/* After such a restart the clock of the side to move is held, at most this
+ * long, for the players' pages to come back (clock.c says why): past the
+ * page's longest wait between tries (4 s) and a slow start. */
+#define STORE_CLOCK_HOLD_MS 10000
 
 /* A game's time control; base_ms 0 for an untimed game. Each player starts
  * with base_ms, gets increment_ms after each of their moves and extra_ms
@@ -68,6 +72,11 @@ typedef struct StoredGame {
     /* When the clock of the side to move started (ms since 1970, moved on by
      * the time the servers were down); 0 while no clock runs. */
     int64_t turn_start_ms;
+    /* When every server came back after all were down, while the clock of
+     * the side to move is held for the pages to come back (clock.c); 0 when
+     * it is not held. Kept here, not in one process, so that every process
+     * of a cluster holds it alike and it is given once per outage. */
+    int64_t held_since_ms;
 } StoredGame;
 
 void stored_game_free(StoredGame *g);
@@ -157,9 +166,19 @@ typedef struct StoreOps {
     /* Says the servers are up at `now_ms` (every second or so). The first
      * call of a process, with `resume` true, first moves the clocks of the
      * games in progress on by the time since the last such word, so that
-     * nobody's clock ran while no server was up; *resumed (when not NULL)
-     * says whether it did so (every server was down). */
-    bool (*heartbeat)(Store *s, int64_t now_ms, bool resume, bool *resumed, TakError *err);
+     * nobody's clock ran while no server was up, and when it does (every
+     * server was down) holds them from now_ms (held_since_ms). A hold not
+     * ended when the servers went down gives its time back too: a crash
+     * during the hold charges nobody for it. */
+    bool (*heartbeat)(Store *s, int64_t now_ms, bool resume, TakError *err);
+    /* Ends the hold of a game's clock that began at held_since_ms, its turn
+     * begun at from_turn_start_ms: the clock runs from turn_start_ms. One
+     * conditional write, so one process of a cluster ends it: *released is
+     * false (and true returned) when the game is no longer so (another
+     * process ended the hold, or a move came first). */
+    bool (*release_hold)(Store *s, const char *id, int64_t held_since_ms,
+                         int64_t from_turn_start_ms, int64_t turn_start_ms, bool *released,
+                         TakError *err);
 
     /* ---- players and ratings ---- */
     /* Looks a player up; *found false (and true returned) when there is none. */

@@ -95,9 +95,19 @@ static const char q_alive_get[] = "SELECT alive_ms FROM servers WHERE id = 0";
 static const char q_alive_set[] =
     "INSERT INTO servers(id, alive_ms) VALUES(0, $1::bigint)"
     " ON CONFLICT (id) DO UPDATE SET alive_ms = GREATEST(servers.alive_ms, $1::bigint)";
+/* The clocks running when the last server stopped (its last word $3, $1 ms
+ * before now, $2) go on where they stopped, the time of a hold not ended by
+ * then ($4 at most) given back, and are held from now. One statement, so
+ * the processes of a cluster all hold from the same moment. */
 static const char q_resume[] =
-    "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint, $2::bigint)"
+    "UPDATE games SET turn_start = LEAST(turn_start + $1::bigint + CASE WHEN held_since > 0"
+    " THEN GREATEST(0, LEAST(held_since + $4::bigint, $3::bigint)"
+    " - GREATEST(held_since, turn_start)) ELSE 0 END, $2::bigint), held_since = $2::bigint"
     " WHERE turn_start > 0 AND end_kind = 0";
+/* Ends a hold as the caller saw it; a process that lost the race changes nothing. */
+static const char q_release[] =
+    "UPDATE games SET turn_start = $4::bigint, held_since = 0"
+    " WHERE id = $1 AND held_since = $2::bigint AND turn_start = $3::bigint AND end_kind = 0";
 
 /* The first line of libpq's message (they end in a newline, some run on). */
 bool pg_error(TakError *err, const char *what, const char *message) {
@@ -315,10 +325,8 @@ static bool pg_set_ending(Store *base, const char *id, int end, int winner, TakE
     return changed == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
-static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, bool *resumed,
-                         TakError *err) {
+static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err) {
     PgStore *s = (PgStore *)base;
-    if (resumed) *resumed = false;
     char now[24];
     snprintf(now, sizeof now, "%lld", (long long)now_ms);
     if (resume) {
@@ -330,15 +338,31 @@ static bool pg_heartbeat(Store *base, int64_t now_ms, bool resume, bool *resumed
         /* Another server still up keeps the heartbeat fresh: then the gap is
          * about a second, and the clocks ran, as they should. */
         if (alive > 0 && now_ms - alive > STORE_HEARTBEAT_GAP_MS) {
-            char gap[24];
+            char gap[24], last[24], hold[24];
             snprintf(gap, sizeof gap, "%lld", (long long)(now_ms - alive));
-            const char *params[2] = {gap, now};
-            if (!pg_change(s, q_resume, 2, params, NULL, err, "resuming the clocks")) return false;
-            if (resumed) *resumed = true;
+            snprintf(last, sizeof last, "%lld", (long long)alive);
+            snprintf(hold, sizeof hold, "%d", STORE_CLOCK_HOLD_MS);
+            const char *params[4] = {gap, now, last, hold};
+            if (!pg_change(s, q_resume, 4, params, NULL, err, "resuming the clocks")) return false;
         }
     }
     const char *params[1] = {now};
     return pg_change(s, q_alive_set, 1, params, NULL, err, "saving the heartbeat");
+}
+
+static bool pg_release_hold(Store *base, const char *id, int64_t held_since_ms,
+                            int64_t from_turn_start_ms, int64_t turn_start_ms, bool *released,
+                            TakError *err) {
+    PgStore *s = (PgStore *)base;
+    char h[24], f[24], t[24];
+    snprintf(h, sizeof h, "%lld", (long long)held_since_ms);
+    snprintf(f, sizeof f, "%lld", (long long)from_turn_start_ms);
+    snprintf(t, sizeof t, "%lld", (long long)turn_start_ms);
+    const char *params[4] = {id, h, f, t};
+    long changed = 0;
+    if (!pg_change(s, q_release, 4, params, &changed, err, "restarting the clock")) return false;
+    *released = changed == 1;
+    return true;
 }
 
 static const StoreOps postgres_ops = {
@@ -350,6 +374,7 @@ static const StoreOps postgres_ops = {
     .take_seat = pg_take_seat,
     .set_ending = pg_set_ending,
     .heartbeat = pg_heartbeat,
+    .release_hold = pg_release_hold,
     .find_player = pg_find_player,
     .create_player = pg_create_player,
     .finish_game = pg_finish_game,

@@ -32,9 +32,14 @@ static const char *const queries[Q_COUNT] = {
     [Q_ALIVE_GET] = "SELECT alive_ms FROM servers WHERE id = 0",
     [Q_ALIVE_SET] = "INSERT OR REPLACE INTO servers(id, alive_ms) VALUES(0, ?1)",
     /* The clocks that were running when the last server stopped (its last
-     * heartbeat was ?1 ms before now, ?2) start again where they stopped. */
-    [Q_RESUME] = "UPDATE games SET turn_start = MIN(turn_start + ?1, ?2)"
-                 " WHERE turn_start > 0 AND end_kind = 0",
+     * heartbeat was ?1 ms before now, ?2, at ?3) start again where they
+     * stopped, the time of a hold not ended by then (?4 at most) given
+     * back, and are held from now. */
+    [Q_RESUME] = "UPDATE games SET turn_start = MIN(turn_start + ?1 + CASE WHEN held_since > 0"
+                 " THEN MAX(0, MIN(held_since + ?4, ?3) - MAX(held_since, turn_start)) ELSE 0 END,"
+                 " ?2), held_since = ?2 WHERE turn_start > 0 AND end_kind = 0",
+    [Q_RELEASE] = "UPDATE games SET turn_start = ?4, held_since = 0"
+                  " WHERE id = ?1 AND held_since = ?2 AND turn_start = ?3 AND end_kind = 0",
 };
 
 /* The games table is made from store_game_columns (open_tables). */
@@ -288,10 +293,8 @@ static bool sq_set_ending(Store *base, const char *id, int end, int winner, TakE
     return sqlite3_changes(s->db) == 1 ? true : tak_error_set(err, "the game is over already");
 }
 
-static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, bool *resumed,
-                         TakError *err) {
+static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, TakError *err) {
     SqliteStore *s = (SqliteStore *)base;
-    if (resumed) *resumed = false;
     if (resume) {
         sqlite3_stmt *st = s->q[Q_ALIVE_GET];
         int rc = sqlite3_step(st);
@@ -302,13 +305,28 @@ static bool sq_heartbeat(Store *base, int64_t now_ms, bool resume, bool *resumed
             st = s->q[Q_RESUME];
             sqlite3_bind_int64(st, 1, now_ms - alive);
             sqlite3_bind_int64(st, 2, now_ms);
+            sqlite3_bind_int64(st, 3, alive);
+            sqlite3_bind_int64(st, 4, STORE_CLOCK_HOLD_MS);
             if (!sq_run(s, st, err, "resuming the clocks")) return false;
-            if (resumed) *resumed = true;
         }
     }
     sqlite3_stmt *st = s->q[Q_ALIVE_SET];
     sqlite3_bind_int64(st, 1, now_ms);
     return sq_run(s, st, err, "saving the heartbeat");
+}
+
+static bool sq_release_hold(Store *base, const char *id, int64_t held_since_ms,
+                            int64_t from_turn_start_ms, int64_t turn_start_ms, bool *released,
+                            TakError *err) {
+    SqliteStore *s = (SqliteStore *)base;
+    sqlite3_stmt *st = s->q[Q_RELEASE];
+    sq_bind_text(st, 1, id);
+    sqlite3_bind_int64(st, 2, held_since_ms);
+    sqlite3_bind_int64(st, 3, from_turn_start_ms);
+    sqlite3_bind_int64(st, 4, turn_start_ms);
+    if (!sq_run(s, st, err, "restarting the clock")) return false;
+    *released = sqlite3_changes(s->db) == 1;
+    return true;
 }
 
 static const StoreOps sqlite_ops = {
@@ -320,6 +338,7 @@ static const StoreOps sqlite_ops = {
     .take_seat = sq_take_seat,
     .set_ending = sq_set_ending,
     .heartbeat = sq_heartbeat,
+    .release_hold = sq_release_hold,
     .find_player = sq_find_player,
     .create_player = sq_create_player,
     .finish_game = sq_finish_game,

@@ -23,6 +23,7 @@ enum {
     Q_ALIVE_GET,
     Q_ALIVE_SET,
     Q_RESUME,
+    Q_RELEASE,
     Q_PLAYER_HASH,
     Q_PLAYER_NAME,
     Q_PLAYER_ID,

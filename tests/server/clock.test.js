@@ -196,3 +196,116 @@ test('a restart: a player who stays away holds the clock no longer than 10 s', {
   await c.close();
   assert.equal(await own.stop(), 0);
 });
+
+// SQL on the test's SQLite store, from outside the server (the sqlite3 tool).
+function sqlite(db, sql) {
+  return require('node:child_process').execFileSync('sqlite3', ['-cmd', '.timeout 5000', db, sql], { encoding: 'utf8' }).trim();
+}
+
+// A store that refuses the write ending the hold: the clock stays held, and
+// the pages are not told it runs from a start the store never saved; once
+// the store takes it, the clock runs from the start it saved.
+test('a restart: a hold the store cannot end stays held till it can', { skip: process.env.TAK_TEST_PG && 'the SQLite store: its file is changed from outside' }, async () => {
+  let own = await startServer();
+  const { a, b, game, token, tokenB } = await timedGame(own.port, { time: 60 });
+  await play(a, b, ['a1', 'c3']);
+  await a.nextState((s) => s.ply === 2);
+  await own.kill();
+  await a.closed; await b.closed;
+  await sleep(1500);
+  own = await startServer({ db: own.db, port: own.port });
+  const c = await connect(own.port);
+  assert.equal((await c.send({ type: 'join', game, token })).type, 'ok');
+  assert.equal((await c.nextState()).clock.held, true);
+  sqlite(own.db, "CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+  const d = await connect(own.port);
+  assert.equal((await d.send({ type: 'join', game, token: tokenB })).type, 'ok'); // both back
+  await sleep(1000);
+  for (const s of [c.state, d.state]) {
+    assert.equal(s.clock.held, true, 'still held: the store did not take the new start');
+    assert.equal(s.clock.running, null);
+  }
+  sqlite(own.db, 'DROP TRIGGER refuse');
+  const s = await c.nextState((x) => x.clock.running === 'white', 3000);
+  assert.equal(s.clock.held, false);
+  assert.equal(+sqlite(own.db, `SELECT turn_start FROM games WHERE id = '${game}'`), s.clock.turn_start_ms, 'the pages are told the start the store saved');
+  await c.close(); await d.close();
+  assert.equal(await own.stop(), 0);
+});
+
+// Review of the hold: it was held again each time the game was loaded after
+// its 10 s, and each end gave another 10 s back (GET /api/games/ID.ptn
+// loads and unloads it: about 30 of them gave back 5 minutes). The hold is
+// the game's, in the store: given once per outage.
+test('a restart: the hold is given once, however often the game is loaded', { skip: process.env.TAK_TEST_PG && 'the SQLite store: its file is changed from outside' }, async () => {
+  let own = await startServer();
+  const { a, b, game, token } = await timedGame(own.port, { time: 120 });
+  await play(a, b, ['a1', 'c3']);
+  await a.nextState((s) => s.ply === 2);
+  await own.kill();
+  await a.closed; await b.closed;
+  // White had thought 40 s when the server went down.
+  const start = +sqlite(own.db, `SELECT turn_start FROM games WHERE id = '${game}'`);
+  sqlite(own.db, `UPDATE games SET turn_start = ${start - 40000} WHERE id = '${game}'`);
+  await sleep(1500);
+  own = await startServer({ db: own.db, port: own.port });
+  const up = Date.now();
+  await sleep(10500); // nobody back: the hold's time runs out
+  for (let i = 0; i < 5; i++) {
+    const r = await fetch(`${own.url}/api/games/${game}.ptn`);
+    assert.equal(r.status, 200);
+    await r.text();
+  }
+  const c = await connect(own.port);
+  const j = await c.send({ type: 'join', game, token });
+  const s = await c.nextState();
+  assert.equal(s.clock.running, 'white');
+  assert.equal(s.clock.held, false);
+  // White's 40 s, and the time since the hold's 10 s ended, not less.
+  const used = j.now_ms - s.clock.turn_start_ms;
+  const since = Date.now() - up - 10000;
+  assert.ok(used >= 40000 + since - 1000 && used <= 40000 + since + 1500, `White used ${used} ms, ${since} ms since the hold`);
+  await c.close();
+  assert.equal(await own.stop(), 0);
+});
+
+// Review of the hold: only the first server of a cluster to start held the
+// clocks; one starting a moment later held nothing, so two servers showed
+// the same game held and running. The hold is in the store: every server
+// holds it, one ends it for all. A page on each server: neither sees both,
+// so the hold lasts its 10 s (clock.c says why).
+test('a cluster restart: every server holds the clock, and it ends once for all', { skip: !process.env.TAK_TEST_PG && 'PostgreSQL: run under scripts/with-postgres.sh' }, async () => {
+  // A database of its own: this file's other server must be down too.
+  const name = 'hold_' + require('node:crypto').randomBytes(4).toString('hex');
+  require('node:child_process').execFileSync('psql', ['-q', process.env.TAK_TEST_PG, '-c', `CREATE DATABASE ${name}`]);
+  const db = process.env.TAK_TEST_PG.replace(/\/tak\?/, `/${name}?`);
+  let [A, B] = await Promise.all([startServer({ db }), startServer({ db })]);
+  const { a, b, game, token, tokenB } = await timedGame(A.port, { time: 60 });
+  await play(a, b, ['a1', 'c3']);
+  await a.nextState((s) => s.ply === 2);
+  await sleep(500);
+  await Promise.all([A.kill(), B.kill()]);
+  await a.closed; await b.closed;
+  await sleep(1500);
+  A = await startServer({ db });
+  const up = Date.now();
+  await sleep(500);
+  B = await startServer({ db }); // A's heartbeat is fresh: B finds no outage of its own
+  const w = await connect(B.port);
+  assert.equal((await w.send({ type: 'join', game, token })).type, 'ok');
+  let s = await w.nextState();
+  assert.equal(s.clock.held, true, 'held on the server that started second');
+  assert.equal(s.clock.running, null);
+  const k = await connect(A.port);
+  assert.equal((await k.send({ type: 'join', game, token: tokenB })).type, 'ok');
+  assert.equal((await k.nextState()).clock.held, true);
+  const [sw, sk] = await Promise.all([w, k].map((c) => c.nextState((x) => x.clock.running === 'white', 15000)));
+  const waited = Date.now() - up;
+  assert.ok(waited >= 9000 && waited < 12500, `held ${waited} ms`);
+  assert.equal(sw.clock.turn_start_ms, sk.clock.turn_start_ms, 'both servers run it from the same start');
+  const used = Date.now() - sw.clock.turn_start_ms;
+  // The 0.5 s before the kill but for the last heartbeat's quarter second, and the moment since.
+  assert.ok(used >= 200 && used < 2500, `White used ${used} ms: the 0.5 s before the kill, not the hold`);
+  for (const c of [w, k]) await c.close();
+  for (const srv of [A, B]) assert.equal(await srv.stop(), 0, srv.stderr());
+});
