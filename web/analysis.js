@@ -195,6 +195,9 @@ async function openAnalysisText(text, size, komi, source) {
     }
   } catch (e) { say(source ? `${source} was not opened: ${e.message}` : e.message); return; }
   abEntered();
+  // The game opened is on the board: brought into view, where a phone's page
+  // stayed scrolled down at the paste box, below the board.
+  if (text) $('board').scrollIntoView({ block: 'nearest' });
 }
 
 // A file dropped on the board or chosen with its button: opened as a new

@@ -55,6 +55,9 @@ for (const [w, h, least] of [[1280, 900, 700], [1920, 1080, 880], [390, 844, 330
     const p = await newPage(env.browser, { viewport: { width: w, height: h } });
     for (const [name, ply] of [['0542_s6', 80], ['0120_s5', 95], ['0040_s8', 137]]) {
       await openPtn(p, game(name));
+      // Opened from the paste box (on a phone, below the board), the board is in view.
+      const shown = await p.evaluate(() => { const b = document.getElementById('board').getBoundingClientRect(); return [Math.round(b.top), Math.round(b.bottom)]; });
+      assert.ok(shown[0] >= 0 && shown[1] <= h, `${name} at ${w}x${h}: the board opened is in view (${shown})`);
       await p.evaluate((n) => analysisStep(n), ply);
       await p.waitForFunction((n) => app.state.ply === n, ply);
       const m = await measure(p);
