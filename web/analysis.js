@@ -182,10 +182,14 @@ async function openAnalysisText(text, size, komi, source) {
     } else if (text.startsWith('[') || /^\s*(\{[^}]*\}\s*)*\d+\.\s/.test(text)) {
       // Moves without tags: the size (and komi) chosen beside the box.
       if (!/^\s*\[\s*(Size|TPS)\s/im.test(text)) text = `[Size "${size}"]\n` + (komi ? `[Komi "${komi}"]\n` : '') + '\n' + text;
-      abOpenDoc(tak.readPtn(text), null);
-      // The review comes along, as it does for a game of the server's.
+      const doc = tak.readPtn(text);
+      abOpenDoc(doc, null);
+      // The review comes along, as it does for a game of the server's, to a
+      // game of bare moves; one with notes, marks or branches of its own is
+      // someone's analysis and stays as it came (its graph shows the review).
+      const own = doc.preface || doc.lines.length > 1 || doc.lines.some((l) => l.preface || l.plies.some((x) => x.comment || x.marks));
       const ab = app.analysisBoard;
-      ab.annotate = abMain(ab.tree, ab.rules).key;
+      if (!own) ab.annotate = abMain(ab.tree, ab.rules).key;
     } else if (!/^[\dxSC,/]+(\s+[12](\s+\d+)?)?$/i.test(text) || !text.includes('/')) {
       throw new Error(`${source ? 'it' : 'That'} is neither a PTN game (tags such as [Size "6"], or moves from "1. ") nor a TPS position (such as "x5/x5/x5/x5/x5 1 1").`);
     } else {
