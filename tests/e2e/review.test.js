@@ -88,12 +88,17 @@ for (const [w, h, least] of [[1280, 900, 700], [1920, 1080, 880], [390, 844, 330
 }
 
 // What the board holds now: its PTN (branches, notes, marks) and where it is.
+// A pasted game of bare moves gets the review's notes when its graph comes:
+// waited for, so that what a test compares is not changed under it.
+const reviewed = (p) => p.waitForFunction(() => { const ab = app.analysisBoard; return ab && !ab.annotate && ab.graph && ab.graph.scores; },
+  null, { timeout: 90000 });
 const work = (p) => p.evaluate(() => ({ ptn: abEngine.tak.writePtn(abDoc(app.analysisBoard)), at: TakTree.address(app.analysisBoard.node) }));
 const ready = (p) => p.waitForFunction(() => app.analysisBoard && app.state && abEngine.tak && app.analysisBoard.tree.root.children.length > 0);
 
 test('the analysis board keeps its work: a reload, Back and Forward bring back the tree, notes and position; recent boards to return to', async () => {
   const p = await newPage(env.browser);
   await openPtn(p, game('0542_s6'));
+  await reviewed(p);
   // A branch at ply 30 with a note and a mark, and a note on the main line.
   await p.evaluate(() => analysisStep(29));
   await p.waitForFunction(() => app.state.ply === 29);
@@ -112,6 +117,7 @@ test('the analysis board keeps its work: a reload, Back and Forward bring back t
   assert.deepEqual(await work(p), first, 'after a reload');
   // Another game opened: Back is the first board again, Forward the second.
   await openPtn(p, game('0010_s5'));
+  await reviewed(p);
   const second = await work(p);
   await p.waitForFunction((ptn) => abEngine.tak.writePtn(abDoc(app.analysisBoard)) === ptn && /#g=/.test(location.hash), second.ptn);
   await p.goBack();
