@@ -263,6 +263,35 @@ static void test_node_limit(void **state) {
     tak_engine_free(e);
 }
 
+/* A search stopped inside an iteration plays the best move of the last one
+ * finished, or a move the unfinished one proved better: never one that only
+ * failed low (its score an upper bound). Here, 4x4 at komi 2 (a game against
+ * Tiltak, bench/ELO.md, twenty-third session), the iteration at depth 5
+ * finds its first move below the window and stops after the next one, 2b2>,
+ * failed low too: played, 2b2> lost to a road in four. */
+static void test_stopped_iteration_plays_a_proven_move(void **state) {
+    (void)state;
+    TakRules rules = support_rules(4);
+    rules.half_komi = 4;
+    TakPosition pos = support_position("1,x,2,1/1,21,11112S,2/12,12,1,2/1,2,x,21 2 17", &rules);
+    TakEngine *e = tak_engine_new(128, 1);
+    TakSearchLimits l = limits_nodes(200000);
+    TakMove m = tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, NULL);
+    assert_true(tak_move_is_legal(&pos, m));
+    TakUndo undo;
+    tak_position_make(&pos, m, &undo);
+    memset(&l, 0, sizeof l);
+    l.depth = 6;
+    TakSearchInfo info;
+    tak_engine_search(e, &pos, NULL, 0, &l, NULL, NULL, &info);
+    if (info.score >= TAK_SCORE_WIN_MIN) {
+        char text[TAK_MOVE_TEXT_MAX];
+        tak_move_write(m, 4, NULL, text);
+        fail_msg("%s loses by force", text);
+    }
+    tak_engine_free(e);
+}
+
 static void test_movetime(void **state) {
     (void)state;
     TakEngine *e = tak_engine_new(8, 2);
@@ -806,6 +835,7 @@ int main(void) {
         cmocka_unit_test(test_finished_game_has_no_move),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_stopped_iteration_plays_a_proven_move),
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_clock_never_runs_out),
         cmocka_unit_test(test_time_up),

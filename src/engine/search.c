@@ -490,7 +490,11 @@ static int root_search(SearchThread *t, int alpha, int beta, int depth) {
         }
         if (score > best) {
             best = score;
-            if (i != first) root_promote(t, i, first);
+            /* Only a real score makes a move the best: one at or below `a`
+             * is an upper bound, and a move promoted on one was played when
+             * the search stopped before the iteration ended (on 4x4, moves
+             * that lose to a road in a few; tests/test_engine.c). */
+            if (i != first && score > a) root_promote(t, i, first);
             if (score > alpha) alpha = score;
             if (alpha >= beta) break;
         }
