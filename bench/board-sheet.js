@@ -79,23 +79,27 @@ async function sheets(browser) {
     await page.setContent(`<style>body{margin:0;padding:6px;background:${bg};font:13px system-ui;display:grid;grid-template-columns:1fr 1fr;gap:6px}
       figure{margin:0;display:flex;flex-wrap:wrap;gap:4px;align-items:center}img{width:250px;height:250px;object-fit:contain}
       figcaption{width:100%}</style>${cells}`);
-    // The sheet's pixels, read back through a canvas, kept as a PNG of 256 colours (a tenth of the bytes).
-    const shotUrl = 'data:image/png;base64,' + (await page.screenshot({ fullPage: true })).toString('base64');
-    const { width, height, rgba } = await page.evaluate(async (src) => {
-      const im = new Image(); im.src = src; await im.decode();
-      const c = document.createElement('canvas'); c.width = im.width; c.height = im.height;
-      const ctx = c.getContext('2d'); ctx.drawImage(im, 0, 0);
-      const d = ctx.getImageData(0, 0, c.width, c.height).data;
-      let bin = ''; for (let i = 0; i < d.length; i += 0x8000) bin += String.fromCharCode(...d.subarray(i, i + 0x8000));
-      return { width: c.width, height: c.height, rgba: btoa(bin) };
-    }, shotUrl);
-    fs.writeFileSync(path.join(ROOT, `bench/board-${look}.png`), indexedPng(width, height, Buffer.from(rgba, 'base64')));
+    await writeShot(page, await page.screenshot({ fullPage: true }), path.join(ROOT, `bench/board-${look}.png`));
     await page.close();
   }
 }
 
 // An RGBA picture as a palette PNG of 256 colours (at 5 bits a channel),
 // each pixel the nearest of them.
+// A screenshot's pixels, read back through a canvas in `page`, kept as a
+// PNG of 256 colours (a tenth of the bytes).
+async function writeShot(page, png, file) {
+  const { width, height, rgba } = await page.evaluate(async (src) => {
+    const im = new Image(); im.src = src; await im.decode();
+    const c = document.createElement('canvas'); c.width = im.width; c.height = im.height;
+    const ctx = c.getContext('2d'); ctx.drawImage(im, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let bin = ''; for (let i = 0; i < d.length; i += 0x8000) bin += String.fromCharCode(...d.subarray(i, i + 0x8000));
+    return { width: c.width, height: c.height, rgba: btoa(bin) };
+  }, 'data:image/png;base64,' + png.toString('base64'));
+  fs.writeFileSync(file, indexedPng(width, height, Buffer.from(rgba, 'base64')));
+}
+
 function indexedPng(width, height, rgba) {
   const key = (i) => ((rgba[i] >> 3) << 10) | ((rgba[i + 1] >> 3) << 5) | (rgba[i + 2] >> 3);
   const seen = new Map();
@@ -141,5 +145,5 @@ async function main() {
   console.log('sheets: bench/board-light.png bench/board-dark.png; positions:', path.join(OUT, 'positions.json'));
 }
 
-module.exports = { indexedPng }; // for bench/layout-shots.js
+module.exports = { writeShot }; // for bench/layout-shots.js
 if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });

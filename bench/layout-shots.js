@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { startServer, ROOT } = require('../tests/server/lib.js');
-const { indexedPng } = require('./board-sheet.js');
+const { writeShot } = require('./board-sheet.js');
 
 const GAMES = process.env.GAMES || '/work/shared/games/real';
 const VIEWPORTS = [[1280, 900, 0.5], [1920, 1080, 0.4], [390, 844, 0.75]]; // width, height, scale kept
@@ -58,16 +58,7 @@ async function sheet(browser, shots, [w, h, scale], file) {
   const page = await browser.newPage({ viewport: { width: 2 * sw + 8, height: sh }, deviceScaleFactor: 1 });
   await page.setContent(`<style>body{margin:0;display:flex;gap:8px;background:#888}img{width:${sw}px;height:${sh}px}</style>${shots.map(img).join('')}`);
   await page.waitForFunction(() => [...document.images].every((i) => i.complete));
-  const png = await page.screenshot();
-  const { width, height, rgba } = await page.evaluate(async (src) => {
-    const im = new Image(); im.src = src; await im.decode();
-    const c = document.createElement('canvas'); c.width = im.width; c.height = im.height;
-    const ctx = c.getContext('2d'); ctx.drawImage(im, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let bin = ''; for (let i = 0; i < d.length; i += 0x8000) bin += String.fromCharCode(...d.subarray(i, i + 0x8000));
-    return { width: c.width, height: c.height, rgba: btoa(bin) };
-  }, 'data:image/png;base64,' + png.toString('base64'));
-  fs.writeFileSync(file, indexedPng(width, height, Buffer.from(rgba, 'base64')));
+  await writeShot(page, await page.screenshot(), file);
   await page.close();
   return fs.statSync(file).size;
 }
