@@ -34,7 +34,10 @@ for ex in best_move random_game; do
     cc -std=c11 -Wall -Wextra -Werror "$tmp/ex/$ex.c" $(pkg-config --cflags --libs tak) -o "$tmp/ex/$ex" ||
         fail "examples/$ex.c does not build against the installed library"
 done
-LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/ex/best_move" | grep -q "$prefix/lib/libtak.so.$major" ||
+# ldd's whole answer first: `ldd | grep -q` under pipefail fails whenever grep
+# stops reading before ldd has written its last line (SIGPIPE), as CI once saw.
+libs=$(LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/ex/best_move")
+grep -qF "$prefix/lib/libtak.so.$major" <<<"$libs" ||
     fail "best_move is not linked with the installed libtak.so"
 export LD_LIBRARY_PATH=$prefix/lib
 out=$("$tmp/ex/best_move" "x5/x5/x5/x5/x5 2 1" 2000)
