@@ -29,6 +29,7 @@ test('WCAG 2 AA: home page and a game, light and dark, every board theme', async
     await p.goto(env.srv.url + '/');
     await p.waitForSelector('#new-game:not([hidden])');
     assert.deepEqual(await violations(p), [], `home page, dark ${dark}`);
+    await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
     await p.check('input[name=opponent][value=engine]');
     await p.click('#new-form button[type=submit]');
     await p.waitForSelector('[data-square=a1]');

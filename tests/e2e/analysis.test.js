@@ -282,6 +282,7 @@ test('a game opens on the board at the position shown; its position editor is an
   const own = await startServer();
   const p = await newPage(env.browser);
   await p.goto(own.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=friend]');
   await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4 d4');
   await p.click('#new-form button[type=submit]');
@@ -324,6 +325,7 @@ test('the issue\'s whole path with the server stopped: a finished game, a branch
   const own = await startServer();
   const p = await newPage(env.browser, { acceptDownloads: true });
   await p.goto(own.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=friend]');
   await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c2 d2 4. c4 d4 5. c5 d1 6. c1');
   await p.click('#new-form button[type=submit]');

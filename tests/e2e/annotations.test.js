@@ -41,6 +41,7 @@ const got = (plies) => plies.map((p) => [(p.marks || '').replace(/[^?!]/g, ''), 
 test('review results travel: marks, scores and the better move beside a ?? on the game page, in its PTN, on the analysis board and in its PTN', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=friend]');
   await p.fill('#import', GAME);
   await p.click('#new-form button[type=submit]');
@@ -163,12 +164,21 @@ test('a game pasted on the analysis board: the review\'s marks and notes put int
   // A pasted game continued before its review came: the review is not put on it.
   const q = await newPage(env.browser);
   await q.goto(env.srv.url + '/analysis');
-  await q.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await q.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak && app.worker && app.worker.call);
+  // The page's engine holds the graph until d4 is played (a fast machine's
+  // review came before it, and was rightly put on the game as pasted).
+  await q.evaluate(() => {
+    const call = app.worker.call;
+    window.graphHeld = new Promise((go) => { window.releaseGraph = go; });
+    app.worker.call = (op, ...args) => (op === 'graph' ? window.graphHeld.then(() => call(op, ...args)) : call(op, ...args));
+  });
   await q.fill('#ab-paste', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
   await q.click('#ab-load button[type=submit]');
   await q.waitForFunction(() => app.state && app.state.ply === 5);
   await q.fill('#ptn-input', 'd4');
   await q.press('#ptn-input', 'Enter');
+  await q.waitForFunction(() => app.state.ply === 6);
+  await q.evaluate(() => window.releaseGraph());
   await q.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores && app.analysisBoard.graph.scores.length === 7, null, { timeout: 60000 });
   assert.deepEqual(await q.evaluate(() => TakTree.toDoc(app.analysisBoard.tree).lines[0].plies.filter((x) => x.comment || x.marks)), []);
   await q.context().close();
@@ -255,6 +265,7 @@ test('a forced win as players read it: "White wins in 1" in the graph\'s tip and
 test('a game resigned: its PTN out with the review\'s notes, the result and its tag kept, and on the analysis board the same', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=friend]');
   await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
   await p.click('#new-form button[type=submit]');
@@ -312,6 +323,7 @@ test('+20 flats at the end of a line that is not over is a score, not a win: "+2
   const q = await newPage(env.browser);
   await q.goto(env.srv.url + '/');
   await clampLastScore(q);
+  await q.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await q.check('input[name=opponent][value=friend]');
   await q.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
   await q.click('#new-form button[type=submit]');

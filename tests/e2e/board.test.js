@@ -23,6 +23,7 @@ const newPage = (opts) => openPage(env.browser, opts);
 // from `from` (a TPS or a PTN game) when given.
 async function newGame(page, { opponent = 'friend', size = 5, color = 'white', from = '', noPass = true, url = env.srv.url } = {}) {
   await page.goto(url + '/');
+  await page.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await page.check(`input[name=opponent][value=${opponent}]`);
   await page.selectOption('#size', String(size));
   await page.selectOption('#level', '1');
@@ -379,6 +380,7 @@ test('chat: the players talk, a watcher talks apart, markup shows as text', asyn
 async function timedPair(url, minutes, increment = 0) {
   const a = await newPage();
   await a.goto(url + '/');
+  await a.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await a.check('input[name=opponent][value=friend]');
   await a.selectOption('#size', '5');
   await a.selectOption('#tc', 'custom');

@@ -15,6 +15,7 @@ const newPage = (opts) => openPage(env.browser, opts);
 
 async function newGame(page, { opponent = 'friend', size = 3, color = 'white', level = 1 } = {}) {
   await page.goto(env.srv.url + '/');
+  await page.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await page.check(`input[name=opponent][value=${opponent}]`);
   await page.selectOption('#size', String(size));
   await page.selectOption('#level', String(level));
@@ -125,6 +126,7 @@ test('server killed and restarted mid-game: the page reconnects and play goes on
   const p = await newPage();
   const base = own.url;
   await p.goto(base + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '4');
   await p.click('#new-form button[type=submit]');

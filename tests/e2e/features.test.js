@@ -17,6 +17,7 @@ const click = (page, square) => page.click(`[data-square=${square}]`);
 test('review: the engine analyses the position shown, once the game is over', async () => {
   const p = await newPage();
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '4');
   await p.selectOption('#level', '1');
@@ -49,6 +50,7 @@ test('review: the engine analyses the position shown, once the game is over', as
 test('rule enforcement off: a sandbox setup, checked by the server, continues as a game', async () => {
   const p = await newPage();
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '4');
   await p.selectOption('#level', '1');
@@ -99,6 +101,7 @@ test('rule enforcement off: a sandbox setup, checked by the server, continues as
 test('rule enforcement off in a game: the sandbox starts from the position shown', async () => {
   const p = await newPage();
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '5');
   await p.selectOption('#level', '1');
@@ -135,6 +138,7 @@ test('rule enforcement off in a game: the sandbox starts from the position shown
 test('a match against the engine: colours alternate, the table keeps the rule book score', async () => {
   const p = await newPage();
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#size', '3');
   await p.selectOption('#level', '1');
@@ -175,6 +179,7 @@ test('TAKAT against the AI, by clicks, to the end; the rules one click away', as
   const p = await newPage();
   await p.goto(env.srv.url + '/');
   await p.check('input[name=kind][value=takat]');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#level', '1');
   await p.check('input[name=color][value=white]');
@@ -221,6 +226,7 @@ test('TAKAT against a friend by the invitation link', async () => {
   const a = await newPage();
   await a.goto(env.srv.url + '/');
   await a.check('input[name=kind][value=takat]');
+  await a.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await a.check('input[name=opponent][value=friend]');
   await a.check('input[name=color][value=white]');
   await a.click('#new-form button[type=submit]');
@@ -251,6 +257,7 @@ test('TAKAT against a friend by the invitation link', async () => {
 test('a match against a friend: the next game reaches both browsers, colours swapped', async () => {
   const a = await newPage();
   await a.goto(env.srv.url + '/');
+  await a.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await a.check('input[name=opponent][value=friend]');
   await a.selectOption('#size', '3');
   await a.selectOption('#match-length', '2');

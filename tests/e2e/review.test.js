@@ -305,6 +305,7 @@ test('play: on a phone the lobby\'s table fits and its Play buttons show whole; 
   // A game against the engine with a clock, at a desktop's size.
   const p = await newPage(env.browser, { viewport: { width: 1280, height: 900 } });
   await openLobby(p, env.srv.url);
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#tc', '5+5');
   await p.click('#new-form button[type=submit]');
@@ -347,6 +348,7 @@ test('the lobby says who plays in a game being played and one just finished, and
   // A game against the engine, by a player who gave no name.
   const e = await newPage(env.browser);
   await e.goto(env.srv.url + '/');
+  await e.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await e.check('input[name=opponent][value=engine]');
   await e.check('input[name=color][value=black]');
   await e.selectOption('#level', '3');
@@ -373,6 +375,7 @@ test('a 1+0 clock never shows more than its minute, whatever the skew between th
   const { openLobby, freeSquare } = require('./lib.js');
   const p = await newPage(env.browser);
   await openLobby(p, env.srv.url);
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.selectOption('#tc', '1+0');
   await p.click('#new-form button[type=submit]');
@@ -391,6 +394,7 @@ test('the opponent\'s move is announced to a screen reader; Black sees its side 
   const { openLobby } = require('./lib.js');
   const p = await newPage(env.browser);
   await openLobby(p, env.srv.url);
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.check('input[name=color][value=black]');
   await p.click('#new-form button[type=submit]');
@@ -416,6 +420,7 @@ test('the opponent\'s move is announced to a screen reader; Black sees its side 
 test('a game\'s move list reads and copies as PTN, spaces between the moves', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=friend]');
   await p.fill('#import', '[Size "5"]\n\n1. a1 e5 2. c3 d3');
   await p.click('#new-form button[type=submit]');
@@ -464,6 +469,7 @@ test('settings (board, dark page, wobbly stacks, sound) in one menu on every pag
     assert.deepEqual(await shown(), [true, true, true, true], path);
   }
   await p.goto(env.srv.url + '/');
+  await p.waitForFunction(() => window.takApp && window.takApp.lobby); // the lobby drawn above the form: no shift under the click
   await p.check('input[name=opponent][value=engine]');
   await p.click('#new-form button[type=submit]');
   await p.waitForSelector('[data-square=a1]');
