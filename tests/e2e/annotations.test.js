@@ -137,6 +137,14 @@ test('a graph for a game pasted on the analysis board: axis and values, tips on 
   await p.context().close();
 });
 
+// The page's engine answers no graph until the test calls
+// window.releaseGraph(): a review then comes when the test chooses.
+const holdGraph = (p) => p.evaluate(() => {
+  const call = app.worker.call;
+  window.graphHeld = new Promise((go) => { window.releaseGraph = go; });
+  app.worker.call = (op, ...args) => (op === 'graph' ? window.graphHeld.then(() => call(op, ...args)) : call(op, ...args));
+});
+
 test('a game pasted on the analysis board: the review\'s marks and notes put into its tree as for a game of the server\'s, kept and exported; not on moves played after', async () => {
   const p = await newPage(env.browser);
   await p.goto(env.srv.url + '/analysis');
@@ -168,11 +176,7 @@ test('a game pasted on the analysis board: the review\'s marks and notes put int
   await q.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak && app.worker && app.worker.call);
   // The page's engine holds the graph until d4 is played (a fast machine's
   // review came before it, and was rightly put on the game as pasted).
-  await q.evaluate(() => {
-    const call = app.worker.call;
-    window.graphHeld = new Promise((go) => { window.releaseGraph = go; });
-    app.worker.call = (op, ...args) => (op === 'graph' ? window.graphHeld.then(() => call(op, ...args)) : call(op, ...args));
-  });
+  await holdGraph(q);
   await q.fill('#ab-paste', '[Size "5"]\n\n1. a1 e5 2. c3 d3 3. c4');
   await q.click('#ab-load button[type=submit]');
   await q.waitForFunction(() => app.state && app.state.ply === 5);
@@ -190,11 +194,7 @@ test('a pasted game\'s review that came after a branch was played survives Undo 
   await p.goto(env.srv.url + '/analysis');
   await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak && app.worker && app.worker.call);
   // The page's engine holds the graph until the branch is played: the review comes after it.
-  await p.evaluate(() => {
-    const call = app.worker.call;
-    window.graphHeld = new Promise((go) => { window.releaseGraph = go; });
-    app.worker.call = (op, ...args) => (op === 'graph' ? window.graphHeld.then(() => call(op, ...args)) : call(op, ...args));
-  });
+  await holdGraph(p);
   await p.fill('#ab-paste', GAME);
   await p.click('#ab-load button[type=submit]');
   await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0 && app.analysisBoard.graphing);
