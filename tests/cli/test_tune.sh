@@ -320,6 +320,26 @@ for bad in "$loop t" "$loop t ten" "$loop t 1 59"; do
         fail "net.sh $bad" "rc=$rc" "$(cat "$scratch/out")"
     fi
 done
+# One run a generation at a time; a run interrupted stops at once, its
+# workers and their unfinished chunks with it (it once waited for its
+# MINUTES to pass, and a second run's stop dropped the first's chunks).
+NET_DIRTY_OK=1 TRAIN_WORKERS=1 NET_NODES5=200 NET_OUT=$scratch/lock.c \
+    tools/tune/net.sh "$loop" k 10 5 >"$scratch/first" 2>&1 &
+first=$!
+for _ in $(seq 300); do compgen -G "$loop/k/*.part" >/dev/null && break; sleep 0.1; done
+NET_DIRTY_OK=1 NET_OUT=$scratch/lock.c tools/tune/net.sh "$loop" k 0 5 >"$scratch/out" 2>&1
+rc=$?
+kill -TERM "$first"
+stopped=no
+for _ in $(seq 100); do kill -0 "$first" 2>/dev/null || { stopped=yes; break; }; sleep 0.1; done
+[ "$stopped" = yes ] || { pkill -9 -f "$loop/tune-k gen"; pkill -9 -f "net.sh $loop k"; }
+wait "$first" 2>/dev/null
+if [ "$rc" -eq 2 ] && grep -q 'generation k is being played by another run' "$scratch/out" &&
+    [ "$stopped" = yes ] && ! compgen -G "$loop/k/*.part" >/dev/null && ! pgrep -f "$loop/tune-k gen" >/dev/null; then
+    pass
+else
+    fail "net.sh: one run a generation, stopped at once" "rc=$rc stopped=$stopped" "$(cat "$scratch/out")" "$(ls "$loop/k")"
+fi
 
 # Its errors: no output file, a message naming what was wrong.
 rm -f "$scratch/bad.c"

@@ -29,7 +29,9 @@
 # size n; NET_EPOCHSn (40 / 20) the epochs. NET_DIRTY_OK=1 lets a tree that
 # differs from its commit play and fit (tests; such a recipe says "dirty"
 # and rebuild.sh needs REBUILD_TUNER for it). Judge the new networks by a
-# match before committing them (bench/ELO.md).
+# match before committing them (bench/ELO.md). One run plays a generation
+# at a time (it holds DATA_DIR/NAME/.lock; a second is refused), and an
+# interrupt stops it at once.
 set -euo pipefail
 
 if [ $# -lt 3 ] || ! [[ $3 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
@@ -51,6 +53,13 @@ done
 
 mkdir -p "$data/$name"
 data=$(cd "$data" && pwd)
+# One run a generation at a time: a second would play the same chunks and
+# its stop would drop the first's unfinished ones.
+exec 9>"$data/$name/.lock"
+if ! flock -n 9; then
+    echo "net.sh: generation $name is being played by another run (it holds $data/$name/.lock); stop that one first" >&2
+    exit 2
+fi
 # A generation keeps the sizes it started with: its chunks' numbers and its
 # held-out turns follow them.
 [ -f "$data/$name/SIZES" ] || echo "$sizes" >"$data/$name/SIZES"
@@ -111,8 +120,10 @@ worker() {
 seconds=$(awk -v m="$minutes" 'BEGIN { print m * 60 }')
 if [ "$seconds" != 0 ]; then
     start_workers worker "$workers" "$data/$name"
-    sleep "$seconds" &
-    wait $! || true
+    sleep "$seconds" 9>&- & # the timer does not hold the lock
+    timer=$!
+    trap 'kill $timer 2>/dev/null; stop_workers; exit 1' INT TERM
+    wait $timer || true
     stop_workers
 fi
 

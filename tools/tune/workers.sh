@@ -61,7 +61,10 @@ carry_6x6() {
 }
 
 # stop_workers: each worker first (so it starts nothing new), then the
-# program it was running; then the unfinished *.part files are dropped.
+# program it was running; then the unfinished *.part files are dropped. It
+# waits for the workers alone: a bare `wait` would also wait for the
+# caller's other children (net.sh's timer), so an interrupted run hung
+# until its MINUTES were up.
 stop_workers() {
     local p child
     for p in "${worker_pids[@]}"; do
@@ -69,7 +72,7 @@ stop_workers() {
         kill "$p" 2>/dev/null || true
         [ -n "$child" ] && kill $child 2>/dev/null || true
     done
-    wait 2>/dev/null || true
+    [ ${#worker_pids[@]} -eq 0 ] || wait "${worker_pids[@]}" 2>/dev/null || true
     rm -f "$worker_dir"/*.part
     trap - INT TERM
 }
