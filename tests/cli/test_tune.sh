@@ -323,11 +323,11 @@ done
 # One run a generation at a time; a run interrupted stops at once, its
 # workers and their unfinished chunks with it (it once waited for its
 # MINUTES to pass, and a second run's stop dropped the first's chunks).
-NET_DIRTY_OK=1 TRAIN_WORKERS=1 NET_NODES5=200 NET_OUT=$scratch/lock.c \
+NET_DIRTY_OK=1 NET_RECIPES=$scratch/nets TRAIN_WORKERS=1 NET_NODES5=200 NET_OUT=$scratch/lock.c \
     tools/tune/net.sh "$loop" k 10 5 >"$scratch/first" 2>&1 &
 first=$!
 for _ in $(seq 300); do compgen -G "$loop/k/*.part" >/dev/null && break; sleep 0.1; done
-NET_DIRTY_OK=1 NET_OUT=$scratch/lock.c tools/tune/net.sh "$loop" k 0 5 >"$scratch/out" 2>&1
+NET_DIRTY_OK=1 NET_RECIPES=$scratch/nets NET_OUT=$scratch/lock.c tools/tune/net.sh "$loop" k 0 5 >"$scratch/out" 2>&1
 rc=$?
 kill -TERM "$first"
 stopped=no
