@@ -174,15 +174,22 @@ test('a restart: no clock runs while the server is down, nor till both players a
   assert.equal(await own.stop(), 0);
 });
 
-// The hold has an end: a player whose page does not come back after a
-// restart keeps the other's clock stopped for 10 s at most (clock.c).
-test('a restart: a player who stays away holds the clock no longer than 10 s', { skip: process.env.TAK_TEST_PG && 'a shared store: this file\'s other server stays up, so nothing is held' }, async () => {
-  let own = await startServer();
-  const { a, b, game, token } = await timedGame(own.port, { time: 60 });
+// A server with a timed game two plies in (White to move), then killed, its
+// pages cut off: where the restart tests below start.
+async function cutOffMidGame(time) {
+  const own = await startServer();
+  const { a, b, game, token, tokenB } = await timedGame(own.port, { time });
   await play(a, b, ['a1', 'c3']);
   await a.nextState((s) => s.ply === 2);
   await own.kill();
   await a.closed; await b.closed;
+  return { own, game, token, tokenB };
+}
+
+// The hold has an end: a player whose page does not come back after a
+// restart keeps the other's clock stopped for 10 s at most (clock.c).
+test('a restart: a player who stays away holds the clock no longer than 10 s', { skip: process.env.TAK_TEST_PG && 'a shared store: this file\'s other server stays up, so nothing is held' }, async () => {
+  let { own, game, token } = await cutOffMidGame(60);
   await sleep(1500);
   own = await startServer({ db: own.db, port: own.port });
   const started = Date.now();
@@ -206,12 +213,7 @@ function sqlite(db, sql) {
 // the pages are not told it runs from a start the store never saved; once
 // the store takes it, the clock runs from the start it saved.
 test('a restart: a hold the store cannot end stays held till it can', { skip: process.env.TAK_TEST_PG && 'the SQLite store: its file is changed from outside' }, async () => {
-  let own = await startServer();
-  const { a, b, game, token, tokenB } = await timedGame(own.port, { time: 60 });
-  await play(a, b, ['a1', 'c3']);
-  await a.nextState((s) => s.ply === 2);
-  await own.kill();
-  await a.closed; await b.closed;
+  let { own, game, token, tokenB } = await cutOffMidGame(60);
   await sleep(1500);
   own = await startServer({ db: own.db, port: own.port });
   const c = await connect(own.port);
@@ -238,12 +240,7 @@ test('a restart: a hold the store cannot end stays held till it can', { skip: pr
 // loads and unloads it: about 30 of them gave back 5 minutes). The hold is
 // the game's, in the store: given once per outage.
 test('a restart: the hold is given once, however often the game is loaded', { skip: process.env.TAK_TEST_PG && 'the SQLite store: its file is changed from outside' }, async () => {
-  let own = await startServer();
-  const { a, b, game, token } = await timedGame(own.port, { time: 120 });
-  await play(a, b, ['a1', 'c3']);
-  await a.nextState((s) => s.ply === 2);
-  await own.kill();
-  await a.closed; await b.closed;
+  let { own, game, token } = await cutOffMidGame(120);
   // White had thought 40 s when the server went down.
   const start = +sqlite(own.db, `SELECT turn_start FROM games WHERE id = '${game}'`);
   sqlite(own.db, `UPDATE games SET turn_start = ${start - 40000} WHERE id = '${game}'`);
