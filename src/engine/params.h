@@ -46,12 +46,15 @@
  * searched a ply shallower (its first move is a guess). */
 #define UNKNOWN_NODE_DEPTH 4
 
-/* A node under a road threat is searched a ply deeper, up to
- * THREAT_EXTENSION_PLIES plies past twice the iteration's depth. */
-#define THREAT_EXTENSION_PLIES 8
-
-/* Quiescence answers threats at most QS_MAX_DEPTH plies deep. */
-#define QS_MAX_DEPTH 6
+/* A node under a road threat is searched a ply deeper while it is fewer
+ * plies from the root than the iteration's depth plus
+ * THREAT_EXTENSION_PLIES; past that, quiescence answers threats, at most
+ * QS_MAX_DEPTH plies deep. The wider limits before (twice the depth plus
+ * 8, and 6) spent most of a 4x4 search on threats and scored less against
+ * Tiltak at equal nodes and on the clock (bench/ELO.md, twenty-fifth
+ * session). */
+#define THREAT_EXTENSION_PLIES 0
+#define QS_MAX_DEPTH 3
 
 /* Aspiration: from ASPIRATION_DEPTH on, an iteration first searches
  * ASPIRATION_WINDOW either side of the last score, and a search that falls

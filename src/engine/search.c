@@ -291,7 +291,7 @@ static int search(SearchThread *t, int alpha, int beta, int depth, int ply, bool
 
     Threat th = opponent_threat(t);
     bool threat = th.on;
-    if (threat && ply < 2 * t->root_depth + THREAT_EXTENSION_PLIES) depth++;
+    if (threat && ply < t->root_depth + THREAT_EXTENSION_PLIES) depth++;
     if (depth <= 0) return qsearch(t, alpha, beta, ply, 0, th, ns);
 
     uint64_t key = pos->hash ^ t->key_salt;
