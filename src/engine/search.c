@@ -183,7 +183,11 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qdepth, Th
         } else if (engine_win_in_one(pos, pos->side, &t->masks) != TAK_MOVE_NONE) {
             score = -(TAK_SCORE_WIN - ply - 2);
         } else {
-            score = -qsearch(t, -beta, -alpha, ply + 1, qdepth + 1, opponent_threat(t), cs);
+            /* A child at the last quiescence ply is evaluated whatever
+             * threatens it: no need to look for a threat there. */
+            Threat next = {false, TAK_MOVE_NONE};
+            if (qdepth + 1 < QS_MAX_DEPTH) next = opponent_threat(t);
+            score = -qsearch(t, -beta, -alpha, ply + 1, qdepth + 1, next, cs);
         }
         tak_position_unmake(pos, m, &undo);
         if (t->stopped) return 0;
