@@ -19,18 +19,23 @@ our move (a flat, wall or capstone placed on the edge, the next ring in or
 nearer the centre; a spread) and by move number; Tiltak's reply is in the
 difference too, so only the comparison between kinds means much. --ours NAME
 says which engine is ours when its path is not the tak-COMMIT-STAMP copy
-that bench/vs-tiltak.sh makes (Player1 is White).
+that bench/vs-tiltak.sh makes (Player1 is White). With --signs, how well
+each engine reads the game: by size and by twenty plies, the share of its
+scores (of 0.15 or more either way) in decisive games whose sign names the
+winner.
 """
 import re
 import statistics
 import sys
 
-args, clock, by_move, ours_name = sys.argv[1:], False, False, None
+args, clock, by_move, signs, ours_name = sys.argv[1:], False, False, False, None
 while args and args[0].startswith('--'):
     if args[0] == '--clock':
         clock, args = True, args[1:]
     elif args[0] == '--moves':
         by_move, args = True, args[1:]
+    elif args[0] == '--signs':
+        signs, args = True, args[1:]
     elif args[0] == '--ours' and len(args) > 1:
         ours_name, args = args[1], args[2:]
     else:
@@ -38,6 +43,7 @@ while args and args[0].startswith('--'):
 
 rows = []
 seconds = {'ours': {}, 'Tiltak': {}}  # by tens of moves: the times of that engine's moves
+right = {}  # (size, engine, ply // 20): [scores whose sign named the winner, scores]
 moves = {}  # (kind, move-number band): the rises of Tiltak's score across our moves of that kind
 BANDS = (('1-5', 5), ('6-10', 10), ('11-20', 20), ('21-', None))  # by move number: name, last move
 
@@ -69,7 +75,7 @@ for path in args:
         white_won = result[:2] in ('R-', 'F-', '1-')
         black_won = result[-2:] in ('-R', '-F', '-1')
         lost = (ours_white and black_won) or (not ours_white and white_won)
-        if not (lost or clock or by_move):
+        if not (lost or clock or by_move or signs):
             continue
         ours, tiltak, played, ply = [], [], [], -1
         for tok in re.findall(r'\{[^}]*\}|[^\s{}]+', game.split('\n\n', 1)[1]):
@@ -93,6 +99,13 @@ for path in args:
                     continue
                 key = (move_kind(played[p], int(size)), band_of(p // 2 + 1))
                 moves.setdefault(key, []).append(score[p + 1] - score[p - 1])
+        if signs and (white_won or black_won):
+            for who, scores in (('ours', ours), ('Tiltak', tiltak)):
+                for p, v in scores:  # v for the side that moved at ply p (White at even plies)
+                    if abs(v) >= 0.15:
+                        cell = right.setdefault((size, who, min(p // 20, 6)), [0, 0])
+                        cell[0] += (v > 0) == (white_won if p % 2 == 0 else black_won)
+                        cell[1] += 1
         if not lost:
             continue
         for i, (p, v) in enumerate(tiltak):
@@ -112,6 +125,14 @@ if by_move:
                          if v else '')
         print(f"{kind:<14}" + "".join(f"{c:>24}" for c in cells))
     print("(each cell: the mean rise of Tiltak's score, the share of moves that raised it more than 0.15, and how many)")
+    sys.exit(0)
+
+if signs:
+    for size in sorted({k[0] for k in right}):
+        for band in sorted({k[2] for k in right if k[0] == size}):
+            cells = [right.get((size, who, band)) for who in ('ours', 'Tiltak')]
+            print(f"{size}x{size} plies {band * 20}-{band * 20 + 19}: " + "  ".join(
+                f"{who} {c[0] / c[1]:.2f} ({c[1]})" for who, c in zip(('ours', 'Tiltak'), cells) if c))
     sys.exit(0)
 
 if clock:
