@@ -299,6 +299,53 @@ if [ "$rc" -eq 1 ] && grep -q "1 of $chunks chunks differ" "$scratch/err" && gre
 else
     fail "rebuild.sh reports what differs" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
 fi
+# tools/tune/fit.sh fits a size's linear weights to the same chunks and
+# writes their recipe; rebuild.sh --linear plays the chunks again (kept from
+# the rebuild above when their checksums match) and gets the same weights.
+FIT_OUT=$scratch/linear.c NET_RECIPES=$scratch/weights tools/tune/fit.sh 5 0.25 "$loop"/t/c*_5.txt \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+table5() { awk '$0 == "    [5] = {{" { on = 1 } on { print } on && /^    }},?$/ { on = 0 }' "$1"; }
+if [ "$rc" -eq 0 ] && grep -q '^linear [0-9a-f]*\(-dirty\)\? 5 --sizes 5 --lambda 0.25$' "$scratch/weights/5.recipe" &&
+    [ "$(grep -c '^chunk t .* train$' "$scratch/weights/5.recipe")" -eq "$chunks" ] &&
+    [ -n "$(table5 "$scratch/linear.c")" ] && ! diff -q <(table5 "$scratch/linear.c") <(table5 src/engine/weights.c) >/dev/null; then
+    pass
+else
+    fail "fit.sh fits the linear weights and writes their recipe" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+fi
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/linear.c NET_RECIPES=$scratch/weights \
+    tools/tune/rebuild.sh --linear 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as recorded" "$scratch/out" &&
+    grep -q 'linear weights are identical' "$scratch/out"; then
+    pass
+else
+    fail "rebuild.sh --linear makes the data and the weights again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+fi
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=src/engine/weights.c NET_RECIPES=$scratch/weights \
+    tools/tune/rebuild.sh --linear 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'linear weights differ' "$scratch/err"; then
+    pass
+else
+    fail "rebuild.sh --linear reports weights that differ" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
+fi
+# A chunk fit.sh cannot vouch for: changed since its manifest line, or with none.
+mkdir -p "$scratch/changed/t"
+cp "$loop/t/MANIFEST" "$scratch/changed/t/"
+first=$(ls "$loop"/t/c*_5.txt | head -n 1)
+{ cat "$first"; echo "5 4 1.0 @0 x5/x5/x5/x5/x5 1 1"; } >"$scratch/changed/t/$(basename "$first")"
+cp "$first" "$scratch/changed/stray_5.txt"
+for bad in "$scratch/changed/t/$(basename "$first")" "$scratch/changed/stray_5.txt"; do
+    FIT_OUT=$scratch/bad.c NET_RECIPES=$scratch/badweights tools/tune/fit.sh 5 0.25 "$bad" >"$scratch/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ] && grep -q "fit.sh: .*\(differs from its manifest line\|has no line in\)" "$scratch/out" &&
+        [ ! -e "$scratch/bad.c" ] && [ ! -e "$scratch/badweights" ]; then
+        pass
+    else
+        fail "fit.sh refuses $bad" "rc=$rc" "$(cat "$scratch/out")"
+    fi
+done
 unset NET_DIRTY_OK NET_RECIPES
 # A generation keeps its sizes; NET_OUT takes one size's fit at a time.
 tools/tune/net.sh "$loop" t 0 56 >"$scratch/out" 2>&1

@@ -1,10 +1,12 @@
 #!/bin/bash
-# rebuild.sh: makes a size's network again from the repository alone.
+# rebuild.sh: makes a size's network, or its linear weights, again from the
+# repository alone.
 #
-#   tools/tune/rebuild.sh SIZE [WORK_DIR]
+#   tools/tune/rebuild.sh [--linear] SIZE [WORK_DIR]
 #
 # Reads tools/tune/nets/SIZE.recipe (written by net.sh when it fitted the
-# network; NET_RECIPES: another folder) and
+# network), or with --linear tools/tune/weights/SIZE.recipe (written by
+# fit.sh; NET_RECIPES: another folder for either), and
 # 1. builds the tuner of every commit the recipe names, each from that
 #    commit's tree (git archive), so each chunk is played by the engine that
 #    played it first;
@@ -16,8 +18,10 @@
 # 4. fits the network with the recorded commit's tuner and arguments (the
 #    chunks marked train; those marked valid held out) into
 #    WORK_DIR/net_weights.c and compares the size's arrays with
-#    src/engine/net_weights.c (NET_COMPARE: another file): "identical" or
-#    a difference, and the exit status says which.
+#    src/engine/net_weights.c; or the linear weights (`tune fit`, the chunks
+#    in the recipe's order) into WORK_DIR/weights.c, compared with the
+#    size's table in src/engine/weights.c (NET_COMPARE: another file for
+#    either): "identical" or a difference, and the exit status says which.
 # WORK_DIR defaults to /tmp/tak-rebuild-SIZE; keep it outside the work tree.
 # Self-play is deterministic for one compiler and CPU family (the build is
 # -march=native); a checksum that differs elsewhere is reported, and the fit
@@ -25,15 +29,25 @@
 # for every commit instead (tests, or a recipe from a tree that was dirty).
 set -euo pipefail
 
+linear=
+[ "${1:-}" = --linear ] && linear=yes && shift
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[3-8]$ ]]; then
-    echo "usage: tools/tune/rebuild.sh SIZE [WORK_DIR]" >&2
+    echo "usage: tools/tune/rebuild.sh [--linear] SIZE [WORK_DIR]" >&2
     exit 2
 fi
 size=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-recipe=${NET_RECIPES:-$root/tools/tune/nets}/$size.recipe
-work=${2:-/tmp/tak-rebuild-$size}
-compare=${NET_COMPARE:-$root/src/engine/net_weights.c}
+if [ -n "$linear" ]; then
+    recipe=${NET_RECIPES:-$root/tools/tune/weights}/$size.recipe
+    work=${2:-/tmp/tak-rebuild-linear-$size}
+    compare=${NET_COMPARE:-$root/src/engine/weights.c}
+    fit_kind=linear
+else
+    recipe=${NET_RECIPES:-$root/tools/tune/nets}/$size.recipe
+    work=${2:-/tmp/tak-rebuild-$size}
+    compare=${NET_COMPARE:-$root/src/engine/net_weights.c}
+    fit_kind=fit
+fi
 workers=${TRAIN_WORKERS:-$(nproc)}
 [ -r "$recipe" ] || { echo "rebuild.sh: no recipe $recipe" >&2; exit 2; }
 mkdir -p "$work"
@@ -58,7 +72,7 @@ tuner() {
     echo "$dir/build/tools/tune/tune"
 }
 
-for kind in heldout fit chunk; do
+for kind in heldout "$fit_kind" chunk; do
     grep -q "^$kind " "$recipe" || { echo "rebuild.sh: $recipe has no '$kind' line" >&2; exit 2; }
 done
 if grep '^chunk ' "$recipe" | awk 'NF != 12 || ($12 != "train" && $12 != "valid") { bad = 1 } END { exit !bad }'; then
@@ -66,7 +80,7 @@ if grep '^chunk ' "$recipe" | awk 'NF != 12 || ($12 != "train" && $12 != "valid"
     exit 2
 fi
 read -r _ heldout_file heldout_sum < <(grep '^heldout ' "$recipe")
-read -r _ fit_commit fit_size fit_args < <(grep '^fit ' "$recipe")
+read -r _ fit_commit fit_size fit_args < <(grep "^$fit_kind " "$recipe")
 [ "$fit_size" = "$size" ] || { echo "rebuild.sh: $recipe fits size $fit_size" >&2; exit 2; }
 heldout=$root/$heldout_file
 if [ "$(sha256sum "$heldout" | cut -d' ' -f1)" != "$heldout_sum" ]; then
@@ -114,6 +128,21 @@ while read -r _ gen _ f _ _ _ _ _ _ _ part; do
 done < <(grep '^chunk ' "$recipe")
 fit_tune=$(tuner "$fit_commit")
 "$fit_tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}"
+if [ -n "$linear" ]; then
+    # shellcheck disable=SC2086
+    "$fit_tune" fit "$work/weights.c" $fit_args "${train[@]}"
+    # The size's table, from its first line to the line that closes it.
+    table() { awk -v s="$size" '$0 == "    [" s "] = {{" { on = 1 } on { print } on && /^    }},?$/ { on = 0 }' "$1"; }
+    if [ -z "$(table "$work/weights.c")" ]; then
+        echo "rebuild.sh: the fit wrote no ${size}x$size weights" >&2
+        exit 1
+    elif diff -q <(table "$work/weights.c") <(table "$compare") >/dev/null; then
+        echo "rebuild.sh: the ${size}x$size linear weights are identical to $compare's"
+        exit 0
+    fi
+    echo "rebuild.sh: the ${size}x$size linear weights differ from $compare's (rebuilt: $work/weights.c)" >&2
+    exit 1
+fi
 cat "${train[@]}" >"$work/train.txt"
 cat "${valid[@]}" /dev/null >"$work/valid.txt"
 # shellcheck disable=SC2086
