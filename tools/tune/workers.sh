@@ -49,13 +49,13 @@ tree_commit() {
 }
 
 # carry_6x6 ROOT SIZES: when SIZES fitted 6x6, rebuilds the tuner with the
-# new weights and carries them to 7x7 and 8x8, which get too few games for
-# a fit of their own.
+# new weights and carries them to 7x7, which has no fit of its own yet
+# (8x8's weights are fitted to its own games: tools/tune/weights/8.recipe).
 carry_6x6() {
     case "$2" in
     *6*)
         make -C "$1" --no-print-directory build/tools/tune/tune >/dev/null
-        "$1/build/tools/tune/tune" carry "$1/src/engine/weights.c" 6 7 8
+        "$1/build/tools/tune/tune" carry "$1/src/engine/weights.c" 6 7
         ;;
     esac
 }
