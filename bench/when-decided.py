@@ -131,7 +131,8 @@ if signs:
     for size in sorted({k[0] for k in right}):
         for band in sorted({k[2] for k in right if k[0] == size}):
             cells = [right.get((size, who, band)) for who in ('ours', 'Tiltak')]
-            print(f"{size}x{size} plies {band * 20}-{band * 20 + 19}: " + "  ".join(
+            plies = f"{band * 20}-{band * 20 + 19}" if band < 6 else "120-"  # the last band holds the rest
+            print(f"{size}x{size} plies {plies}: " + "  ".join(
                 f"{who} {c[0] / c[1]:.2f} ({c[1]})" for who, c in zip(('ours', 'Tiltak'), cells) if c))
     sys.exit(0)
 

@@ -128,38 +128,32 @@ while read -r _ gen _ f _ _ _ _ _ _ _ part; do
 done < <(grep '^chunk ' "$recipe")
 fit_tune=$(tuner "$fit_commit")
 "$fit_tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}"
-if [ -n "$linear" ]; then
-    # shellcheck disable=SC2086
-    "$fit_tune" fit "$work/weights.c" $fit_args "${train[@]}"
-    # The size's table, from its first line to the line that closes it.
-    table() { awk -v s="$size" '$0 == "    [" s "] = {{" { on = 1 } on { print } on && /^    }},?$/ { on = 0 }' "$1"; }
-    if [ -z "$(table "$work/weights.c")" ]; then
-        echo "rebuild.sh: the fit wrote no ${size}x$size weights" >&2
-        exit 1
-    elif diff -q <(table "$work/weights.c") <(table "$compare") >/dev/null; then
-        echo "rebuild.sh: the ${size}x$size linear weights are identical to $compare's"
-        exit 0
-    fi
-    echo "rebuild.sh: the ${size}x$size linear weights differ from $compare's (rebuilt: $work/weights.c)" >&2
-    exit 1
-fi
-cat "${train[@]}" >"$work/train.txt"
-cat "${valid[@]}" /dev/null >"$work/valid.txt"
-# shellcheck disable=SC2086
-"$fit_tune" net "$work/net_weights.c" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt"
-
-# The size's arrays and network, without the line saying how it was made.
+# What is compared: the size's table of linear weights, from its first line
+# to the line that closes it; or the size's arrays and network, without the
+# line saying how it was made.
+table() { awk -v s="$size" '$0 == "    [" s "] = {{" { on = 1 } on { print } on && /^    }},?$/ { on = 0 }' "$1"; }
 arrays() {
     awk -v s="$size" '$0 ~ "^static const [A-Za-z0-9_]+ [a-z0-9_]+_" s "[[ ]" { on = 1 }
         on && !/^ *"/ { print }
         on && /};$/ { on = 0 }' "$1"
 }
-if [ -z "$(arrays "$work/net_weights.c")" ]; then
-    echo "rebuild.sh: the fit wrote no ${size}x$size network" >&2
-    exit 1
-elif diff -q <(arrays "$work/net_weights.c") <(arrays "$compare") >/dev/null; then
-    echo "rebuild.sh: the ${size}x$size network is identical to $compare's"
+if [ -n "$linear" ]; then
+    rebuilt=$work/weights.c section=table what="linear weights" is=are differs=differ
+    # shellcheck disable=SC2086
+    "$fit_tune" fit "$rebuilt" $fit_args "${train[@]}"
 else
-    echo "rebuild.sh: the ${size}x$size network differs from $compare's (rebuilt: $work/net_weights.c)" >&2
+    rebuilt=$work/net_weights.c section=arrays what=network is=is differs=differs
+    cat "${train[@]}" >"$work/train.txt"
+    cat "${valid[@]}" /dev/null >"$work/valid.txt"
+    # shellcheck disable=SC2086
+    "$fit_tune" net "$rebuilt" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt"
+fi
+if [ -z "$($section "$rebuilt")" ]; then
+    echo "rebuild.sh: the fit wrote no ${size}x$size $what" >&2
+    exit 1
+elif diff -q <($section "$rebuilt") <($section "$compare") >/dev/null; then
+    echo "rebuild.sh: the ${size}x$size $what $is identical to $compare's"
+else
+    echo "rebuild.sh: the ${size}x$size $what $differs from $compare's (rebuilt: $rebuilt)" >&2
     exit 1
 fi
