@@ -12,8 +12,8 @@
 #    played chunk in DATA_DIR/NAME/, on every core; a finished chunk is never
 #    scored again, so an interrupted run resumes where it stopped;
 # 3. fits the weights to LAMBDA * the game's result + (1 - LAMBDA) * the
-#    search's score (tune fit --lambda), carries the 6x6 weights to 7x7 and
-#    8x8 as train.sh does, and rewrites src/engine/weights.c.
+#    search's score (tune fit --lambda) and rewrites src/engine/weights.c
+#    (7x7's and 8x8's weights are fit.sh's, left as they are).
 # SIZES (default 56) picks the board sizes scored and fitted. A game's
 # result is the same for its 80 positions; the search's score is about the
 # position itself, so a fit to it learns far more from the same games.
@@ -64,5 +64,4 @@ stop_workers
 scored=("$data/$name"/g*.txt)
 echo "distil.sh: fitting to $(cat "${scored[@]}" | grep -vc "^#") scored positions (lambda $lambda)"
 "$tune" fit "$root/src/engine/weights.c" --sizes "$sizes" --lambda "$lambda" "${scored[@]}"
-carry_6x6 "$root" "$sizes"
 echo "distil.sh: wrote src/engine/weights.c"

@@ -82,10 +82,9 @@ for g in $(seq "$from" "$gen"); do
 done
 [ ${#files[@]} -gt 0 ] || { echo "train.sh: no finished chunks in generations $from..$gen" >&2; exit 1; }
 echo "train.sh: fitting to $(cat "${files[@]}" | grep -vc "^#") positions from generations $from..$gen"
-# 7x7 and 8x8 get too few games for a fit of their own (they lost to the
-# old hand-set weights): they play with the 6x6 weights carried over.
+# 7x7 and 8x8 are fitted to their own self-play by fit.sh (their recipes
+# are tools/tune/weights/7.recipe and 8.recipe), never here.
 fit_sizes=$(echo 3456 | tr -cd "$sizes")
 [ -n "$fit_sizes" ] || { echo "train.sh: no size of $sizes is fitted (3-6 are)" >&2; exit 1; }
 "$tune" fit "$root/src/engine/weights.c" --sizes "$fit_sizes" "${files[@]}"
-carry_6x6 "$root" "$fit_sizes"
 echo "train.sh: wrote src/engine/weights.c"

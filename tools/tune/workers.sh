@@ -1,8 +1,8 @@
-# workers.sh: what train.sh and distil.sh share: the background workers, one
-# a core, the frozen copy of the tuner they run, and carrying the fitted
-# 6x6 weights to 7x7 and 8x8. Sourced, not run. A worker is a shell function
-# taking its number (0..N-1) that writes each result to FILE.part and renames
-# it to FILE when done, so a stopped run leaves only finished files behind.
+# workers.sh: what the tuning scripts share: the background workers, one a
+# core, and the frozen copy of the tuner they run. Sourced, not run. A
+# worker is a shell function taking its number (0..N-1) that writes each
+# result to FILE.part and renames it to FILE when done, so a stopped run
+# leaves only finished files behind.
 
 worker_pids=()
 worker_dir=
@@ -46,18 +46,6 @@ tree_commit() {
         echo "$changed" >&2
         return 1
     fi
-}
-
-# carry_6x6 ROOT SIZES: when SIZES fitted 6x6, rebuilds the tuner with the
-# new weights and carries them to 7x7, which has no fit of its own yet
-# (8x8's weights are fitted to its own games: tools/tune/weights/8.recipe).
-carry_6x6() {
-    case "$2" in
-    *6*)
-        make -C "$1" --no-print-directory build/tools/tune/tune >/dev/null
-        "$1/build/tools/tune/tune" carry "$1/src/engine/weights.c" 6 7
-        ;;
-    esac
 }
 
 # stop_workers: each worker first (so it starts nothing new), then the
