@@ -13,7 +13,8 @@
 #    scored again, so an interrupted run resumes where it stopped;
 # 3. fits the weights to LAMBDA * the game's result + (1 - LAMBDA) * the
 #    search's score (tune fit --lambda) and rewrites src/engine/weights.c
-#    (7x7's and 8x8's weights are fit.sh's, left as they are).
+#    (the sizes of SIZES only: keep 7 and 8 out of it, their weights are
+#    fit.sh's and have recipes).
 # SIZES (default 56) picks the board sizes scored and fitted. A game's
 # result is the same for its 80 positions; the search's score is about the
 # position itself, so a fit to it learns far more from the same games.
