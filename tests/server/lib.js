@@ -3,6 +3,7 @@
 // WebSocket client that matches replies to requests and waits for states.
 'use strict';
 const assert = require('node:assert');
+const { after } = require('node:test');
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -28,11 +29,24 @@ function tempDb() {
   return path.join(dir, 'games.db');
 }
 
+// Every server a test file started and that has not exited. A test that
+// fails before it stops its servers would leave them running, and their
+// pipes would keep the file's process (and so `node --test`) waiting for
+// ever: once the file's tests are done, whatever is left is killed.
+const running = new Set();
+after(() => Promise.all([...running].map((proc) => new Promise((res) => {
+  if (proc.exitCode !== null || proc.signalCode !== null) return res();
+  proc.once('exit', () => res());
+  proc.kill('SIGKILL');
+}))));
+
 // Starts the server; resolves { port, url, proc, stop(), kill() }.
 function startServer({ db = tempDb(), port = 0, args = [] } = {}) {
   return new Promise((resolve, reject) => {
     const proc = spawn(TAK, ['serve', '--port', String(port), '--db', db, '--quiet',
       '--engine-movetime', '300', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(proc);
+    proc.once('exit', () => running.delete(proc));
     let out = '', err = '';
     const timer = setTimeout(() => reject(new Error('server did not start: ' + err)), 10000);
     proc.stderr.on('data', (d) => { err += d; });
