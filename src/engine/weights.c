@@ -242,82 +242,82 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {536, 397}, /* cap_block */
     }},
     [6] = {{
-        {958, 533}, /* tempo */
-        {65, 496}, /* pst_flat_0 */
-        {330, 466}, /* pst_flat_1 */
-        {496, 441}, /* pst_flat_2 */
-        {412, 438}, /* pst_flat_3 */
-        {598, 438}, /* pst_flat_4 */
-        {546, 472}, /* pst_flat_5 */
+        {905, 521}, /* tempo */
+        {90, 421}, /* pst_flat_0 */
+        {302, 391}, /* pst_flat_1 */
+        {466, 362}, /* pst_flat_2 */
+        {387, 365}, /* pst_flat_3 */
+        {539, 349}, /* pst_flat_4 */
+        {507, 366}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-639, 218}, /* pst_wall_0 */
-        {-511, 229}, /* pst_wall_1 */
-        {-192, 160}, /* pst_wall_2 */
-        {-209, 237}, /* pst_wall_3 */
-        {-102, 345}, /* pst_wall_4 */
-        {-153, 110}, /* pst_wall_5 */
+        {-643, 268}, /* pst_wall_0 */
+        {-466, 332}, /* pst_wall_1 */
+        {-220, 341}, /* pst_wall_2 */
+        {-354, 337}, /* pst_wall_3 */
+        {-206, 391}, /* pst_wall_4 */
+        {-261, 310}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-530, -119}, /* pst_cap_0 */
-        {-321, 97}, /* pst_cap_1 */
-        {1007, -28}, /* pst_cap_2 */
-        {313, 85}, /* pst_cap_3 */
-        {1507, 124}, /* pst_cap_4 */
-        {1969, 243}, /* pst_cap_5 */
+        {-733, 356}, /* pst_cap_0 */
+        {-189, 540}, /* pst_cap_1 */
+        {1010, 474}, /* pst_cap_2 */
+        {359, 606}, /* pst_cap_3 */
+        {1525, 588}, /* pst_cap_4 */
+        {1909, 705}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {286, 355}, /* support_flat */
-        {262, 678}, /* support_wall */
-        {1250, 725}, /* support_cap */
-        {-100, -145}, /* captive_flat */
-        {833, -141}, /* captive_wall */
-        {711, -38}, /* captive_cap */
-        {134, 222}, /* deep_own */
-        {-284, -152}, /* deep_opp */
-        {108, 6}, /* stack_tall */
-        {54, -9}, /* stack_near_opp */
-        {-1022, -269}, /* reserve */
-        {225, 292}, /* count_lead */
-        {34, 17}, /* race_near */
-        {-766, 139}, /* race_sign */
+        {342, 415}, /* support_flat */
+        {494, 736}, /* support_wall */
+        {1316, 873}, /* support_cap */
+        {-158, -199}, /* captive_flat */
+        {715, -146}, /* captive_wall */
+        {683, -80}, /* captive_cap */
+        {112, 274}, /* deep_own */
+        {-482, -111}, /* deep_opp */
+        {28, 44}, /* stack_tall */
+        {67, -22}, /* stack_near_opp */
+        {-975, -299}, /* reserve */
+        {240, 341}, /* count_lead */
+        {12, 22}, /* race_near */
+        {-532, 102}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {653, 333}, /* road1_waiter */
+        {358, 400}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {343, 484}, /* crit2_waiter */
-        {509, -33}, /* road_2 */
-        {192, -53}, /* road_3 */
+        {-40, 461}, /* crit2_waiter */
+        {355, -19}, /* road_2 */
+        {157, -45}, /* road_3 */
         {0, 0}, /* road_4 */
-        {45, 49}, /* road_rows */
-        {-397, -58}, /* groups */
-        {-347, -17}, /* adjacent */
-        {5, -20}, /* liberties */
-        {10, -105}, /* line_open_0 */
-        {55, -235}, /* line_open_1 */
-        {57, -379}, /* line_open_2 */
-        {55, -448}, /* line_open_3 */
-        {55, -448}, /* line_open_4 */
+        {51, 56}, /* road_rows */
+        {-295, -17}, /* groups */
+        {-233, 31}, /* adjacent */
+        {-19, -6}, /* liberties */
+        {4, -114}, /* line_open_0 */
+        {6, -281}, /* line_open_1 */
+        {-10, -401}, /* line_open_2 */
+        {24, -494}, /* line_open_3 */
+        {55, -552}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {77, -206}, /* line_contested_0 */
-        {56, -349}, /* line_contested_1 */
-        {71, -483}, /* line_contested_2 */
-        {208, -585}, /* line_contested_3 */
-        {555, -689}, /* line_contested_4 */
+        {21, -203}, /* line_contested_0 */
+        {-29, -353}, /* line_contested_1 */
+        {-24, -488}, /* line_contested_2 */
+        {91, -605}, /* line_contested_3 */
+        {283, -667}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {1, 160}, /* cap_free */
-        {118, 204}, /* cap_near_wall */
-        {512, 153}, /* wall_block */
-        {270, 346}, /* cap_block */
+        {-27, 113}, /* cap_free */
+        {139, 88}, /* cap_near_wall */
+        {631, 176}, /* wall_block */
+        {294, 438}, /* cap_block */
     }},
     [7] = {{
         {971, 554}, /* tempo */
