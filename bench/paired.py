@@ -22,6 +22,7 @@ noise than two separate scores do.
 """
 import math
 import re
+import signal
 import sys
 
 RESULTS = {'R-0': 1.0, 'F-0': 1.0, '1-0': 1.0, '0-R': 0.0, '0-F': 0.0, '0-1': 0.0, '1/2-1/2': 0.5}
@@ -126,4 +127,5 @@ def main(argv):
 
 
 if __name__ == '__main__':
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly
     main(sys.argv[1:])
