@@ -3,7 +3,6 @@
 // WebSocket client that matches replies to requests and waits for states.
 'use strict';
 const assert = require('node:assert');
-const { after } = require('node:test');
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -29,16 +28,17 @@ function tempDb() {
   return path.join(dir, 'games.db');
 }
 
-// Every server a test file started and that has not exited. A test that
-// fails before it stops its servers would leave them running, and their
-// pipes would keep the file's process (and so `node --test`) waiting for
-// ever: once the file's tests are done, whatever is left is killed.
+// Every server a test started and that has not exited. A test that fails
+// before it stops its servers leaves them running, and their pipes would
+// keep the file's process waiting for ever; `node --test --test-force-exit`
+// (the Makefile's) ends the process once the file's tests and hooks are
+// done, and whatever is still running then is killed here. (An `after` hook
+// here would run before the files' own, which stop their servers and check
+// how they ended.)
 const running = new Set();
-after(() => Promise.all([...running].map((proc) => new Promise((res) => {
-  if (proc.exitCode !== null || proc.signalCode !== null) return res();
-  proc.once('exit', () => res());
-  proc.kill('SIGKILL');
-}))));
+process.on('exit', () => {
+  for (const proc of running) proc.kill('SIGKILL');
+});
 
 // Starts the server; resolves { port, url, proc, stop(), kill() }.
 function startServer({ db = tempDb(), port = 0, args = [] } = {}) {
@@ -47,6 +47,7 @@ function startServer({ db = tempDb(), port = 0, args = [] } = {}) {
       '--engine-movetime', '300', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(proc);
     proc.once('exit', () => running.delete(proc));
+    const exited = () => proc.exitCode !== null || proc.signalCode !== null;
     let out = '', err = '';
     const timer = setTimeout(() => reject(new Error('server did not start: ' + err)), 10000);
     proc.stderr.on('data', (d) => { err += d; });
@@ -60,8 +61,8 @@ function startServer({ db = tempDb(), port = 0, args = [] } = {}) {
         const ptws = out.match(/playtak websocket port (\d+)/); // with --playtak-ws-port
         resolve({
           port: p, playtakPort: pt ? +pt[1] : null, playtakWsPort: ptws ? +ptws[1] : null, db, proc, url: `http://127.0.0.1:${p}`, stderr: () => err,
-          stop: () => new Promise((res) => { if (proc.exitCode !== null) return res(proc.exitCode); proc.once('exit', (c) => res(c)); proc.kill('SIGTERM'); }),
-          kill: () => new Promise((res) => { if (proc.exitCode !== null) return res(); proc.once('exit', () => res()); proc.kill('SIGKILL'); }),
+          stop: () => new Promise((res) => { if (exited()) return res(proc.exitCode); proc.once('exit', (c) => res(c)); proc.kill('SIGTERM'); }),
+          kill: () => new Promise((res) => { if (exited()) return res(); proc.once('exit', () => res()); proc.kill('SIGKILL'); }),
         });
       }
     });
