@@ -86,10 +86,10 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1578, 119}, /* tempo */
-        {928, 5}, /* pst_flat_0 */
-        {830, 59}, /* pst_flat_1 */
-        {1418, -100}, /* pst_flat_2 */
+        {1289, 321}, /* tempo */
+        {636, 175}, /* pst_flat_0 */
+        {854, 147}, /* pst_flat_1 */
+        {963, 117}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -97,9 +97,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-487, -370}, /* pst_wall_0 */
-        {-910, 91}, /* pst_wall_1 */
-        {8, 488}, /* pst_wall_2 */
+        {-684, 161}, /* pst_wall_0 */
+        {-414, 325}, /* pst_wall_1 */
+        {43, 425}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -117,42 +117,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {750, 784}, /* support_flat */
-        {883, 1595}, /* support_wall */
+        {901, 565}, /* support_flat */
+        {1891, 772}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-1080, -774}, /* captive_flat */
-        {375, -521}, /* captive_wall */
+        {-547, -343}, /* captive_flat */
+        {354, -177}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {577, 858}, /* deep_own */
-        {-1272, -33}, /* deep_opp */
-        {1094, 422}, /* stack_tall */
-        {291, -152}, /* stack_near_opp */
-        {-60, -323}, /* reserve */
-        {345, 560}, /* count_lead */
-        {-21, 78}, /* race_near */
-        {-180, 81}, /* race_sign */
+        {540, 352}, /* deep_own */
+        {-1073, -189}, /* deep_opp */
+        {-154, 140}, /* stack_tall */
+        {-88, -28}, /* stack_near_opp */
+        {-381, -342}, /* reserve */
+        {252, 500}, /* count_lead */
+        {-11, 33}, /* race_near */
+        {-18, 13}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {-165, 1055}, /* road1_waiter */
+        {427, 152}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-2555, 2709}, /* crit2_waiter */
-        {-1465, 977}, /* road_2 */
-        {-980, 362}, /* road_3 */
+        {179, 223}, /* crit2_waiter */
+        {82, -38}, /* road_2 */
+        {-89, -12}, /* road_3 */
         {0, 0}, /* road_4 */
-        {375, -416}, /* road_rows */
-        {-432, 530}, /* groups */
-        {-634, 829}, /* adjacent */
-        {264, -140}, /* liberties */
-        {372, -241}, /* line_open_0 */
-        {1046, -834}, /* line_open_1 */
-        {786, -950}, /* line_open_2 */
+        {-38, -25}, /* road_rows */
+        {-283, 55}, /* groups */
+        {-135, 75}, /* adjacent */
+        {-8, -4}, /* liberties */
+        {319, -238}, /* line_open_0 */
+        {700, -381}, /* line_open_1 */
+        {833, -453}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-137, -305}, /* line_contested_0 */
-        {254, -552}, /* line_contested_1 */
-        {747, -1100}, /* line_contested_2 */
+        {152, -160}, /* line_contested_0 */
+        {492, -331}, /* line_contested_1 */
+        {892, -452}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -160,7 +160,7 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {239, 620}, /* wall_block */
+        {869, 228}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
