@@ -27,7 +27,6 @@ import sys
 
 RESULTS = {'R-0': 1.0, 'F-0': 1.0, '1-0': 1.0, '0-R': 0.0, '0-F': 0.0, '0-1': 0.0, '1/2-1/2': 0.5}
 TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-FIRST_MOVE = re.compile(r'^\s*1\.')
 
 
 def die(message):

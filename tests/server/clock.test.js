@@ -209,6 +209,11 @@ function sqlite(db, sql) {
   return require('node:child_process').execFileSync('sqlite3', ['-cmd', '.timeout 5000', db, sql], { encoding: 'utf8' }).trim();
 }
 
+// The same on a PostgreSQL store (the psql tool; `db` its URI).
+function psql(db, sql) {
+  return require('node:child_process').execFileSync('psql', ['-qAt', db, '-c', sql], { encoding: 'utf8' }).trim();
+}
+
 // A store that refuses the write ending the hold: the clock stays held, and
 // the pages are not told it runs from a start the store never saved; once
 // the store takes it, the clock runs from the start it saved.
@@ -274,7 +279,7 @@ test('a restart: the hold is given once, however often the game is loaded', { sk
 test('a cluster restart: every server holds the clock, and it ends once for all', { skip: !process.env.TAK_TEST_PG && 'PostgreSQL: run under scripts/with-postgres.sh' }, async () => {
   // A database of its own: this file's other server must be down too.
   const name = 'hold_' + require('node:crypto').randomBytes(4).toString('hex');
-  require('node:child_process').execFileSync('psql', ['-q', process.env.TAK_TEST_PG, '-c', `CREATE DATABASE ${name}`]);
+  psql(process.env.TAK_TEST_PG, `CREATE DATABASE ${name}`);
   const db = process.env.TAK_TEST_PG.replace(/\/tak\?/, `/${name}?`);
   let [A, B] = await Promise.all([startServer({ db }), startServer({ db })]);
   const { a, b, game, token, tokenB } = await timedGame(A.port, { time: 60 });
@@ -286,9 +291,8 @@ test('a cluster restart: every server holds the clock, and it ends once for all'
   await a.closed; await b.closed;
   // White's clock stopped at the cluster's last heartbeat, which a loaded
   // machine may have sent well before the kill: read it, not guess it.
-  const psql = (sql) => +require('node:child_process').execFileSync('psql', ['-qAt', db, '-c', sql], { encoding: 'utf8' });
-  const start = psql(`SELECT turn_start FROM games WHERE id = '${game}'`);
-  const thought = Math.max(0, psql('SELECT alive_ms FROM servers WHERE id = 0') - start);
+  const start = +psql(db, `SELECT turn_start FROM games WHERE id = '${game}'`);
+  const thought = Math.max(0, +psql(db, 'SELECT alive_ms FROM servers WHERE id = 0') - start);
   assert.ok(thought <= killed - start, `the last heartbeat, ${thought} ms into White's turn, came after the kill`);
   await sleep(1500);
   A = await startServer({ db });
