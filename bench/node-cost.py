@@ -17,30 +17,11 @@ the counts that cost both engines the same time, the counts
 bench/vs-tiltak-nodes.sh takes (bench/ELO.md): with the .ptn form, on the
 games of a match.
 """
-import re
 import resource
 import subprocess
 import sys
 
-RESULTS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "*"}
-
-
-def read_games(path, size):
-    """The games of a PTN file of SIZE: (start, moves), start being the TPS
-    tag's position or None for the empty board."""
-    games = []
-    with open(path) as f:
-        text = f.read()
-    for chunk in re.split(r"\n\s*\n(?=\[)", text):
-        tags = dict(re.findall(r'^\[(\w+)\s+"([^"]*)"\]', chunk, re.M))
-        if tags.get("Size") != str(size):
-            continue
-        body = re.sub(r"^\[.*\]\s*$", "", chunk, flags=re.M)
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        moves = [t for t in body.split()
-                 if not re.fullmatch(r"\d+\.", t) and t not in RESULTS and t != "--"]
-        games.append((tags.get("TPS"), [m.rstrip("'!?\"") for m in moves]))
-    return games
+import ptn
 
 
 def main():
@@ -49,7 +30,10 @@ def main():
     size, nodes, path, cmd = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
     searches = []  # (teinewgame first?, position command)
     if path.endswith(".ptn"):
-        for start, moves in read_games(path, size):
+        for game in ptn.games(path):
+            if game.tags.get('Size') != str(size):
+                continue
+            start, moves = game.tags.get('TPS'), game.plies
             setup = f"position tps {start}" if start else "position startpos"
             for i in range(len(moves)):
                 searches.append((i == 0, setup + (" moves " + " ".join(moves[:i]) if i else "")))

@@ -21,78 +21,43 @@ noise than two separate scores do.
     bench/paired.py main OLD/*.ptn -- cand NEW/*.ptn
 """
 import math
-import re
 import signal
 import sys
 
-RESULTS = {'R-0': 1.0, 'F-0': 1.0, '1-0': 1.0, '0-R': 0.0, '0-F': 0.0, '0-1': 0.0, '1/2-1/2': 0.5}
-TAG = re.compile(r'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+import ptn
 
 
-def die(message):
-    sys.exit(f"paired.py: {message}")
-
-
-def games(path):
-    """Yields (line number, tags, move text) for each game of a PTN file."""
-    try:
-        with open(path, encoding='utf-8') as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        die(f"{path}: {e.strerror}")
-    tags, moves, start, in_moves = {}, [], None, False
-    for number, line in enumerate(lines, 1):
-        m = TAG.match(line)
-        if m and in_moves:  # a tag after moves starts the next game
-            yield start, tags, ' '.join(moves)
-            tags, moves, start, in_moves = {}, [], None, False
-        if m:
-            tags[m.group(1)] = m.group(2)
-            start = start or number
-        elif line.strip():
-            moves.append(line.strip())
-            in_moves = True
-            start = start or number
-    if tags or moves:
-        yield start, tags, ' '.join(moves)
-
-
-def opening(tags, moves):
-    if 'TPS' in tags:
-        return 'TPS ' + tags['TPS']
-    book, commented = moves.split('{', 1)[0].split(), '{' in moves
-    if commented:
-        book = book[:-1]  # the first engine move, whose comment follows it
-    while book and (re.fullmatch(r'\d+\.', book[-1]) or book[-1] in RESULTS):
-        book = book[:-1]
-    return 'moves ' + ' '.join(book)
+def opening(game):
+    if 'TPS' in game.tags:
+        return 'TPS ' + game.tags['TPS']
+    commented = [i for i, c in enumerate(game.comments) if c]
+    return 'moves ' + ' '.join(game.plies[:commented[0]] if commented else game.plies)
 
 
 def run(name, paths, by_round):
     """The named engine's points by pairing key, and how many games had no result."""
     points, unfinished = {}, 0
     for path in paths:
-        for line, tags, moves in games(path):
-            where = f"{path}:{line}"
+        for game in ptn.games(path):
+            where, tags = f"{path}:{game.line}", game.tags
             white, black = tags.get('Player1', ''), tags.get('Player2', '')
             if (name in white) == (name in black):
-                die(f"{where}: '{name}' should be exactly one of the players "
-                    f"(Player1 \"{white}\", Player2 \"{black}\")")
+                ptn.die(f"{where}: '{name}' should be exactly one of the players "
+                        f"(Player1 \"{white}\", Player2 \"{black}\")")
             colour = 'white' if name in white else 'black'
-            result = tags.get('Result')
-            if result not in RESULTS:
+            if game.result not in ptn.POINTS:
                 unfinished += 1
                 continue
             if by_round:
                 if 'Round' not in tags:
-                    die(f"{where}: no Round tag to pair by")
+                    ptn.die(f"{where}: no Round tag to pair by")
                 key = ('round', tags['Round'])
             else:
-                key = (tags.get('Size', '?'), opening(tags, moves), colour)
+                key = (tags.get('Size', '?'), opening(game), colour)
             if key in points:
-                die(f"{where}: a second game with the same "
-                    f"{'Round' if by_round else 'opening and colour'} in one run")
-            score = RESULTS[result]
+                ptn.die(f"{where}: a second game with the same "
+                        f"{'Round' if by_round else 'opening and colour'} in one run")
+            score = ptn.POINTS[game.result]
             points[key] = score if colour == 'white' else 1.0 - score
     return points, unfinished
 
@@ -101,16 +66,16 @@ def main(argv):
     by_round = '--by-round' in argv
     argv = [a for a in argv if a != '--by-round']
     if '--' not in argv:
-        die("usage: paired.py [--by-round] NAME_A A.ptn... -- NAME_B B.ptn...")
+        ptn.die("usage: paired.py [--by-round] NAME_A A.ptn... -- NAME_B B.ptn...")
     cut = argv.index('--')
     a, b = argv[:cut], argv[cut + 1:]
     if len(a) < 2 or len(b) < 2:
-        die("each side needs an engine's name and at least one PTN file")
+        ptn.die("each side needs an engine's name and at least one PTN file")
     pa, ua = run(a[0], a[1:], by_round)
     pb, ub = run(b[0], b[1:], by_round)
     common = sorted(set(pa) & set(pb))
     if not common:
-        die("no game of one run started as a game of the other did")
+        ptn.die("no game of one run started as a game of the other did")
     diffs = [pb[k] - pa[k] for k in common]
     n = len(diffs)
     mean = sum(diffs) / n

@@ -35,6 +35,8 @@ import re
 import subprocess
 import sys
 
+import ptn
+
 
 def search(binary, args, size, half_komi, tps, moves, ms):
     """(bestmove, last score in cp from the side to move) of a movetime search."""
@@ -64,23 +66,19 @@ def search(binary, args, size, half_komi, tps, moves, ms):
 
 def positions_from_ptn(path, plies, tak):
     """TPS of the positions at plies [a, b] of every game in a PTN file."""
-    text = open(path).read()
     out = []
-    for game in re.split(r"\n\s*\n(?=\[)", text):
-        if "\n\n" not in game.strip():
-            continue
-        tags, body = game.strip().split("\n\n", 1)
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        toks = [t for t in body.split() if not re.fullmatch(r"\d+\.", t)]
-        toks = [t for t in toks if not re.fullmatch(r"[01RF/2]+-[01RF/2]+|1/2-1/2", t)]
-        keep = "\n".join(l for l in tags.splitlines() if re.match(r'\[(Size|Komi|TPS) ', l))
-        for p in range(plies[0], min(plies[1], len(toks) - 1) + 1):
-            moves = " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + t
-                             for i, t in enumerate(toks[:p]))
-            proc = subprocess.run([tak, "replay", "-"], input=f"{keep}\n\n{moves}\n",
-                                  capture_output=True, text=True)
+    for game in ptn.games(path):
+        keep = "\n".join(f'[{k} "{game.tags[k]}"]' for k in ("Size", "Komi", "TPS") if k in game.tags)
+        for p in range(plies[0], min(plies[1], len(game.plies) - 1) + 1):
+            try:
+                proc = subprocess.run([tak, "replay", "-"], input=f"{keep}\n\n{ptn.numbered(game, p)}\n",
+                                      capture_output=True, text=True)
+            except OSError as e:
+                ptn.die(f"{tak}: {e.strerror} (build it with make)")
             lines = proc.stdout.strip().splitlines()
-            if proc.returncode == 0 and len(lines) >= 2 and lines[-1] == "*":
+            if proc.returncode != 0:
+                ptn.die(f"{path}:{game.line}: ply {p}: {proc.stderr.strip()}")
+            if len(lines) >= 2 and lines[-1] == "*":
                 out.append(lines[-2])
     return out
 

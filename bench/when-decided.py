@@ -28,6 +28,8 @@ import re
 import statistics
 import sys
 
+import ptn
+
 args, clock, by_move, signs, ours_name = sys.argv[1:], False, False, False, None
 while args and args[0].startswith('--'):
     if args[0] == '--clock':
@@ -64,54 +66,48 @@ def move_kind(move, size):
 
 
 for path in args:
-    for game in re.split(r'(?=\[Player1 )', open(path).read()):
-        if not game.startswith('[Player1') or '\n\n' not in game:
+    for game in ptn.games(path):
+        if not game.plies:
             continue
-        tag = lambda name: (re.search(r'\[%s "([^"]*)"' % name, game) or [None, ''])[1]
-        size, result = tag('Size'), tag('Result')
+        size, result, white_first = game.tags.get('Size', ''), game.result, game.white_first
+        white_moved = lambda ply: (ply % 2 == 0) == white_first
         # Ours is the copy bench/vs-tiltak.sh names tak-COMMIT-STAMP; Player1 is White.
-        ours_white = (tag('Player1') == ours_name if ours_name
-                      else tag('Player1').rsplit('/', 1)[-1].startswith('tak-'))
-        white_won = result[:2] in ('R-', 'F-', '1-')
-        black_won = result[-2:] in ('-R', '-F', '-1')
+        white = game.tags.get('Player1', '')
+        ours_white = white == ours_name if ours_name else white.rsplit('/', 1)[-1].startswith('tak-')
+        white_won, black_won = ptn.POINTS.get(result) == 1.0, ptn.POINTS.get(result) == 0.0
         lost = (ours_white and black_won) or (not ours_white and white_won)
         if not (lost or clock or by_move or signs):
             continue
-        ours, tiltak, played, ply = [], [], [], -1
-        for tok in re.findall(r'\{[^}]*\}|[^\s{}]+', game.split('\n\n', 1)[1]):
-            if tok.startswith('{'):
-                m = re.match(r'\{([-+]?[0-9.]+)/\d+(?: ([0-9.]+)s)?', tok)
-                if m and ply >= 0:
-                    v = float(m.group(1))
-                    white_moved = ply % 2 == 0
-                    side = ours if white_moved == ours_white else tiltak
-                    side.append((ply, v if white_moved else -v))
-                    if m.group(2):
-                        who = 'ours' if white_moved == ours_white else 'Tiltak'
-                        seconds[who].setdefault(min(ply // 20, 4), []).append(float(m.group(2)))
-            elif not re.match(r'^\d+\.$', tok) and tok != result:
-                ply += 1
-                played.append(tok)
+        ours, tiltak, played = [], [], game.plies
+        for ply, comment in enumerate(game.comments):
+            m = re.match(r'([-+]?[0-9.]+)/\d+(?: ([0-9.]+)s)?', comment)
+            if not m:
+                continue
+            v = float(m.group(1))  # from White's side
+            is_ours = white_moved(ply) == ours_white
+            (ours if is_ours else tiltak).append((ply, v if white_moved(ply) else -v))
+            if m.group(2):
+                seconds['ours' if is_ours else 'Tiltak'].setdefault(min(ply // 20, 4), []).append(float(m.group(2)))
         if by_move and size.isdigit():
             score = dict(tiltak)
             for p in range(4, len(played)):
-                if (p % 2 == 0) != ours_white or p - 1 not in score or p + 1 not in score:
+                if white_moved(p) != ours_white or p - 1 not in score or p + 1 not in score:
                     continue
                 key = (move_kind(played[p], int(size)), band_of(p // 2 + 1))
                 moves.setdefault(key, []).append(score[p + 1] - score[p - 1])
         if signs and (white_won or black_won):
             for who, scores in (('ours', ours), ('Tiltak', tiltak)):
-                for p, v in scores:  # v for the side that moved at ply p (White at even plies)
+                for p, v in scores:  # v for the side that moved at ply p
                     if abs(v) >= 0.15:
                         cell = right.setdefault((size, who, min(p // 20, 6)), [0, 0])
-                        cell[0] += (v > 0) == (white_won if p % 2 == 0 else black_won)
+                        cell[0] += (v > 0) == (white_won if white_moved(p) else black_won)
                         cell[1] += 1
         if not lost:
             continue
         for i, (p, v) in enumerate(tiltak):
             if v >= 0.5 and all(w >= 0.3 for _, w in tiltak[i:]):
                 ours_then = [w for q, w in ours if q <= p + 1]
-                rows.append((size, ours_white, p, ply + 1, ours_then[-1] if ours_then else 0.0))
+                rows.append((size, ours_white, p, len(played), ours_then[-1] if ours_then else 0.0))
                 break
 
 if by_move:
