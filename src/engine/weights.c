@@ -86,10 +86,10 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1289, 321}, /* tempo */
-        {636, 175}, /* pst_flat_0 */
-        {854, 147}, /* pst_flat_1 */
-        {963, 117}, /* pst_flat_2 */
+        {1363, 244}, /* tempo */
+        {656, 84}, /* pst_flat_0 */
+        {893, 66}, /* pst_flat_1 */
+        {1037, 24}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -97,9 +97,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-684, 161}, /* pst_wall_0 */
-        {-414, 325}, /* pst_wall_1 */
-        {43, 425}, /* pst_wall_2 */
+        {-692, 208}, /* pst_wall_0 */
+        {-438, 326}, /* pst_wall_1 */
+        {-1, 393}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -117,42 +117,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {901, 565}, /* support_flat */
-        {1891, 772}, /* support_wall */
+        {1028, 413}, /* support_flat */
+        {1809, 588}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-547, -343}, /* captive_flat */
-        {354, -177}, /* captive_wall */
+        {-535, -271}, /* captive_flat */
+        {455, -170}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {540, 352}, /* deep_own */
-        {-1073, -189}, /* deep_opp */
-        {-154, 140}, /* stack_tall */
-        {-88, -28}, /* stack_near_opp */
-        {-381, -342}, /* reserve */
-        {252, 500}, /* count_lead */
-        {-11, 33}, /* race_near */
-        {-18, 13}, /* race_sign */
+        {448, 293}, /* deep_own */
+        {-871, -202}, /* deep_opp */
+        {-152, 131}, /* stack_tall */
+        {-96, -16}, /* stack_near_opp */
+        {-536, -281}, /* reserve */
+        {297, 430}, /* count_lead */
+        {14, 21}, /* race_near */
+        {-28, 14}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {427, 152}, /* road1_waiter */
+        {511, 69}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {179, 223}, /* crit2_waiter */
-        {82, -38}, /* road_2 */
-        {-89, -12}, /* road_3 */
+        {128, 235}, /* crit2_waiter */
+        {57, -59}, /* road_2 */
+        {-101, -32}, /* road_3 */
         {0, 0}, /* road_4 */
-        {-38, -25}, /* road_rows */
-        {-283, 55}, /* groups */
-        {-135, 75}, /* adjacent */
-        {-8, -4}, /* liberties */
-        {319, -238}, /* line_open_0 */
-        {700, -381}, /* line_open_1 */
-        {833, -453}, /* line_open_2 */
+        {-66, -31}, /* road_rows */
+        {-339, 94}, /* groups */
+        {-138, 82}, /* adjacent */
+        {-8, -6}, /* liberties */
+        {287, -183}, /* line_open_0 */
+        {630, -315}, /* line_open_1 */
+        {780, -411}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {152, -160}, /* line_contested_0 */
-        {492, -331}, /* line_contested_1 */
-        {892, -452}, /* line_contested_2 */
+        {130, -142}, /* line_contested_0 */
+        {481, -299}, /* line_contested_1 */
+        {1009, -436}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -160,7 +160,7 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {869, 228}, /* wall_block */
+        {981, 137}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
