@@ -287,6 +287,15 @@ if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as re
 else
     fail "rebuild.sh makes the data and the network again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
+# The replayed chunks are a generation again: each in its MANIFEST as net.sh
+# wrote it, no .err file left beside them (fit.sh below fits them).
+if [ "$(sort "$scratch/rebuild/t/MANIFEST")" = "$(awk '$1 == "chunk" { NF = 11; print }' "$scratch/nets/5.recipe" | sort)" ] &&
+    ! ls "$scratch/rebuild/t" | grep -q '\.err$'; then
+    pass
+else
+    fail "rebuild.sh leaves the replayed chunks as a generation" "$(ls "$scratch/rebuild/t" | head -n 5)" \
+        "$(head -n 3 "$scratch/rebuild/t/MANIFEST" 2>&1)"
+fi
 # A chunk that comes out differently is named; a network that differs fails.
 awk '/^chunk / && !done { $11 = "0000000000000000000000000000000000000000000000000000000000000000"; done = 1 } 1' \
     "$scratch/nets/5.recipe" >"$scratch/recipe" && mv "$scratch/recipe" "$scratch/nets/5.recipe"
@@ -299,10 +308,11 @@ if [ "$rc" -eq 1 ] && grep -q "1 of $chunks chunks differ" "$scratch/err" && gre
 else
     fail "rebuild.sh reports what differs" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
 fi
-# tools/tune/fit.sh fits a size's linear weights to the same chunks and
-# writes their recipe; rebuild.sh --linear plays the chunks again (kept from
-# the rebuild above when their checksums match) and gets the same weights.
-FIT_OUT=$scratch/linear.c NET_RECIPES=$scratch/weights tools/tune/fit.sh 5 0.25 "$loop"/t/c*_5.txt \
+# tools/tune/fit.sh fits a size's linear weights to the same chunks, as the
+# rebuild above played them again, and writes their recipe; rebuild.sh
+# --linear plays the chunks again (kept from the rebuild above when their
+# checksums match) and gets the same weights.
+FIT_OUT=$scratch/linear.c NET_RECIPES=$scratch/weights tools/tune/fit.sh 5 0.25 "$scratch"/rebuild/t/c*_5.txt \
     >"$scratch/out" 2>"$scratch/err"
 rc=$?
 table5() { awk '$0 == "    [5] = {{" { on = 1 } on { print } on && /^    }},?$/ { on = 0 }' "$1"; }

@@ -22,6 +22,9 @@
 #    in the recipe's order) into WORK_DIR/weights.c, compared with the
 #    size's table in src/engine/weights.c (NET_COMPARE: another file for
 #    either): "identical" or a difference, and the exit status says which.
+# The chunks that came out as recorded are added to WORK_DIR/GENERATION/MANIFEST,
+# so the replayed data can be fitted again (fit.sh; net.sh with the
+# generation's SIZES file, the sizes it was played with, beside it).
 # WORK_DIR defaults to /tmp/tak-rebuild-SIZE; keep it outside the work tree.
 # Self-play is deterministic for one compiler and CPU family (the build is
 # -march=native); a checksum that differs elsewhere is reported, and the fit
@@ -105,6 +108,7 @@ play() {
             return 1
         fi
         mv "$dest.part" "$dest"
+        rm -f "$dest.err"
     fi
     if [ "$(sha256sum "$dest" | cut -d' ' -f1)" != "$sum" ]; then
         echo "rebuild.sh: $gen/$f differs from the recipe's ($(wc -l <"$dest") lines, $lines recorded)"
@@ -121,6 +125,18 @@ if [ -s "$work/differs" ]; then
 else
     echo "rebuild.sh: $chunks chunks played again, every checksum as recorded"
 fi
+# The chunks that came out as recorded join their generation's MANIFEST
+# under WORK_DIR (net.sh's lines; those already there stay), so fit.sh can
+# fit them again, and net.sh too once the generation's SIZES is there.
+for gen in $(awk '$1 == "chunk" { print $2 }' "$recipe" | sort -u); do
+    manifest=$work/$gen/MANIFEST
+    touch "$manifest"
+    awk -v g="$gen" 'FILENAME == ARGV[1] { differ[$2] = 1; next } # "rebuild.sh: GEN/FILE differs ..."
+        FILENAME == ARGV[2] { have[$0] = 1; next }
+        $1 == "chunk" && $2 == g { NF = 11; if (!($0 in have) && !((g "/" $4) in differ)) print }' \
+        "$work/differs" "$manifest" "$recipe" >"$manifest.new"
+    cat "$manifest.new" >>"$manifest" && rm "$manifest.new"
+done
 
 train=() valid=()
 while read -r _ gen _ f _ _ _ _ _ _ _ part; do
