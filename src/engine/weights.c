@@ -86,10 +86,10 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1363, 244}, /* tempo */
-        {656, 84}, /* pst_flat_0 */
-        {893, 66}, /* pst_flat_1 */
-        {1037, 24}, /* pst_flat_2 */
+        {1348, 245}, /* tempo */
+        {654, 13}, /* pst_flat_0 */
+        {900, -5}, /* pst_flat_1 */
+        {1049, -53}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -97,9 +97,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-692, 208}, /* pst_wall_0 */
-        {-438, 326}, /* pst_wall_1 */
-        {-1, 393}, /* pst_wall_2 */
+        {-619, 192}, /* pst_wall_0 */
+        {-420, 310}, /* pst_wall_1 */
+        {1, 363}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -117,42 +117,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {1028, 413}, /* support_flat */
-        {1809, 588}, /* support_wall */
+        {1017, 354}, /* support_flat */
+        {1677, 530}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-535, -271}, /* captive_flat */
-        {455, -170}, /* captive_wall */
+        {-494, -249}, /* captive_flat */
+        {460, -147}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {448, 293}, /* deep_own */
-        {-871, -202}, /* deep_opp */
-        {-152, 131}, /* stack_tall */
-        {-96, -16}, /* stack_near_opp */
-        {-536, -281}, /* reserve */
-        {297, 430}, /* count_lead */
-        {14, 21}, /* race_near */
-        {-28, 14}, /* race_sign */
+        {361, 275}, /* deep_own */
+        {-793, -183}, /* deep_opp */
+        {-113, 106}, /* stack_tall */
+        {-83, -5}, /* stack_near_opp */
+        {-614, -271}, /* reserve */
+        {297, 429}, /* count_lead */
+        {-1, 18}, /* race_near */
+        {7, 9}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {511, 69}, /* road1_waiter */
+        {514, 46}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {128, 235}, /* crit2_waiter */
-        {57, -59}, /* road_2 */
-        {-101, -32}, /* road_3 */
+        {-22, 241}, /* crit2_waiter */
+        {0, -25}, /* road_2 */
+        {-170, -2}, /* road_3 */
         {0, 0}, /* road_4 */
-        {-66, -31}, /* road_rows */
-        {-339, 94}, /* groups */
-        {-138, 82}, /* adjacent */
-        {-8, -6}, /* liberties */
-        {287, -183}, /* line_open_0 */
-        {630, -315}, /* line_open_1 */
-        {780, -411}, /* line_open_2 */
+        {-53, -33}, /* road_rows */
+        {-451, 142}, /* groups */
+        {-241, 111}, /* adjacent */
+        {11, -16}, /* liberties */
+        {298, -167}, /* line_open_0 */
+        {626, -296}, /* line_open_1 */
+        {795, -381}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {130, -142}, /* line_contested_0 */
-        {481, -299}, /* line_contested_1 */
-        {1009, -436}, /* line_contested_2 */
+        {141, -124}, /* line_contested_0 */
+        {503, -273}, /* line_contested_1 */
+        {1046, -405}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -160,7 +160,7 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {981, 137}, /* wall_block */
+        {956, 116}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
