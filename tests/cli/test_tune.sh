@@ -267,14 +267,28 @@ else
     fail "net.sh plays, holds out, fits and writes the recipe" "rc=$rc chunks=$chunks recorded=$recorded held=$held" \
         "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
-# Run again with no time: nothing played, the same chunks fitted.
+# Run again with no time: nothing played, the same chunks fitted, here with
+# the results' share of the targets set (the recipe keeps it, so the
+# rebuild below fits with it too).
 before=$(ls "$loop/t" | wc -l)
-TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_LAMBDA5=0.6 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
 rc=$?
-if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wrote' "$scratch/out"; then
+if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wrote' "$scratch/out" &&
+    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6$' "$scratch/nets/5.recipe" &&
+    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 ' "$scratch/loop.c"; then
     pass
 else
-    fail "net.sh with no time fits what there is" "rc=$rc" "$(cat "$scratch/out")"
+    fail "net.sh with no time fits what there is, NET_LAMBDA5 in its recipe" "rc=$rc" "$(cat "$scratch/out")" \
+        "$(grep '^fit' "$scratch/nets/5.recipe")"
+fi
+cp "$scratch/loop.c" "$scratch/loop-kept.c"
+NET_LAMBDA5=1.5 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "$scratch/out" &&
+    cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then
+    pass
+else
+    fail "net.sh refuses NET_LAMBDA5=1.5 and writes nothing" "rc=$rc" "$(cat "$scratch/out")"
 fi
 # tools/tune/rebuild.sh makes the same data and the same network again from
 # the recipe alone: every chunk played again to the same checksum.

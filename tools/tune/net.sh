@@ -26,7 +26,9 @@
 #    another folder): every chunk and the fit's commit and arguments, from
 #    which tools/tune/rebuild.sh SIZE makes the data and the network again.
 # NET_NODESn (default 10000 up to 5x5, 8000 above) sets the nodes a move of
-# size n; NET_EPOCHSn (40 / 20) the epochs. NET_DIRTY_OK=1 lets a tree that
+# size n; NET_EPOCHSn (40 / 20) the epochs; NET_LAMBDAn (0 to 1; tune
+# net's default, 0.25, where unset) the share of the game's result in the
+# fit's targets, the rest the search's score. NET_DIRTY_OK=1 lets a tree that
 # differs from its commit play and fit (tests; such a recipe says "dirty"
 # and rebuild.sh needs REBUILD_TUNER for it). Judge the new networks by a
 # match before committing them (bench/ELO.md). One run plays a generation
@@ -47,8 +49,20 @@ out=${NET_OUT:-$root/src/engine/net_weights.c}
 recipes=${NET_RECIPES:-$root/tools/tune/nets}
 . "$root/tools/tune/workers.sh"
 
+# The sigmoid scale of each size (what the linear fit found, README.md),
+# the nodes a move, and the epochs, weight decay and results' share of
+# its fit.
+declare -A k=([3]=66 [4]=66 [5]=66 [6]=94 [7]=94 [8]=94)
+nodes() { local v="NET_NODES$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 10000 || echo 8000)}"; }
+epochs() { local v="NET_EPOCHS$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 40 || echo 20)}"; }
+decay() { [ "$1" -le 5 ] && echo 0.05 || echo 0.1; }
+lambda() { local v="NET_LAMBDA$1"; echo "${!v:-}"; }
+
 for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ -r "$root/data/heldout/$size.txt" ] || { echo "net.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
+    l=$(lambda "$size")
+    [ -z "$l" ] || [[ $l =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] ||
+        { echo "net.sh: NET_LAMBDA$size is a share from 0 to 1, not '$l'" >&2; exit 2; }
 done
 
 mkdir -p "$data/$name"
@@ -79,13 +93,6 @@ commit=$(tree_commit "$root")
 [ -f "$data/$name/COMMIT" ] || echo "$commit" >"$data/$name/COMMIT"
 tune=$(frozen_tuner "$root" "$data" "$name")
 seed=$(printf %s "$name" | cksum | cut -d' ' -f1)
-
-# The sigmoid scale of each size (what the linear fit found, README.md),
-# the nodes a move, the epochs and the weight decay of its fit.
-declare -A k=([3]=66 [4]=66 [5]=66 [6]=94 [7]=94 [8]=94)
-nodes() { local v="NET_NODES$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 10000 || echo 8000)}"; }
-epochs() { local v="NET_EPOCHS$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 40 || echo 20)}"; }
-decay() { [ "$1" -le 5 ] && echo 0.05 || echo 0.1; }
 
 # Chunks of four games, the sizes in turn; of every four of a size one at
 # komi 0, the rest at komi 2.
@@ -164,6 +171,7 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     echo "net.sh: fitting the ${size}x$size network to $(grep -vc '^#' "$fit_dir/train$size.txt") lines," \
         "$(grep -vc '^#' "$fit_dir/valid$size.txt" || true) held out; $(cat "$fit_dir/heldout$size")"
     fit_args=(--k "${k[$size]}" --epochs "$(epochs "$size")" --decay "$(decay "$size")")
+    [ -z "$(lambda "$size")" ] || fit_args+=(--lambda "$(lambda "$size")")
     "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" "$fit_dir/train$size.txt"
     {
         echo "# The ${size}x$size network of src/engine/net_weights.c, written by tools/tune/net.sh."
