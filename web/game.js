@@ -19,6 +19,7 @@ import { closeAnalysisBoard, drawAnalysisBoard } from './analysis.js';
 export function secretKey(id) { return 'tak.seat.' + id; }
 
 export async function joinGame(id) {
+  app.stale = true;
   const hash = new URLSearchParams(location.hash.slice(1));
   const msg = { type: 'join', game: id };
   const token = localStorage.getItem(secretKey(id)) || hash.get('s');
@@ -92,7 +93,7 @@ export function onState(s) {
   const moved = !app.state || app.state.ply !== s.ply;
   const first = !app.state, ended = !!s.result !== !!(app.state && app.state.result);
   const before = app.state;
-  app.state = s;
+  app.state = s; app.stale = false;
   if (first || ended) refreshMatch();
   if (moved) { app.carry = null; app.analysis = null; if (app.view && app.view.ply >= s.ply) app.view = null; }
   if (before && s.ply === before.ply + 1 && !app.view) app.animate = { ply: s.ply };
@@ -234,10 +235,14 @@ function clockText(ms) {
 // Each side's time left now, as the server counts it. Cut off from the
 // server, the page holds the clocks where they were when it lost it: the
 // server holds the mover's clock till the pages are back (clock.c), and a
-// clock counting down meanwhile would jump back when they are.
+// clock counting down meanwhile would jump back when they are. Connected
+// again, it holds them till the server's state comes: the one from before
+// would count the whole outage off at once.
+const live = () => app.connected && !app.stale;
+
 function clockLeft(c) {
   const left = c.left_ms.slice();
-  const now = app.connected ? Date.now() : app.lostAt;
+  const now = live() ? Date.now() : app.lostAt;
   // Never more than the server gave: a clock here a little behind the
   // server's would otherwise count up (1:01 on a 1+0 clock).
   if (c.running) left[c.running === 'white' ? 0 : 1] -= Math.max(0, now + app.offset - c.turn_start_ms);
@@ -252,7 +257,7 @@ export function drawClocks() {
   // The clock held: by the server, waiting for the pages after a restart;
   // or here, while this page is cut off. One word for it, in the class and
   // in what a screen reader says, as in the server's state.
-  const held = c.held ? s.turn : app.connected ? null : c.running;
+  const held = c.held ? s.turn : live() ? null : c.running;
   const why = c.held ? 'till both players are back' : 'while this page reconnects';
   ['white', 'black'].forEach((color, i) => {
     const el = $('clock-' + color);

@@ -12,6 +12,7 @@ export const app = {
   // game.js: the game open, this page's seat in it, its last state, and a
   // past position shown (null: the position now)
   gameId: null, seat: null, state: null, view: null,
+  stale: false, // the state is from before the page joined again (a reconnection): its clocks held till the next comes
   invite: null, // the invitation of a friend's game, shown until the seat is taken
   chat: [], // the messages of the game's room this page may read
   rematchOffer: false, // the opponent offers a rematch
