@@ -171,7 +171,8 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     echo "net.sh: fitting the ${size}x$size network to $(grep -vc '^#' "$fit_dir/train$size.txt") lines," \
         "$(grep -vc '^#' "$fit_dir/valid$size.txt" || true) held out; $(cat "$fit_dir/heldout$size")"
     fit_args=(--k "${k[$size]}" --epochs "$(epochs "$size")" --decay "$(decay "$size")")
-    [ -z "$(lambda "$size")" ] || fit_args+=(--lambda "$(lambda "$size")")
+    l=$(lambda "$size")
+    [ -z "$l" ] || fit_args+=(--lambda "$l")
     "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" "$fit_dir/train$size.txt"
     {
         echo "# The ${size}x$size network of src/engine/net_weights.c, written by tools/tune/net.sh."
