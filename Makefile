@@ -409,7 +409,7 @@ test-server: $(BUILD)/tak $(BUILD)/asan/tak $(BUILD)/tests/test_store $(BUILD)/a
 	TAK_BIN=$(BUILD)/asan/tak scripts/with-postgres.sh $(NODE_TEST) tests/server/
 
 e2e: $(BUILD)/tak
-	$(NODE_TEST) tests/e2e/
+	bash scripts/e2e.sh
 
 bench-server: $(BUILD)/tak
 	node bench/server_load.js

@@ -13,7 +13,6 @@ cd "$(dirname "$0")/.." || exit 2
 export TAK_SHARED=${TAK_SHARED:-$(cd .. && pwd)/shared}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-names=()
 results=()
 failed=0
 
@@ -43,6 +42,9 @@ stage asan make -j"$jobs" asan
 stage tsan make -j"$jobs" tsan
 stage server make -j"$jobs" test-server
 stage e2e make e2e
+if [ -s build/e2e-artifacts/flaky.txt ]; then
+    while read -r line; do results+=("  FLAKY $line"); done <build/e2e-artifacts/flaky.txt
+fi
 stage install make -j"$jobs" test-install
 stage docs make docs
 stage python make test-python

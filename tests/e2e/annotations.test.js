@@ -11,7 +11,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { browserForTests, newPage, shot } = require('./lib.js');
+const { browserForTests, newPage, shot, pasted } = require('./lib.js');
 const { ROOT } = require('../server/lib.js');
 
 const env = browserForTests(test);
@@ -89,7 +89,7 @@ test('a graph for a game pasted on the analysis board: axis and values, tips on 
   await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
   await p.fill('#ab-paste', GAME);
   await p.click('#ab-load button[type=submit]');
-  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  await pasted(p);
   await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
   const n = await p.evaluate(() => TakTree.lineEnd(app.analysisBoard.tree.root).depth);
   assert.equal(await p.$eval('#graph polyline', (l) => l.getAttribute('points').split(' ').length), n + 1, 'a point a position');
@@ -151,7 +151,7 @@ test('a game pasted on the analysis board: the review\'s marks and notes put int
   await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
   await p.fill('#ab-paste', GAME);
   await p.click('#ab-load button[type=submit]');
-  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  await pasted(p);
   await p.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores, null, { timeout: 60000 });
   const g = await p.evaluate(() => app.analysisBoard.graph);
   assert.ok(g.marks.includes('??'), 'a blunder in the game');

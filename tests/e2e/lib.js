@@ -51,4 +51,23 @@ async function openLobby(page, url) {
 const freeSquare = (page, squares) =>
   page.evaluate((sqs) => sqs.find((sq) => window.takApp.state.legal.includes(sq)), squares);
 
-module.exports = { browserForTests, newPage, shot, atPly, freeSquare, openLobby };
+// Waits until the analysis board holds a pasted game's moves; when they do
+// not come, fails saying what the page showed instead (its message line,
+// its address, what the paste box held, its board's moves), with a
+// screenshot, so that a failure seen once in CI says why.
+async function pasted(page, name = 'pasted') {
+  try {
+    await page.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  } catch (e) {
+    const seen = await page.evaluate(() => ({
+      message: document.getElementById('message').textContent,
+      address: location.pathname + location.hash,
+      paste: document.getElementById('ab-paste').value.length + ' characters in the paste box',
+      board: app.analysisBoard ? app.analysisBoard.tree.root.children.length + ' first moves' : 'none',
+    })).catch((err) => ({ page: err.message }));
+    await shot(page, name + '-failed').catch(() => {});
+    throw new Error(`${e.message}\nthe page showed: ${JSON.stringify(seen)}`);
+  }
+}
+
+module.exports = { browserForTests, newPage, shot, atPly, freeSquare, openLobby, pasted };

@@ -8,7 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { browserForTests, newPage, shot } = require('./lib.js');
+const { browserForTests, newPage, shot, pasted } = require('./lib.js');
 const { ROOT } = require('../server/lib.js');
 
 const env = browserForTests(test);
@@ -21,7 +21,7 @@ async function openPtn(p, ptn) {
   await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
   await p.fill('#ab-paste', ptn);
   await p.click('#ab-load button[type=submit]');
-  await p.waitForFunction(() => app.analysisBoard && app.analysisBoard.tree.root.children.length > 0);
+  await pasted(p);
 }
 
 // The board's size and the page's sideways scroll.

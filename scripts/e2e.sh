@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# e2e.sh [FILE...]: the browser tests (tests/e2e/*.test.js unless files are
+# named), a file at a time, each with its own server and browser. A file
+# that fails is run once more: the stage fails when it fails twice; when it
+# passes the second time, the first run's failures are printed again at the
+# end under FLAKY, with its log kept in build/e2e-artifacts/, so a test that
+# fails only now and then is seen and looked into (as Playwright's own
+# runner retries on CI), not lost in a run that passed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+ART=${E2E_ARTIFACTS:-build/e2e-artifacts} # where the logs go
+mkdir -p "$ART"
+rm -f "$ART/flaky.txt" # what test.sh's summary names
+run=(node --test)
+node --test-force-exit -e 0 2>/dev/null && run+=(--test-force-exit)
+[ $# -gt 0 ] || set -- tests/e2e/*.test.js
+
+failed=()
+flaky=()
+for file in "$@"; do
+    log=$ART/$(basename "$file" .test.js).log
+    "${run[@]}" "$file" 2>&1 | tee "$log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] && continue
+    echo "e2e.sh: $file failed; running it once more"
+    if "${run[@]}" "$file" >"$log.again" 2>&1; then
+        flaky+=("$file")
+    else
+        cat "$log.again"
+        failed+=("$file")
+    fi
+done
+
+for file in "${flaky[@]}"; do
+    log=$ART/$(basename "$file" .test.js).log
+    echo
+    echo "FLAKY: $file failed, then passed when run again; the failures (whole log: $log):"
+    grep -A12 '^not ok' "$log"
+    echo "$file: $(grep -c '^not ok' "$log") failed, then passed" >>"$ART/flaky.txt"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "e2e.sh: failed twice: ${failed[*]}"
+    exit 1
+fi
+echo "e2e.sh: all $# passed${flaky[*]:+ (${#flaky[@]} only when run again)}"
