@@ -12,7 +12,9 @@ cd "$(dirname "$0")/.." || exit 2
 ART=${E2E_ARTIFACTS:-build/e2e-artifacts} # where the logs go
 mkdir -p "$ART"
 rm -f "$ART/flaky.txt" # what test.sh's summary names
-run=(node --test)
+# A file that hangs is stopped after E2E_FILE_TIMEOUT seconds (default 600;
+# the slowest takes about a minute), not left to use up CI's time.
+run=(timeout --kill-after=10 "${E2E_FILE_TIMEOUT:-600}" node --test)
 node --test-force-exit -e 0 2>/dev/null && run+=(--test-force-exit)
 [ $# -gt 0 ] || set -- tests/e2e/*.test.js
 
@@ -21,7 +23,9 @@ flaky=()
 for file in "$@"; do
     log=$ART/$(basename "$file" .test.js).log
     "${run[@]}" "$file" 2>&1 | tee "$log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] && continue
+    status=${PIPESTATUS[0]}
+    [ "$status" -eq 0 ] && continue
+    [ "$status" -eq 124 ] || [ "$status" -eq 137 ] && echo "e2e.sh: $file did not end in ${E2E_FILE_TIMEOUT:-600} s"
     echo "e2e.sh: $file failed; running it once more"
     if "${run[@]}" "$file" >"$log.again" 2>&1; then
         flaky+=("$file")

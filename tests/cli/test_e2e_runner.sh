@@ -44,4 +44,11 @@ expect_eq "a file that fails twice: not flaky" "$(cat "$scratch/art/flaky.txt" 2
 expect_eq "both runs kept" "$(cd "$scratch/art" && ls bad.log*)" "bad.log
 bad.log.again"
 
+# A file that never ends is stopped, said so, and counts as a failure.
+printf '%s\n' "const test = require('node:test');" "test('never ends', () => new Promise(() => setInterval(() => {}, 1000)));" >"$scratch/hang.test.js"
+E2E_FILE_TIMEOUT=2 e2e "$scratch/hang.test.js"
+expect_rc "a file that hangs" 1
+expect_match "a file that hangs: said" "$out" "^e2e.sh: $scratch/hang.test.js did not end in 2 s$"
+expect_match "a file that hangs: failed" "$(tail -n 1 <<<"$out")" "^e2e.sh: failed twice: $scratch/hang.test.js$"
+
 finish
