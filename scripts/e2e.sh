@@ -14,18 +14,20 @@ mkdir -p "$ART"
 rm -f "$ART/flaky.txt" # what test.sh's summary names
 # A file that hangs is stopped after E2E_FILE_TIMEOUT seconds (default 600;
 # the slowest takes about a minute), not left to use up CI's time.
-run=(timeout --kill-after=10 "${E2E_FILE_TIMEOUT:-600}" node --test)
+limit=${E2E_FILE_TIMEOUT:-600}
+run=(timeout --kill-after=10 "$limit" node --test)
 node --test-force-exit -e 0 2>/dev/null && run+=(--test-force-exit)
 [ $# -gt 0 ] || set -- tests/e2e/*.test.js
+log_of() { echo "$ART/$(basename "$1" .test.js).log"; } # a file's first run's log
 
 failed=()
 flaky=()
 for file in "$@"; do
-    log=$ART/$(basename "$file" .test.js).log
+    log=$(log_of "$file")
     "${run[@]}" "$file" 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     [ "$status" -eq 0 ] && continue
-    [ "$status" -eq 124 ] || [ "$status" -eq 137 ] && echo "e2e.sh: $file did not end in ${E2E_FILE_TIMEOUT:-600} s"
+    [ "$status" -eq 124 ] || [ "$status" -eq 137 ] && echo "e2e.sh: $file did not end in $limit s"
     echo "e2e.sh: $file failed; running it once more"
     if "${run[@]}" "$file" >"$log.again" 2>&1; then
         flaky+=("$file")
@@ -36,7 +38,7 @@ for file in "$@"; do
 done
 
 for file in "${flaky[@]}"; do
-    log=$ART/$(basename "$file" .test.js).log
+    log=$(log_of "$file")
     echo
     echo "FLAKY: $file failed, then passed when run again; the failures (whole log: $log):"
     grep -A12 '^not ok' "$log"
