@@ -399,8 +399,12 @@ $(BUILD)/asan/tests/test_store: LDLIBS += $(BUILD)/asan/libtak.a $(STORE_LIBS) -
 .PHONY: test-server e2e bench-server
 # node's test runner, told to end once a file's tests are done even if
 # something a failed test left open (a server, a socket) would keep it
-# waiting: a hang would cost all of CI's time. Node before 20.14 lacks the flag.
-NODE_TEST := node --test $(shell node --test-force-exit -e 0 2>/dev/null && echo --test-force-exit)
+# waiting, and to fail a file still running after SERVER_TEST_TIMEOUT ms
+# (the slowest, under ASan, takes about 40 s): a hang would cost all of CI's
+# time. Node before 20.14 lacks the first flag, before 20.11 the second.
+SERVER_TEST_TIMEOUT ?= 300000
+NODE_TEST := node --test $(shell node --test-force-exit -e 0 2>/dev/null && echo --test-force-exit) \
+	$(shell node --test-timeout=1 -e 0 2>/dev/null && echo --test-timeout=$(SERVER_TEST_TIMEOUT))
 # First the store's own test on PostgreSQL (both builds). Each build runs the
 # suite on the SQLite store, then on a throw-away
 # PostgreSQL database (scripts/with-postgres.sh; skipped, loudly, without one),
