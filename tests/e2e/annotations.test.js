@@ -11,7 +11,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { browserForTests, newPage, shot, pasted } = require('./lib.js');
+const { browserForTests, newPage, shot, openPtn } = require('./lib.js');
 const { ROOT } = require('../server/lib.js');
 
 const env = browserForTests(test);
@@ -85,11 +85,7 @@ test('review results travel: marks, scores and the better move beside a ?? on th
 
 test('a graph for a game pasted on the analysis board: axis and values, tips on hover and focus, the arrows between points, Enter and a click go there', async () => {
   const p = await newPage(env.browser);
-  await p.goto(env.srv.url + '/analysis');
-  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
-  await p.fill('#ab-paste', GAME);
-  await p.click('#ab-load button[type=submit]');
-  await pasted(p);
+  await openPtn(p, env.srv.url, GAME);
   await p.waitForSelector('#graph:not([hidden])', { timeout: 60000 });
   const n = await p.evaluate(() => TakTree.lineEnd(app.analysisBoard.tree.root).depth);
   assert.equal(await p.$eval('#graph polyline', (l) => l.getAttribute('points').split(' ').length), n + 1, 'a point a position');
@@ -147,11 +143,7 @@ const holdGraph = (p) => p.evaluate(() => {
 
 test('a game pasted on the analysis board: the review\'s marks and notes put into its tree as for a game of the server\'s, kept and exported; not on moves played after', async () => {
   const p = await newPage(env.browser);
-  await p.goto(env.srv.url + '/analysis');
-  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
-  await p.fill('#ab-paste', GAME);
-  await p.click('#ab-load button[type=submit]');
-  await pasted(p);
+  await openPtn(p, env.srv.url, GAME);
   await p.waitForFunction(() => app.analysisBoard.graph && app.analysisBoard.graph.scores, null, { timeout: 60000 });
   const g = await p.evaluate(() => app.analysisBoard.graph);
   assert.ok(g.marks.includes('??'), 'a blunder in the game');

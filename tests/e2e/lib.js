@@ -70,4 +70,14 @@ async function pasted(page, name = 'pasted') {
   }
 }
 
-module.exports = { browserForTests, newPage, shot, atPly, freeSquare, openLobby, pasted };
+// Opens the analysis board of the server at `url` (unless the page is on it
+// already), pastes `ptn` into its form and waits for its moves on the board.
+async function openPtn(page, url, ptn) {
+  if (!/\/analysis/.test(page.url())) await page.goto(url + '/analysis');
+  await page.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
+  await page.fill('#ab-paste', ptn);
+  await page.click('#ab-load button[type=submit]');
+  await pasted(page);
+}
+
+module.exports = { browserForTests, newPage, shot, atPly, freeSquare, openLobby, openPtn };

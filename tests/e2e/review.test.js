@@ -8,21 +8,13 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { browserForTests, newPage, shot, pasted } = require('./lib.js');
+const { browserForTests, newPage, shot, openPtn: openAt } = require('./lib.js');
 const { ROOT } = require('../server/lib.js');
 
 const env = browserForTests(test);
 const SHARED = process.env.TAK_SHARED || path.join(ROOT, '../shared');
 const game = (name) => fs.readFileSync(path.join(SHARED, 'games/real', name + '.ptn'), 'utf8');
-
-// Opens /analysis and pastes `ptn` into its form; resolves once its tree is shown.
-async function openPtn(p, ptn) {
-  if (!/\/analysis/.test(p.url())) await p.goto(env.srv.url + '/analysis');
-  await p.waitForFunction(() => window.takApp.analysisBoard && abEngine.tak);
-  await p.fill('#ab-paste', ptn);
-  await p.click('#ab-load button[type=submit]');
-  await pasted(p);
-}
+const openPtn = (p, ptn) => openAt(p, env.srv.url, ptn); // resolves once its tree is shown
 
 // The board's size and the page's sideways scroll.
 const measure = (p) => p.evaluate(() => {
