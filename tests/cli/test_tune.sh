@@ -241,6 +241,37 @@ if [ -n "$mixed" ] && [ "$mixed" = "$results" ] && [ "$mixed" != "$scores" ]; th
 else
     fail "net --valid-lambda" "by L 1: '$mixed' and '$results'; by L 0: '$scores'"
 fi
+# --td T: a training position's score in its target is the TD(T) return of
+# its game's scores from it on, the result after the last; the held-out
+# targets keep their own. A game of one line is then the line's score and
+# the result mixed by T, as --lambda T mixes them: so a file of one-line
+# games fits by --td T exactly as by --lambda T, which says too that every
+# "# opening" line ends a game. On whole games the targets differ, unless
+# the result alone is the target (--lambda 1).
+trained() { printf '%s\n' "$err" | sed -n 's/.*network \([0-9.]*\) (held out.*/\1/p' | head -n 1; }
+td_run() { tune net "$scratch/same.c" 5 --init --epochs 0 --valid "$scratch/valid.txt" "$@"; echo "$(trained) $(held_out) $rc"; }
+awk '!/^#/ { print "# opening"; print }' "$scratch/scored.txt" >"$scratch/ones.txt"
+plain=$(td_run "$scratch/scored.txt")
+zero=$(td_run --td 0 "$scratch/scored.txt")
+ahead=$(td_run --td 0.8 "$scratch/scored.txt")
+results=$(td_run --lambda 1 "$scratch/scored.txt")
+results_td=$(td_run --lambda 1 --td 0.8 "$scratch/scored.txt")
+ones_td=$(td_run --lambda 0 --td 0.3 "$scratch/ones.txt")
+ones_lambda=$(td_run --lambda 0.3 --valid-lambda 0 "$scratch/ones.txt")
+ones_plain=$(td_run --lambda 0 "$scratch/ones.txt")
+if [[ $plain == *" 0" ]] && [ "$plain" = "$zero" ] && [ "${ahead#* }" = "${plain#* }" ] &&
+    [ "${ahead%% *}" != "${plain%% *}" ] && [ "$results" = "$results_td" ] &&
+    [ "$ones_td" = "$ones_lambda" ] && [ "${ones_td%% *}" != "${ones_plain%% *}" ]; then
+    pass
+else
+    fail "net --td" "none '$plain', 0 '$zero', 0.8 '$ahead'; results '$results' and with --td '$results_td';" \
+        "one-line games: --td 0.3 '$ones_td', --lambda 0.3 '$ones_lambda', neither '$ones_plain'"
+fi
+for bad in "--td 1" "--td -0.1" "--td x" "--lambda 0.5x" "--lr 0" "--decay -1" "--k x"; do
+    # shellcheck disable=SC2086
+    tune net "$scratch/same.c" 5 $bad "$scratch/scored.txt"
+    if [ "$rc" -eq 2 ]; then pass; else fail "net $bad is refused" "rc=$rc" "$err"; fi
+done
 
 # tools/tune/net.sh, the whole loop for one size in seconds (the pipeline's
 # smoke test): self-play chunks from two workers, none through a held-out
@@ -268,17 +299,17 @@ else
         "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
 # Run again with no time: nothing played, the same chunks fitted, here with
-# the results' share of the targets set (the recipe keeps it, so the
-# rebuild below fits with it too).
+# the results' share of the targets and the scores' TD set (the recipe
+# keeps them, so the rebuild below fits with them too).
 before=$(ls "$loop/t" | wc -l)
-TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_LAMBDA5=0.6 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_LAMBDA5=0.6 NET_TD5=0.5 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wrote' "$scratch/out" &&
-    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6$' "$scratch/nets/5.recipe" &&
-    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 ' "$scratch/loop.c"; then
+    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5$' "$scratch/nets/5.recipe" &&
+    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5 ' "$scratch/loop.c"; then
     pass
 else
-    fail "net.sh with no time fits what there is, NET_LAMBDA5 in its recipe" "rc=$rc" "$(cat "$scratch/out")" \
+    fail "net.sh with no time fits what there is, NET_LAMBDA5 and NET_TD5 in its recipe" "rc=$rc" "$(cat "$scratch/out")" \
         "$(grep '^fit' "$scratch/nets/5.recipe")"
 fi
 cp "$scratch/loop.c" "$scratch/loop-kept.c"
@@ -289,6 +320,14 @@ if [ "$rc" -eq 2 ] && grep -q "NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "$
     pass
 else
     fail "net.sh refuses NET_LAMBDA5=1.5 and writes nothing" "rc=$rc" "$(cat "$scratch/out")"
+fi
+NET_TD5=1 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "NET_TD5 is from 0 to below 1, not '1'" "$scratch/out" &&
+    cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then
+    pass
+else
+    fail "net.sh refuses NET_TD5=1 and writes nothing" "rc=$rc" "$(cat "$scratch/out")"
 fi
 # tools/tune/rebuild.sh makes the same data and the same network again from
 # the recipe alone: every chunk played again to the same checksum.

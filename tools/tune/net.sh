@@ -28,7 +28,9 @@
 # NET_NODESn (default 10000 up to 5x5, 8000 above) sets the nodes a move of
 # size n; NET_EPOCHSn (40 / 20) the epochs; NET_LAMBDAn (0 to 1; tune
 # net's default, 0.25, where unset) the share of the game's result in the
-# fit's targets, the rest the search's score. NET_DIRTY_OK=1 lets a tree that
+# fit's targets, the rest the search's score; NET_TDn (0 to below 1; unset,
+# 0) leans that score on the scores after it in its game (tune net --td).
+# NET_DIRTY_OK=1 lets a tree that
 # differs from its commit play and fit (tests; such a recipe says "dirty"
 # and rebuild.sh needs REBUILD_TUNER for it). Judge the new networks by a
 # match before committing them (bench/ELO.md). One run plays a generation
@@ -57,12 +59,16 @@ nodes() { local v="NET_NODES$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 10000 || e
 epochs() { local v="NET_EPOCHS$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 40 || echo 20)}"; }
 decay() { [ "$1" -le 5 ] && echo 0.05 || echo 0.1; }
 lambda() { local v="NET_LAMBDA$1"; echo "${!v:-}"; }
+td() { local v="NET_TD$1"; echo "${!v:-}"; }
 
 for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ -r "$root/data/heldout/$size.txt" ] || { echo "net.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
     l=$(lambda "$size")
     [ -z "$l" ] || [[ $l =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] ||
         { echo "net.sh: NET_LAMBDA$size is a share from 0 to 1, not '$l'" >&2; exit 2; }
+    t=$(td "$size")
+    [ -z "$t" ] || [[ $t =~ ^0(\.[0-9]+)?$ ]] ||
+        { echo "net.sh: NET_TD$size is from 0 to below 1, not '$t'" >&2; exit 2; }
 done
 
 mkdir -p "$data/$name"
@@ -173,6 +179,8 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     fit_args=(--k "${k[$size]}" --epochs "$(epochs "$size")" --decay "$(decay "$size")")
     l=$(lambda "$size")
     [ -z "$l" ] || fit_args+=(--lambda "$l")
+    t=$(td "$size")
+    [ -z "$t" ] || fit_args+=(--td "$t")
     "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" "$fit_dir/train$size.txt"
     {
         echo "# The ${size}x$size network of src/engine/net_weights.c, written by tools/tune/net.sh."

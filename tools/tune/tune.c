@@ -53,6 +53,14 @@ static uint64_t rng_next(uint64_t *s) {
     return *s >> 33;
 }
 
+/* An option's number: the whole of `text`, or NAN (which every range check
+ * refuses) when it is not one, as "x" or "0.5x". */
+static double number(const char *text) {
+    char *end;
+    double v = strtod(text, &end);
+    return end == text || *end ? NAN : v;
+}
+
 /* One sampled position: "size half_komi result TPS". The features are
  * computed when fitting, so the same games serve every version of the
  * evaluation. */
@@ -389,6 +397,7 @@ typedef struct DataLine {
     int size, half_komi;
     float result;
     float score;     /* the search's score for White, or NAN when the line has none */
+    float ahead;     /* with --td, the game's scores from here on, blended (White's odds), or NAN */
     const char *tps; /* within the line */
     TakPosition pos;
 } DataLine;
@@ -401,6 +410,7 @@ static bool parse_line(const char *line, DataLine *d) {
         d->half_komi > 20)
         return false;
     d->score = NAN;
+    d->ahead = NAN;
     if (line[used] == '@') {
         int more = 0;
         if (sscanf(line + used, "@%f %n", &d->score, &more) != 1 || !more || !isfinite(d->score))
@@ -694,13 +704,58 @@ static bool add_sample(Data *d, const Sample *s) {
     return true;
 }
 
+typedef bool SampleTaker(const DataLine *d, const BoardMasks *m, void *user);
+
+/* Gives `d` to take() if its position is the evaluation's business: not
+ * over, and no win in one for the side to move (the search's; older data
+ * has them). False when take() is and returns false. */
+static bool offer(const DataLine *d, SampleTaker *take, void *user) {
+    BoardMasks m = board_masks(d->size);
+    if (tak_position_is_over(&d->pos) || engine_win_in_one(&d->pos, d->pos.side, &m) != TAK_MOVE_NONE)
+        return true;
+    return take(d, &m, user);
+}
+
+/* A game's lines, kept until its end so that each can be told what the
+ * searches after it said (ahead, below). */
+typedef struct GameLines {
+    DataLine *d;
+    size_t n, cap;
+} GameLines;
+
+/* White's odds in a score (a won or lost one is sure), or the result where
+ * the line has no score. */
+static double odds(const DataLine *d, double k) {
+    if (isnan(d->score)) return d->result;
+    return d->score >= TAK_SCORE_WIN_MIN ? 1 : d->score <= -TAK_SCORE_WIN_MIN ? 0 : 1 / (1 + exp(-d->score / k));
+}
+
+/* Gives the game's lines their `ahead`, the TD(td) return of the scores
+ * from each to the game's end: ahead = (1 - td) * odds(here) + td * (the
+ * next line's ahead), the result after the last; then offers them in order.
+ * So td 0 is the line's own score, and each step toward 1 leans on what the
+ * searches of the positions after it found (in effect a deeper search of
+ * this one), and in the end on the result. */
+static bool flush_game(GameLines *g, double td, double k, SampleTaker *take, void *user) {
+    bool ok = true;
+    double after = g->n ? g->d[g->n - 1].result : 0;
+    for (size_t i = g->n; i-- > 0;) {
+        after = (1 - td) * odds(&g->d[i], k) + td * after;
+        g->d[i].ahead = (float)after;
+    }
+    for (size_t i = 0; i < g->n && ok; i++) ok = offer(&g->d[i], take, user);
+    g->n = 0;
+    return ok;
+}
+
 /* Calls take() for every sample line of the DATA file `path` (of size
  * only_size, or of any size when it is 0) whose position is the
- * evaluation's business: not over, and no win in one for the side to move
- * (the search's; older data has them). False when the file cannot be read
- * or take() returns false (it says why). */
-typedef bool SampleTaker(const DataLine *d, const BoardMasks *m, void *user);
-static bool read_samples(const char *path, int only_size, SampleTaker *take, void *user) {
+ * evaluation's business (offer). With td > 0, a game's lines (those after
+ * one "# opening" line) are first given their `ahead` (flush_game), the
+ * sigmoid scale k turning scores into odds; otherwise `ahead` is NAN. False
+ * when the file cannot be read or take() returns false (it says why). */
+static bool read_samples(const char *path, int only_size, double td, double k, SampleTaker *take,
+                         void *user) {
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot read %s\n", path);
@@ -708,26 +763,43 @@ static bool read_samples(const char *path, int only_size, SampleTaker *take, voi
     }
     char line[TAK_TPS_MAX + 64];
     long lineno = 0, bad = 0;
-    while (fgets(line, sizeof line, f)) {
+    bool ok = true;
+    GameLines game = {0};
+    while (ok && fgets(line, sizeof line, f)) {
         lineno++;
-        if (line[0] == '#') continue; /* a game's opening record */
+        if (line[0] == '#') { /* a game's opening record: the game before it is over */
+            if (td > 0) ok = flush_game(&game, td, k, take, user);
+            continue;
+        }
         DataLine d;
         if (!parse_line(line, &d)) {
             bad++;
             continue;
         }
         if (only_size && d.size != only_size) continue;
-        BoardMasks m = board_masks(d.size);
-        if (tak_position_is_over(&d.pos) || engine_win_in_one(&d.pos, d.pos.side, &m) != TAK_MOVE_NONE)
+        d.tps = NULL; /* the line is not kept */
+        if (td <= 0) {
+            ok = offer(&d, take, user);
             continue;
-        if (!take(&d, &m, user)) {
-            fclose(f);
-            return false;
         }
+        if (game.n == game.cap) {
+            size_t cap = game.cap ? 2 * game.cap : 256;
+            DataLine *grown = realloc(game.d, cap * sizeof *grown);
+            if (!grown) {
+                fprintf(stderr, "out of memory reading %s\n", path);
+                ok = false;
+                break;
+            }
+            game.d = grown;
+            game.cap = cap;
+        }
+        game.d[game.n++] = d;
     }
+    if (ok && td > 0) ok = flush_game(&game, td, k, take, user);
+    free(game.d);
     fclose(f);
     if (bad) fprintf(stderr, "%s: %ld of %ld lines skipped (not a sample)\n", path, bad, lineno);
-    return true;
+    return ok;
 }
 
 /* A sample's features, added to the data of its size. */
@@ -744,7 +816,7 @@ static bool take_features(const DataLine *d, const BoardMasks *m, void *user) {
 
 /* Reads "size half_komi result [@score] TPS" lines and computes their features. */
 static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
-    return read_samples(path, 0, take_features, data);
+    return read_samples(path, 0, 0, 0, take_features, data);
 }
 
 static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
@@ -818,14 +890,14 @@ static int cmd_fit(int argc, char **argv) {
     const char *games = NULL; /* --games: results to judge the fit by, never fitted */
     int a = 3;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
-        if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
+        if (strcmp(argv[a], "--k") == 0) k = number(argv[a + 1]);
         else if (strcmp(argv[a], "--iterations") == 0) iterations = atoi(argv[a + 1]);
         else if (strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1];
-        else if (strcmp(argv[a], "--lambda") == 0) lambda = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--lambda") == 0) lambda = number(argv[a + 1]);
         else if (strcmp(argv[a], "--games") == 0) games = argv[a + 1];
         else return 2;
     }
-    if (!(lambda >= 0 && lambda <= 1)) return 2;
+    if (!(lambda >= 0 && lambda <= 1) || isnan(k)) return 2;
     static Data data[TAK_MAX_SIZE + 1], other[TAK_MAX_SIZE + 1];
     for (; a < argc; a++)
         if (!read_data(argv[a], data)) return 1;
@@ -938,7 +1010,8 @@ typedef struct NetReader {
 static bool take_net_sample(const DataLine *dl, const BoardMasks *m, void *user) {
     NetReader *r = user;
     Sample s = {.result = dl->result, .score = dl->score};
-    double t = target(&s, r->k, r->lambda);
+    double t = isnan(dl->ahead) ? target(&s, r->k, r->lambda)
+                                : r->lambda * dl->result + (1 - r->lambda) * dl->ahead;
     if (dl->pos.side == TAK_BLACK) t = 1 - t;
     uint16_t idx[NET_MAX_ACTIVE];
     int n = engine_net_inputs(&dl->pos, idx);
@@ -951,9 +1024,9 @@ static bool take_net_sample(const DataLine *dl, const BoardMasks *m, void *user)
 /* Reads the positions of `size` in DATA lines for the network; the target
  * is as tune fit's (L * result + (1 - L) * sigmoid(score / k)), from the
  * side to move's view. */
-static bool net_read(const char *path, int size, double k, double lambda, NetData *d) {
+static bool net_read(const char *path, int size, double k, double lambda, double td, NetData *d) {
     NetReader r = {d, k, lambda, path};
-    return read_samples(path, size, take_net_sample, &r);
+    return read_samples(path, size, td, k, take_net_sample, &r);
 }
 
 typedef struct NetParams {
@@ -1102,19 +1175,22 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
     return true;
 }
 
-/* tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R] [--decay D] [--valid FILE]
- *          [--valid-lambda L] [--init] DATA...:
+/* tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R] [--decay D]
+ *          [--valid FILE] [--valid-lambda L] [--init] DATA...:
  * fits the network of SIZE (from scratch, or with --init from the one this
  * tuner was built with) so that the linear evaluation plus its output
  * predicts the target as tune fit's does; each sample is seen under a random
- * one of the board's eight symmetries each epoch. --init --epochs 0 prints
- * how well the built-in network predicts DATA and --valid; the held-out
- * targets mix results and scores by --valid-lambda (by default L), so fits
- * of different L can be judged on one scale. */
+ * one of the board's eight symmetries each epoch. With --td T (0 <= T < 1;
+ * 0 by default), a training position's score in the target is the TD(T)
+ * return of its game's scores from it on (flush_game) rather than its own.
+ * --init --epochs 0 prints how well the built-in network predicts DATA and
+ * --valid; the held-out targets mix results and their own scores by
+ * --valid-lambda (by default L), so fits of different L and T can be
+ * judged on one scale. */
 static int cmd_net(int argc, char **argv) {
     if (argc < 5) return 2;
     int size = atoi(argv[3]), epochs = 20;
-    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = 0;
+    double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = 0, td = 0;
     const char *valid = NULL;
     bool init = false, own_valid_lambda = false;
     int a = 4;
@@ -1122,20 +1198,22 @@ static int cmd_net(int argc, char **argv) {
         if (strcmp(argv[a], "--init") == 0) {
             init = true;
             a--; /* a flag without a value */
-        } else if (strcmp(argv[a], "--k") == 0) k = atof(argv[a + 1]);
-        else if (strcmp(argv[a], "--lambda") == 0) lambda = atof(argv[a + 1]);
+        } else if (strcmp(argv[a], "--k") == 0) k = number(argv[a + 1]);
+        else if (strcmp(argv[a], "--lambda") == 0) lambda = number(argv[a + 1]);
         else if (strcmp(argv[a], "--epochs") == 0) epochs = atoi(argv[a + 1]);
-        else if (strcmp(argv[a], "--lr") == 0) lr = atof(argv[a + 1]);
-        else if (strcmp(argv[a], "--decay") == 0) decay = atof(argv[a + 1]);
+        else if (strcmp(argv[a], "--lr") == 0) lr = number(argv[a + 1]);
+        else if (strcmp(argv[a], "--decay") == 0) decay = number(argv[a + 1]);
         else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
+        else if (strcmp(argv[a], "--td") == 0) td = number(argv[a + 1]);
         else if (strcmp(argv[a], "--valid-lambda") == 0) {
-            valid_lambda = atof(argv[a + 1]);
+            valid_lambda = number(argv[a + 1]);
             own_valid_lambda = true;
         } else return 2;
     }
     if (!own_valid_lambda) valid_lambda = lambda;
     if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || !(lambda >= 0 && lambda <= 1) ||
-        !(valid_lambda >= 0 && valid_lambda <= 1) || !(k > 0) || epochs < 0)
+        !(valid_lambda >= 0 && valid_lambda <= 1) || !(td >= 0 && td < 1) || !(k > 0) || !(lr > 0) || !(decay >= 0) ||
+        epochs < 0)
         return 2;
     if (init && !engine_nets[size]) {
         fprintf(stderr, "tune net: --init: this tuner has no network for size %d\n", size);
@@ -1143,8 +1221,8 @@ static int cmd_net(int argc, char **argv) {
     }
     NetData train = {0}, test = {0};
     for (; a < argc; a++)
-        if (!net_read(argv[a], size, k, lambda, &train)) return 1;
-    if (valid && !net_read(valid, size, k, valid_lambda, &test)) return 1;
+        if (!net_read(argv[a], size, k, lambda, td, &train)) return 1;
+    if (valid && !net_read(valid, size, k, valid_lambda, 0, &test)) return 1;
     if (train.n < 1000) {
         fprintf(stderr, "tune net: %zu positions of size %d, too few\n", train.n, size);
         return 1;
@@ -1258,7 +1336,7 @@ int main(int argc, char **argv) {
                         "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]\n"
                         "                [--games OTHER] DATA...\n"
                         "       tune carry OUT.c FROM TO...\n"
-                        "       tune net OUT.c SIZE [--k K] [--lambda L] [--epochs N] [--lr R]\n"
+                        "       tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R]\n"
                         "                [--decay D] [--valid FILE] [--valid-lambda L] [--init] DATA...\n");
     return rc;
 }
