@@ -404,7 +404,7 @@ $(BUILD)/asan/tests/test_store: LDLIBS += $(BUILD)/asan/libtak.a $(STORE_LIBS) -
 # time. Node before 20.14 lacks the first flag, before 20.11 the second.
 SERVER_TEST_TIMEOUT ?= 300000
 NODE_TEST := node --test $(shell node --test-force-exit -e 0 2>/dev/null && echo --test-force-exit) \
-	$(shell node --test-timeout=1 -e 0 2>/dev/null && echo --test-timeout=$(SERVER_TEST_TIMEOUT))
+	$(if $(SERVER_TEST_TIMEOUT),$(shell node --test-timeout=1 -e 0 2>/dev/null && echo --test-timeout=$(SERVER_TEST_TIMEOUT)))
 # First the store's own test on PostgreSQL (both builds). Each build runs the
 # suite on the SQLite store, then on a throw-away
 # PostgreSQL database (scripts/with-postgres.sh; skipped, loudly, without one),

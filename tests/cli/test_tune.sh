@@ -242,32 +242,58 @@ else
     fail "net --valid-lambda" "by L 1: '$mixed' and '$results'; by L 0: '$scores'"
 fi
 # --td T: a training position's score in its target is the TD(T) return of
-# its game's scores from it on, the result after the last; the held-out
-# targets keep their own. A game of one line is then the line's score and
-# the result mixed by T, as --lambda T mixes them: so a file of one-line
-# games fits by --td T exactly as by --lambda T, which says too that every
-# "# opening" line ends a game. On whole games the targets differ, unless
-# the result alone is the target (--lambda 1).
-trained() { printf '%s\n' "$err" | sed -n 's/.*network \([0-9.]*\) (held out.*/\1/p' | head -n 1; }
-td_run() { tune net "$scratch/same.c" 5 --init --epochs 0 --valid "$scratch/valid.txt" "$@"; echo "$(trained) $(held_out) $rc"; }
-awk '!/^#/ { print "# opening"; print }' "$scratch/scored.txt" >"$scratch/ones.txt"
-plain=$(td_run "$scratch/scored.txt")
-zero=$(td_run --td 0 "$scratch/scored.txt")
-ahead=$(td_run --td 0.8 "$scratch/scored.txt")
+# its game's scores from it on (ahead = (1 - T) x odds(score) + T x the next
+# line's ahead, the result after the last), the held-out targets keeping
+# their own. Worked out here in awk and written back as each line's score,
+# the same fit without --td must see the same targets (the same loss, on the
+# same positions): with the games marked by their "# opening" lines, and
+# with those lines gone (a game then ends where the next starts afresh).
+# And a file of one-line games fits by --td T as by --lambda T; --td 0 is
+# no --td; with the result alone as target (--lambda 1) --td changes nothing.
+trained() { printf '%s\n' "$err" | sed -n 's/.*: \([0-9]*\) positions.*network \([0-9.]*\) (held out \([0-9.]*\)).*/\1 \2 \3/p' | head -n 1; }
+td_run() { tune net "$scratch/same.c" 5 --init --epochs 0 --valid "$scratch/valid.txt" "$@"; echo "$(trained) $rc"; }
+# td_ahead T FILE: FILE with each game's lines' scores (the result where a
+# line has none: the random plies of a game's start) replaced by their TD(T) return.
+td_ahead() {
+    awk -v t="$1" -v k=66 '
+        function odds(i) { return !has[i] ? res[i] : sc[i] >= 29000 ? 1 : sc[i] <= -29000 ? 0 : 1 / (1 + exp(-sc[i] / k)) }
+        function flush(   i, after, a) {
+            after = res[n]
+            for (i = n; i >= 1; i--) {
+                after = (1 - t) * odds(i) + t * after
+                a = after >= 1 ? 29500 : after <= 0 ? -29500 : k * log(after / (1 - after))
+                out[i] = sprintf("%s %s %.1f @%.6f %s", f1[i], f2[i], res[i], a, rest[i])
+            }
+            for (i = 1; i <= n; i++) print out[i]
+            n = 0
+        }
+        /^#/ { flush(); print; next }
+        { n++; f1[n] = $1; f2[n] = $2; res[n] = $3 + 0; has[n] = $4 ~ /^@/; sc[n] = substr($4, 2) + 0
+          rest[n] = $0; sub(has[n] ? "^[^ ]+ [^ ]+ [^ ]+ [^ ]+ " : "^[^ ]+ [^ ]+ [^ ]+ ", "", rest[n]) }
+        END { flush() }' "$2"
+}
+td_ahead 0.8 "$scratch/scored.txt" >"$scratch/ahead.txt"
+grep -v '^#' "$scratch/scored.txt" >"$scratch/bare.txt"
+ahead=$(td_run --lambda 0 --td 0.8 "$scratch/scored.txt")
+ahead_awk=$(td_run --lambda 0 "$scratch/ahead.txt")
+bare=$(td_run --lambda 0 --td 0.8 "$scratch/bare.txt")
+plain=$(td_run --lambda 0 "$scratch/scored.txt")
+zero=$(td_run --lambda 0 --td 0 "$scratch/scored.txt")
 results=$(td_run --lambda 1 "$scratch/scored.txt")
 results_td=$(td_run --lambda 1 --td 0.8 "$scratch/scored.txt")
+awk '!/^#/ { print "# opening"; print }' "$scratch/scored.txt" >"$scratch/ones.txt"
 ones_td=$(td_run --lambda 0 --td 0.3 "$scratch/ones.txt")
 ones_lambda=$(td_run --lambda 0.3 --valid-lambda 0 "$scratch/ones.txt")
-ones_plain=$(td_run --lambda 0 "$scratch/ones.txt")
-if [[ $plain == *" 0" ]] && [ "$plain" = "$zero" ] && [ "${ahead#* }" = "${plain#* }" ] &&
-    [ "${ahead%% *}" != "${plain%% *}" ] && [ "$results" = "$results_td" ] &&
-    [ "$ones_td" = "$ones_lambda" ] && [ "${ones_td%% *}" != "${ones_plain%% *}" ]; then
+if [[ $ahead == [1-9]*" 0" ]] && [ "${ahead% * 0}" = "${ahead_awk% * 0}" ] && [ "$ahead" = "$bare" ] &&
+    [ "${ahead% * 0}" != "${plain% * 0}" ] && [ "${ahead#* * }" = "${plain#* * }" ] && [ "$plain" = "$zero" ] &&
+    [ "$results" = "$results_td" ] && [ "$ones_td" = "$ones_lambda" ]; then
     pass
 else
-    fail "net --td" "none '$plain', 0 '$zero', 0.8 '$ahead'; results '$results' and with --td '$results_td';" \
-        "one-line games: --td 0.3 '$ones_td', --lambda 0.3 '$ones_lambda', neither '$ones_plain'"
+    fail "net --td" "(positions, loss, held out, rc) --td 0.8 '$ahead', worked out in awk '$ahead_awk'," \
+        "without the opening lines '$bare'; no --td '$plain', --td 0 '$zero'; results alone '$results'," \
+        "with --td '$results_td'; one-line games: --td 0.3 '$ones_td', --lambda 0.3 '$ones_lambda'"
 fi
-for bad in "--td 1" "--td -0.1" "--td x" "--lambda 0.5x" "--lr 0" "--decay -1" "--k x"; do
+for bad in "--td 1" "--td -0.1" "--td x" "--lambda 0.5x" "--lr 0" "--lr inf" "--decay -1" "--k x" "--epochs 5x"; do
     # shellcheck disable=SC2086
     tune net "$scratch/same.c" 5 $bad "$scratch/scored.txt"
     if [ "$rc" -eq 2 ]; then pass; else fail "net $bad is refused" "rc=$rc" "$err"; fi

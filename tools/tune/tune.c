@@ -54,11 +54,19 @@ static uint64_t rng_next(uint64_t *s) {
 }
 
 /* An option's number: the whole of `text`, or NAN (which every range check
- * refuses) when it is not one, as "x" or "0.5x". */
+ * refuses) when it is not a finite one, as "x", "0.5x" or "inf". */
 static double number(const char *text) {
     char *end;
     double v = strtod(text, &end);
-    return end == text || *end ? NAN : v;
+    return end == text || *end || !isfinite(v) ? NAN : v;
+}
+
+/* An option's whole number, or -1 (which every range check refuses) when
+ * `text` is not one, as "x" or "5x". */
+static int whole(const char *text) {
+    char *end;
+    long v = strtol(text, &end, 10);
+    return end == text || *end || v < 0 || v > 1000000000 ? -1 : (int)v;
 }
 
 /* One sampled position: "size half_komi result TPS". The features are
@@ -397,7 +405,7 @@ typedef struct DataLine {
     int size, half_komi;
     float result;
     float score;     /* the search's score for White, or NAN when the line has none */
-    float ahead;     /* with --td, the game's scores from here on, blended (White's odds), or NAN */
+    double ahead;    /* with --td, the game's scores from here on, blended (White's odds), or NAN */
     const char *tps; /* within the line */
     TakPosition pos;
 } DataLine;
@@ -567,11 +575,17 @@ static double eval_of(const Weights w, const Sample *s) {
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
+/* White's odds in a search's score for White (a won or lost one is sure),
+ * or the result where there is no score (NAN). */
+static double odds(double score, double result, double k) {
+    if (isnan(score)) return result;
+    return score >= TAK_SCORE_WIN_MIN ? 1 : score <= -TAK_SCORE_WIN_MIN ? 0 : sigmoid(score / k);
+}
+
 /* What a sample's prediction is fitted to (see the header). */
 static double target(const Sample *s, double k, double lambda) {
     if (isnan(s->score)) return s->result;
-    double v = s->score >= TAK_SCORE_WIN_MIN ? 1 : s->score <= -TAK_SCORE_WIN_MIN ? 0 : sigmoid(s->score / k);
-    return lambda * s->result + (1 - lambda) * v;
+    return lambda * s->result + (1 - lambda) * odds(s->score, s->result, k);
 }
 
 /* The cross-entropy of the prediction sigmoid(eval / k) against target y. */
@@ -723,13 +737,6 @@ typedef struct GameLines {
     size_t n, cap;
 } GameLines;
 
-/* White's odds in a score (a won or lost one is sure), or the result where
- * the line has no score. */
-static double odds(const DataLine *d, double k) {
-    if (isnan(d->score)) return d->result;
-    return d->score >= TAK_SCORE_WIN_MIN ? 1 : d->score <= -TAK_SCORE_WIN_MIN ? 0 : 1 / (1 + exp(-d->score / k));
-}
-
 /* Gives the game's lines their `ahead`, the TD(td) return of the scores
  * from each to the game's end: ahead = (1 - td) * odds(here) + td * (the
  * next line's ahead), the result after the last; then offers them in order.
@@ -740,8 +747,8 @@ static bool flush_game(GameLines *g, double td, double k, SampleTaker *take, voi
     bool ok = true;
     double after = g->n ? g->d[g->n - 1].result : 0;
     for (size_t i = g->n; i-- > 0;) {
-        after = (1 - td) * odds(&g->d[i], k) + td * after;
-        g->d[i].ahead = (float)after;
+        after = (1 - td) * odds(g->d[i].score, g->d[i].result, k) + td * after;
+        g->d[i].ahead = after;
     }
     for (size_t i = 0; i < g->n && ok; i++) ok = offer(&g->d[i], take, user);
     g->n = 0;
@@ -751,9 +758,10 @@ static bool flush_game(GameLines *g, double td, double k, SampleTaker *take, voi
 /* Calls take() for every sample line of the DATA file `path` (of size
  * only_size, or of any size when it is 0) whose position is the
  * evaluation's business (offer). With td > 0, a game's lines (those after
- * one "# opening" line) are first given their `ahead` (flush_game), the
- * sigmoid scale k turning scores into odds; otherwise `ahead` is NAN. False
- * when the file cannot be read or take() returns false (it says why). */
+ * one "# opening" line, each a later ply than the one before, with one
+ * result) are first given their `ahead` (flush_game), the sigmoid scale k
+ * turning scores into odds; otherwise `ahead` is NAN. False when the file
+ * cannot be read or take() returns false (it says why). */
 static bool read_samples(const char *path, int only_size, double td, double k, SampleTaker *take,
                          void *user) {
     FILE *f = fopen(path, "r");
@@ -782,6 +790,14 @@ static bool read_samples(const char *path, int only_size, double td, double k, S
             ok = offer(&d, take, user);
             continue;
         }
+        /* A line that does not follow the last (an earlier or the same
+         * ply, another result, size or komi) starts a game of its own,
+         * as in files without opening records (tune ptn's). */
+        const DataLine *last = game.n ? &game.d[game.n - 1] : NULL;
+        if (last && (d.pos.ply <= last->pos.ply || d.result != last->result || d.size != last->size ||
+                     d.half_komi != last->half_komi) &&
+            !(ok = flush_game(&game, td, k, take, user)))
+            break;
         if (game.n == game.cap) {
             size_t cap = game.cap ? 2 * game.cap : 256;
             DataLine *grown = realloc(game.d, cap * sizeof *grown);
@@ -891,13 +907,13 @@ static int cmd_fit(int argc, char **argv) {
     int a = 3;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (strcmp(argv[a], "--k") == 0) k = number(argv[a + 1]);
-        else if (strcmp(argv[a], "--iterations") == 0) iterations = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--iterations") == 0) iterations = whole(argv[a + 1]);
         else if (strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1];
         else if (strcmp(argv[a], "--lambda") == 0) lambda = number(argv[a + 1]);
         else if (strcmp(argv[a], "--games") == 0) games = argv[a + 1];
         else return 2;
     }
-    if (!(lambda >= 0 && lambda <= 1) || isnan(k)) return 2;
+    if (!(lambda >= 0 && lambda <= 1) || isnan(k) || iterations < 0) return 2;
     static Data data[TAK_MAX_SIZE + 1], other[TAK_MAX_SIZE + 1];
     for (; a < argc; a++)
         if (!read_data(argv[a], data)) return 1;
@@ -1023,7 +1039,8 @@ static bool take_net_sample(const DataLine *dl, const BoardMasks *m, void *user)
 
 /* Reads the positions of `size` in DATA lines for the network; the target
  * is as tune fit's (L * result + (1 - L) * sigmoid(score / k)), from the
- * side to move's view. */
+ * side to move's view, with the score's odds replaced by `ahead` when td > 0
+ * (read_samples). */
 static bool net_read(const char *path, int size, double k, double lambda, double td, NetData *d) {
     NetReader r = {d, k, lambda, path};
     return read_samples(path, size, td, k, take_net_sample, &r);
@@ -1189,7 +1206,7 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
  * judged on one scale. */
 static int cmd_net(int argc, char **argv) {
     if (argc < 5) return 2;
-    int size = atoi(argv[3]), epochs = 20;
+    int size = whole(argv[3]), epochs = 20;
     double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = 0, td = 0;
     const char *valid = NULL;
     bool init = false, own_valid_lambda = false;
@@ -1200,7 +1217,7 @@ static int cmd_net(int argc, char **argv) {
             a--; /* a flag without a value */
         } else if (strcmp(argv[a], "--k") == 0) k = number(argv[a + 1]);
         else if (strcmp(argv[a], "--lambda") == 0) lambda = number(argv[a + 1]);
-        else if (strcmp(argv[a], "--epochs") == 0) epochs = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--epochs") == 0) epochs = whole(argv[a + 1]);
         else if (strcmp(argv[a], "--lr") == 0) lr = number(argv[a + 1]);
         else if (strcmp(argv[a], "--decay") == 0) decay = number(argv[a + 1]);
         else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
