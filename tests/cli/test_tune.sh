@@ -339,22 +339,16 @@ else
         "$(grep '^fit' "$scratch/nets/5.recipe")"
 fi
 cp "$scratch/loop.c" "$scratch/loop-kept.c"
-NET_LAMBDA5=1.5 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
-rc=$?
-if [ "$rc" -eq 2 ] && grep -q "NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "$scratch/out" &&
-    cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then
-    pass
-else
-    fail "net.sh refuses NET_LAMBDA5=1.5 and writes nothing" "rc=$rc" "$(cat "$scratch/out")"
-fi
-NET_TD5=1 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
-rc=$?
-if [ "$rc" -eq 2 ] && grep -q "NET_TD5 is from 0 to below 1, not '1'" "$scratch/out" &&
-    cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then
-    pass
-else
-    fail "net.sh refuses NET_TD5=1 and writes nothing" "rc=$rc" "$(cat "$scratch/out")"
-fi
+# A bad share or TD: refused, nothing written.
+for bad in "NET_LAMBDA5=1.5:NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "NET_TD5=1:NET_TD5 is from 0 to below 1, not '1'"; do
+    env "${bad%%:*}" NET_OUT="$scratch/loop.c" tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -qF "${bad#*:}" "$scratch/out" && cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then
+        pass
+    else
+        fail "net.sh refuses ${bad%%:*} and writes nothing" "rc=$rc" "$(cat "$scratch/out")"
+    fi
+done
 # tools/tune/rebuild.sh makes the same data and the same network again from
 # the recipe alone: every chunk played again to the same checksum.
 TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/loop.c \
