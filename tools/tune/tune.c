@@ -1229,8 +1229,8 @@ static int cmd_net(int argc, char **argv) {
     }
     if (!own_valid_lambda) valid_lambda = lambda;
     if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || !(lambda >= 0 && lambda <= 1) ||
-        !(valid_lambda >= 0 && valid_lambda <= 1) || !(td >= 0 && td < 1) || !(k > 0) || !(lr > 0) || !(decay >= 0) ||
-        epochs < 0)
+        !(valid_lambda >= 0 && valid_lambda <= 1) || !(td >= 0 && td < 1) || !(k > 0) || !(lr > 0) ||
+        !(decay >= 0) || epochs < 0)
         return 2;
     if (init && !engine_nets[size]) {
         fprintf(stderr, "tune net: --init: this tuner has no network for size %d\n", size);
