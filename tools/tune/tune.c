@@ -725,7 +725,8 @@ typedef bool SampleTaker(const DataLine *d, const BoardMasks *m, void *user);
  * has them). False when take() is and returns false. */
 static bool offer(const DataLine *d, SampleTaker *take, void *user) {
     BoardMasks m = board_masks(d->size);
-    if (tak_position_is_over(&d->pos) || engine_win_in_one(&d->pos, d->pos.side, &m) != TAK_MOVE_NONE)
+    if (tak_position_is_over(&d->pos) ||
+        engine_win_in_one(&d->pos, d->pos.side, &m) != TAK_MOVE_NONE)
         return true;
     return take(d, &m, user);
 }
@@ -794,8 +795,9 @@ static bool read_samples(const char *path, int only_size, double td, double k, S
          * ply, another result, size or komi) starts a game of its own,
          * as in files without opening records (tune ptn's). */
         const DataLine *last = game.n ? &game.d[game.n - 1] : NULL;
-        if (last && (d.pos.ply <= last->pos.ply || d.result != last->result || d.size != last->size ||
-                     d.half_komi != last->half_komi) &&
+        if (last &&
+            (d.pos.ply <= last->pos.ply || d.result != last->result || d.size != last->size ||
+             d.half_komi != last->half_komi) &&
             !(ok = flush_game(&game, td, k, take, user)))
             break;
         if (game.n == game.cap) {
