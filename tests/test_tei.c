@@ -376,7 +376,20 @@ static void finds_a_road_in_one(void **state) {
     wait_bestmove(c, move, sizeof move);
     assert_string_equal(move, "e1");
     count_prefix(c, "info depth ", line, sizeof line);
-    assert_non_null(strstr(line, "score mate 1 "));
+    assert_non_null(strstr(line, "score cp 29999 "));
+}
+
+/* White to move, and Black threatens two roads (rows 4 and 2) that one move
+ * cannot both block: lost in two plies, written as a cp score. */
+static void scores_a_lost_game_as_cp(void **state) {
+    Capture *c = *state;
+    assert_true(send(c, "teinewgame 5"));
+    assert_true(send(c, "position tps x,1,x,1,x/2,2,2,2,x/1,x,1,x,1/x,2,2,2,2/1,x,1,x,1 1 9"));
+    assert_true(send(c, "go depth 3"));
+    char move[64], line[1024];
+    wait_bestmove(c, move, sizeof move);
+    count_prefix(c, "info depth ", line, sizeof line);
+    assert_non_null(strstr(line, "score cp -29998 "));
 }
 
 static void stop_ends_an_infinite_search(void **state) {
@@ -482,6 +495,7 @@ int main(void) {
         T(go_with_clocks_and_nodes),
         T(finished_game_answers_no_move),
         T(finds_a_road_in_one),
+        T(scores_a_lost_game_as_cp),
         T(stop_ends_an_infinite_search),
         T(isready_during_a_search),
         T(exactly_one_bestmove_per_go),

@@ -8,9 +8,10 @@
  * Both dialects are understood: `teinewgame 6` with komi from the HalfKomi
  * option (A), and `teinewgame size 6 halfkomi 4` (B).
  *
- * Scores: `score cp N` in hundredths of a flat from the engine's side; a won
- * or lost game found by the search is written `score mate N`, N in moves (a
- * move = the mover's ply plus the reply), negative when the engine is lost.
+ * Scores: `score cp N` in hundredths of a flat from the engine's side, the
+ * only kind the spec and match runners (racetrack) read; a won game found by
+ * the search is TAK_SCORE_WIN (30000) less the plies to its end, a lost one
+ * the negative of that, so 29000 or more means a win is certain.
  */
 #ifndef TAK_TEI_H
 #define TAK_TEI_H

@@ -90,13 +90,6 @@ static const char *quote(const char *text, char buf[48]) {
     return buf;
 }
 
-/* Writes `score` the way tei.h describes. */
-static int write_score(int score, char *buf, size_t cap) {
-    if (score >= TAK_SCORE_WIN_MIN) return snprintf(buf, cap, "mate %d", (TAK_SCORE_WIN - score + 1) / 2);
-    if (score <= -TAK_SCORE_WIN_MIN) return snprintf(buf, cap, "mate -%d", (TAK_SCORE_WIN + score + 1) / 2);
-    return snprintf(buf, cap, "cp %d", score);
-}
-
 /* Writes the moves of a PV that are legal one after the other from `pos`. */
 static size_t write_pv(const TakPosition *start, const TakMove *pv, int n, char *buf, size_t cap) {
     TakPosition pos = *start;
@@ -117,16 +110,15 @@ static size_t write_pv(const TakPosition *start, const TakMove *pv, int n, char 
 }
 
 static void emit_info(TakTeiSession *s, const TakSearchInfo *info) {
-    char score[32], pv[OUT_MAX - 256];
-    write_score(info->score, score, sizeof score);
+    char pv[OUT_MAX - 256];
     write_pv(&s->search_pos, info->pv, info->pv_length, pv, sizeof pv);
     int64_t ms = info->time_ms > 0 ? info->time_ms : 0;
     uint64_t nps = ms > 0 ? info->nodes * 1000u / (uint64_t)ms : info->nodes;
     emit(s,
-         "info depth %d seldepth %d multipv %d score %s nodes %" PRIu64 " nps %" PRIu64
+         "info depth %d seldepth %d multipv %d score cp %d nodes %" PRIu64 " nps %" PRIu64
          " time %" PRId64 " hashfull %d pv%s",
-         info->depth, info->seldepth, info->multipv > 0 ? info->multipv : 1, score, info->nodes,
-         nps, ms, info->hashfull, pv);
+         info->depth, info->seldepth, info->multipv > 0 ? info->multipv : 1, info->score,
+         info->nodes, nps, ms, info->hashfull, pv);
 }
 
 /* ---- Creating and freeing -------------------------------------------- */
