@@ -366,29 +366,31 @@ static void finished_game_answers_no_move(void **state) {
     assert_string_equal(move, "--");
 }
 
-static void finds_a_road_in_one(void **state) {
-    Capture *c = *state;
-    /* White to move: a1..d1 are White's; e1 makes the road. */
+/* Searches the 5x5 position `tps` to depth 3; its best move into `move`,
+ * its last info line into `line`. */
+static void search_5x5(Capture *c, const char *tps, char move[64], char line[1024]) {
+    char position[256];
+    snprintf(position, sizeof position, "position tps %s", tps);
     assert_true(send(c, "teinewgame 5"));
-    assert_true(send(c, "position tps x5/x5/2,2,2,x2/x5/1,1,1,1,x 1 4"));
+    assert_true(send(c, position));
     assert_true(send(c, "go depth 3"));
+    wait_bestmove(c, move, 64);
+    count_prefix(c, "info depth ", line, 1024);
+}
+
+static void finds_a_road_in_one(void **state) {
     char move[64], line[1024];
-    wait_bestmove(c, move, sizeof move);
+    /* White to move: a1..d1 are White's; e1 makes the road. */
+    search_5x5(*state, "x5/x5/2,2,2,x2/x5/1,1,1,1,x 1 4", move, line);
     assert_string_equal(move, "e1");
-    count_prefix(c, "info depth ", line, sizeof line);
     assert_non_null(strstr(line, "score cp 29999 "));
 }
 
 /* White to move, and Black threatens two roads (rows 4 and 2) that one move
  * cannot both block: lost in two plies, written as a cp score. */
 static void scores_a_lost_game_as_cp(void **state) {
-    Capture *c = *state;
-    assert_true(send(c, "teinewgame 5"));
-    assert_true(send(c, "position tps x,1,x,1,x/2,2,2,2,x/1,x,1,x,1/x,2,2,2,2/1,x,1,x,1 1 9"));
-    assert_true(send(c, "go depth 3"));
     char move[64], line[1024];
-    wait_bestmove(c, move, sizeof move);
-    count_prefix(c, "info depth ", line, sizeof line);
+    search_5x5(*state, "x,1,x,1,x/2,2,2,2,x/1,x,1,x,1/x,2,2,2,2/1,x,1,x,1 1 9", move, line);
     assert_non_null(strstr(line, "score cp -29998 "));
 }
 
