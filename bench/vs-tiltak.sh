@@ -6,9 +6,10 @@
 #
 # SIZE 4, 5 or 6 (Tiltak plays 4-6; our held-out openings exist for 4-8,
 # racetrack's balanced openings for 5 and 6), GAMES even (each opening with both colours), TC racetrack's
-# SECONDS+INCREMENT (default 10+0.1), komi 2, two games at a time, both
-# engines on one thread. OURS_TC, when set, is our side's clock instead of
-# TC (time odds: what more time would be worth against the same Tiltak).
+# SECONDS+INCREMENT (default 10+0.1), komi 2, two games at a time (CONCURRENCY
+# games when set: each game needs two cores to itself), both engines on one
+# thread. OURS_TC, when set, is our side's clock instead of TC (time odds:
+# what more time would be worth against the same Tiltak).
 # BOOK_START, when set, plays the openings in the book's order from that
 # one (1 is the first) instead of shuffled: two runs with the same
 # BOOK_START and GAMES play the same openings with the same colours, so a
@@ -33,6 +34,8 @@ fi
 size=$1 games=$2 tc=${3:-10+0.1}
 ours_tc=${OURS_TC:-$tc}
 out=${4:-/tmp/vs-tiltak}
+concurrency=${CONCURRENCY:-2}
+[[ $concurrency =~ ^[1-9][0-9]*$ ]] || { echo "vs-tiltak.sh: CONCURRENCY must be a number from 1" >&2; exit 2; }
 if [ -n "${BOOK_START:-}" ]; then
     [[ $BOOK_START =~ ^[1-9][0-9]*$ ]] || { echo "vs-tiltak.sh: BOOK_START must be a number from 1" >&2; exit 2; }
     order=(--book-start "$BOOK_START")
@@ -45,7 +48,7 @@ fi
 . "$(dirname "$0")/tiltak-common.sh"
 tiltak_setup vs-tiltak.sh "$size" "$out"
 
-"$RACETRACK" -s "$size" --komi 2 -g "$games" -c 2 \
+"$RACETRACK" -s "$size" --komi 2 -g "$games" -c "$concurrency" \
     --engine path="$ours" arg=tei option.Hash=128 tc="$ours_tc" \
     --engine path="$TILTAK" tc="$tc" \
     --book "$book" "${order[@]}" \
