@@ -164,82 +164,82 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1099, 442}, /* tempo */
-        {336, 438}, /* pst_flat_0 */
-        {545, 406}, /* pst_flat_1 */
-        {730, 400}, /* pst_flat_2 */
-        {547, 423}, /* pst_flat_3 */
-        {759, 395}, /* pst_flat_4 */
-        {649, 404}, /* pst_flat_5 */
+        {1215, 532}, /* tempo */
+        {274, 514}, /* pst_flat_0 */
+        {579, 445}, /* pst_flat_1 */
+        {726, 440}, /* pst_flat_2 */
+        {590, 469}, /* pst_flat_3 */
+        {723, 477}, /* pst_flat_4 */
+        {576, 523}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-685, 362}, /* pst_wall_0 */
-        {-472, 468}, /* pst_wall_1 */
-        {-340, 547}, /* pst_wall_2 */
-        {-542, 545}, /* pst_wall_3 */
-        {-269, 549}, /* pst_wall_4 */
-        {-275, 451}, /* pst_wall_5 */
+        {-501, 159}, /* pst_wall_0 */
+        {-334, 356}, /* pst_wall_1 */
+        {-377, 501}, /* pst_wall_2 */
+        {-356, 425}, /* pst_wall_3 */
+        {-95, 464}, /* pst_wall_4 */
+        {-254, 459}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-588, 501}, /* pst_cap_0 */
-        {239, 399}, /* pst_cap_1 */
-        {1181, 431}, /* pst_cap_2 */
-        {561, 495}, /* pst_cap_3 */
-        {1541, 564}, /* pst_cap_4 */
-        {1810, 709}, /* pst_cap_5 */
+        {-407, 1051}, /* pst_cap_0 */
+        {301, 773}, /* pst_cap_1 */
+        {1172, 838}, /* pst_cap_2 */
+        {594, 897}, /* pst_cap_3 */
+        {1484, 1018}, /* pst_cap_4 */
+        {1933, 988}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {459, 546}, /* support_flat */
-        {940, 817}, /* support_wall */
-        {1561, 1142}, /* support_cap */
-        {-285, -416}, /* captive_flat */
-        {443, -278}, /* captive_wall */
-        {499, -237}, /* captive_cap */
-        {206, 466}, /* deep_own */
-        {-361, -270}, /* deep_opp */
-        {-30, 140}, /* stack_tall */
-        {73, -15}, /* stack_near_opp */
-        {-801, -252}, /* reserve */
-        {200, 378}, /* count_lead */
-        {-54, 26}, /* race_near */
-        {-53, 63}, /* race_sign */
+        {427, 559}, /* support_flat */
+        {988, 817}, /* support_wall */
+        {1396, 1093}, /* support_cap */
+        {-259, -338}, /* captive_flat */
+        {453, -225}, /* captive_wall */
+        {527, -219}, /* captive_cap */
+        {1, 408}, /* deep_own */
+        {-30, -228}, /* deep_opp */
+        {57, 134}, /* stack_tall */
+        {4, -11}, /* stack_near_opp */
+        {-806, -253}, /* reserve */
+        {192, 355}, /* count_lead */
+        {-47, 28}, /* race_near */
+        {-73, 84}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {663, 301}, /* road1_waiter */
+        {976, 309}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {211, 280}, /* crit2_waiter */
-        {408, -42}, /* road_2 */
-        {88, -24}, /* road_3 */
+        {654, 353}, /* crit2_waiter */
+        {561, -97}, /* road_2 */
+        {179, -83}, /* road_3 */
         {0, 0}, /* road_4 */
-        {69, 46}, /* road_rows */
-        {-209, -26}, /* groups */
-        {-118, 24}, /* adjacent */
-        {-43, 10}, /* liberties */
-        {67, -108}, /* line_open_0 */
-        {123, -214}, /* line_open_1 */
-        {219, -274}, /* line_open_2 */
-        {424, -317}, /* line_open_3 */
+        {133, 18}, /* road_rows */
+        {-330, -220}, /* groups */
+        {-273, -124}, /* adjacent */
+        {6, -1}, /* liberties */
+        {63, 39}, /* line_open_0 */
+        {210, -77}, /* line_open_1 */
+        {353, -73}, /* line_open_2 */
+        {512, 1}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-40, -134}, /* line_contested_0 */
-        {-31, -246}, /* line_contested_1 */
-        {200, -347}, /* line_contested_2 */
-        {520, -408}, /* line_contested_3 */
+        {-13, -83}, /* line_contested_0 */
+        {-9, -111}, /* line_contested_1 */
+        {270, -186}, /* line_contested_2 */
+        {621, -104}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {16, 131}, /* cap_free */
-        {100, 64}, /* cap_near_wall */
-        {630, 143}, /* wall_block */
-        {554, 370}, /* cap_block */
+        {54, 169}, /* cap_free */
+        {190, 128}, /* cap_near_wall */
+        {494, 157}, /* wall_block */
+        {536, 397}, /* cap_block */
     }},
     [6] = {{
         {905, 521}, /* tempo */
