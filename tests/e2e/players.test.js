@@ -211,7 +211,9 @@ test('a player\'s page says how each game ended, its clock, size, length and dat
   await shot(p, 'players-page-endings');
   // And the review link opens the game at its end.
   await p.locator(`#player-games tr[data-game="${road}"] a`, { hasText: 'review' }).click();
-  await p.waitForFunction((id) => window.takApp.gameId === id && window.takApp.state && window.takApp.state.result, road);
+  // The click navigates: until the game's page has loaded, the player's page
+  // (which has no takApp) may still be the one the predicate runs in.
+  await p.waitForFunction((id) => window.takApp?.gameId === id && window.takApp.state?.result, road);
   await p.context().close();
 });
 
