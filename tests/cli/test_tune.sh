@@ -324,6 +324,36 @@ else
     fail "net.sh plays, holds out, fits and writes the recipe" "rc=$rc chunks=$chunks recorded=$recorded held=$held" \
         "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
+# The same generation played on in another folder, as on another machine:
+# its frozen tuner given (NET_TUNER, no build), the chunks from 41 on
+# (NET_FROM) with the numbers, seeds and komi turn this machine's run
+# gives them, and no fit (NET_FIT=0).
+far=$scratch/far
+mkdir -p "$far/t" && cp "$loop/t/COMMIT" "$loop/t/SIZES" "$far/t/"
+NET_TUNER=$loop/tune-t NET_FROM=41 NET_FIT=0 NET_OUT=$scratch/far.c TRAIN_WORKERS=2 NET_NODES5=200 \
+    tools/tune/net.sh "$far" t 0.05 5 >"$scratch/out" 2>&1
+rc=$?
+numbers=$(ls "$far/t" | sed -n 's/^c0*\([0-9]*\)_5\.txt$/\1/p' | sort -n)
+seed41=$(( $(printf t | cksum | cut -d' ' -f1) + 41 * 7919 ))
+if [ "$rc" -eq 0 ] && [ -n "$numbers" ] && [ "$(echo "$numbers" | head -n 1)" -ge 41 ] &&
+    [ "$(grep -c "^chunk t $(cat "$loop/t/COMMIT") " "$far/t/MANIFEST")" -eq "$(echo "$numbers" | wc -l)" ] &&
+    grep -q "^chunk t [^ ]* c000041_5\.txt 5 4 200 $seed41 [04] " "$far/t/MANIFEST" &&
+    ! grep -q fitting "$scratch/out" && [ ! -e "$scratch/far.c" ] && [ ! -e "$far/tune-t" ]; then
+    pass
+else
+    fail "net.sh plays a generation on elsewhere (NET_TUNER, NET_FROM, NET_FIT=0)" "rc=$rc numbers=$(echo $numbers)" \
+        "$(cat "$scratch/out")" "$(head -n 3 "$far/t/MANIFEST" 2>/dev/null)"
+fi
+for bad in "NET_FROM=0:NET_FROM is a chunk number from 1, not '0'" "NET_FIT=2:NET_FIT is 0 (play only) or 1, not '2'" \
+    "NET_TUNER=$loop/tune-t:$scratch/none/t/COMMIT is missing"; do
+    env "${bad%%:*}" NET_OUT="$scratch/far.c" tools/tune/net.sh "$scratch/none" t 0.05 5 >"$scratch/out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -qF "${bad#*:}" "$scratch/out" && [ ! -e "$scratch/none" ]; then
+        pass
+    else
+        fail "net.sh refuses ${bad%%:*}" "rc=$rc" "$(cat "$scratch/out")"
+    fi
+done
 # Run again with no time: nothing played, the same chunks fitted, here with
 # the results' share of the targets and the scores' TD set (the recipe
 # keeps them, so the rebuild below fits with them too).

@@ -30,7 +30,14 @@
 # net's default, 0.25, where unset) the share of the game's result in the
 # fit's targets, the rest the search's score; NET_TDn (0 to below 1; unset,
 # 0) leans that score on the scores after it in its game (tune net --td).
-# NET_DIRTY_OK=1 lets a tree that
+# To play a generation's chunks on another machine: NET_FROM=N (default 1)
+# skips the chunks numbered below N (their numbers, seeds and komi turn
+# unchanged, so the chunks made there are the ones this machine would
+# make), NET_TUNER=PATH plays with PATH (the generation's frozen tuner,
+# DATA_DIR/tune-NAME, or a script that runs it) instead of building one,
+# for a generation whose DATA_DIR/NAME/COMMIT exists (no git or make
+# needed), and NET_FIT=0 plays without fitting; merge the chunks and their
+# MANIFEST lines back. NET_DIRTY_OK=1 lets a tree that
 # differs from its commit play and fit (tests; such a recipe says "dirty"
 # and rebuild.sh needs REBUILD_TUNER for it). Judge the new networks by a
 # match before committing them (bench/ELO.md). One run plays a generation
@@ -45,6 +52,14 @@ fi
 data=$1 name=$2 minutes=$3 sizes=${4:-56}
 [[ $sizes =~ ^[3-8]+$ ]] || { echo "net.sh: SIZES are digits 3 to 8, not '$sizes'" >&2; exit 2; }
 [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "net.sh: NAME is letters, digits, '.', '_' and '-'" >&2; exit 2; }
+from=${NET_FROM:-1} fit=${NET_FIT:-1} given_tuner=${NET_TUNER:-}
+[[ $from =~ ^[1-9][0-9]*$ ]] || { echo "net.sh: NET_FROM is a chunk number from 1, not '$from'" >&2; exit 2; }
+[[ $fit =~ ^[01]$ ]] || { echo "net.sh: NET_FIT is 0 (play only) or 1, not '$fit'" >&2; exit 2; }
+if [ -n "$given_tuner" ]; then
+    [ -x "$given_tuner" ] || { echo "net.sh: NET_TUNER $given_tuner is not a program" >&2; exit 2; }
+    [ -s "$data/$name/COMMIT" ] ||
+        { echo "net.sh: NET_TUNER plays a generation begun elsewhere: $data/$name/COMMIT is missing" >&2; exit 2; }
+fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 workers=${TRAIN_WORKERS:-$(nproc)}
 out=${NET_OUT:-$root/src/engine/net_weights.c}
@@ -95,9 +110,13 @@ if [ -n "${NET_OUT:-}" ] && [ "$(echo "$sizes" | grep -o . | sort -u | wc -l)" -
 fi
 # The commit the tuner is built from; the networks' weights file and the
 # recipes are what a fit writes, so they may differ from it.
-commit=$(tree_commit "$root")
-[ -f "$data/$name/COMMIT" ] || echo "$commit" >"$data/$name/COMMIT"
-tune=$(frozen_tuner "$root" "$data" "$name")
+if [ -n "$given_tuner" ]; then
+    tune=$given_tuner
+else
+    commit=$(tree_commit "$root")
+    [ -f "$data/$name/COMMIT" ] || echo "$commit" >"$data/$name/COMMIT"
+    tune=$(frozen_tuner "$root" "$data" "$name")
+fi
 seed=$(printf %s "$name" | cksum | cut -d' ' -f1)
 
 # Chunks of four games, the sizes in turn; of every four of a size one at
@@ -107,7 +126,7 @@ worker() {
     while :; do
         for size in $(echo "$sizes" | grep -o .); do
             i=$((i + 1))
-            [ $((i % workers)) -eq "$w" ] || continue
+            if [ "$i" -lt "$from" ] || [ $((i % workers)) -ne "$w" ]; then continue; fi
             f=c$(printf %06d $i)_$size.txt
             [ -s "$data/$name/$f" ] && continue
             hk=4
@@ -139,6 +158,7 @@ if [ "$seconds" != 0 ]; then
     wait $timer || true
     stop_workers
 fi
+[ "$fit" = 1 ] || exit 0
 
 # Every chunk of the size in every generation's manifest whose file is
 # there; those of every twentieth turn through the generation's sizes held
