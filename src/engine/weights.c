@@ -164,82 +164,82 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [5] = {{
-        {1215, 532}, /* tempo */
-        {274, 514}, /* pst_flat_0 */
-        {579, 445}, /* pst_flat_1 */
-        {726, 440}, /* pst_flat_2 */
-        {590, 469}, /* pst_flat_3 */
-        {723, 477}, /* pst_flat_4 */
-        {576, 523}, /* pst_flat_5 */
+        {1107, 444}, /* tempo */
+        {325, 443}, /* pst_flat_0 */
+        {540, 408}, /* pst_flat_1 */
+        {720, 404}, /* pst_flat_2 */
+        {542, 424}, /* pst_flat_3 */
+        {753, 399}, /* pst_flat_4 */
+        {636, 413}, /* pst_flat_5 */
         {0, 0}, /* pst_flat_6 */
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-501, 159}, /* pst_wall_0 */
-        {-334, 356}, /* pst_wall_1 */
-        {-377, 501}, /* pst_wall_2 */
-        {-356, 425}, /* pst_wall_3 */
-        {-95, 464}, /* pst_wall_4 */
-        {-254, 459}, /* pst_wall_5 */
+        {-686, 363}, /* pst_wall_0 */
+        {-462, 470}, /* pst_wall_1 */
+        {-319, 545}, /* pst_wall_2 */
+        {-525, 536}, /* pst_wall_3 */
+        {-258, 549}, /* pst_wall_4 */
+        {-278, 458}, /* pst_wall_5 */
         {0, 0}, /* pst_wall_6 */
         {0, 0}, /* pst_wall_7 */
         {0, 0}, /* pst_wall_8 */
         {0, 0}, /* pst_wall_9 */
-        {-407, 1051}, /* pst_cap_0 */
-        {301, 773}, /* pst_cap_1 */
-        {1172, 838}, /* pst_cap_2 */
-        {594, 897}, /* pst_cap_3 */
-        {1484, 1018}, /* pst_cap_4 */
-        {1933, 988}, /* pst_cap_5 */
+        {-591, 507}, /* pst_cap_0 */
+        {258, 406}, /* pst_cap_1 */
+        {1208, 444}, /* pst_cap_2 */
+        {590, 489}, /* pst_cap_3 */
+        {1566, 574}, /* pst_cap_4 */
+        {1832, 729}, /* pst_cap_5 */
         {0, 0}, /* pst_cap_6 */
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {427, 559}, /* support_flat */
-        {988, 817}, /* support_wall */
-        {1396, 1093}, /* support_cap */
-        {-259, -338}, /* captive_flat */
-        {453, -225}, /* captive_wall */
-        {527, -219}, /* captive_cap */
-        {1, 408}, /* deep_own */
-        {-30, -228}, /* deep_opp */
-        {57, 134}, /* stack_tall */
-        {4, -11}, /* stack_near_opp */
-        {-806, -253}, /* reserve */
-        {192, 355}, /* count_lead */
-        {-47, 28}, /* race_near */
-        {-73, 84}, /* race_sign */
+        {486, 542}, /* support_flat */
+        {940, 828}, /* support_wall */
+        {1588, 1145}, /* support_cap */
+        {-288, -418}, /* captive_flat */
+        {454, -283}, /* captive_wall */
+        {508, -242}, /* captive_cap */
+        {207, 475}, /* deep_own */
+        {-366, -273}, /* deep_opp */
+        {-57, 147}, /* stack_tall */
+        {72, -15}, /* stack_near_opp */
+        {-797, -254}, /* reserve */
+        {201, 380}, /* count_lead */
+        {-51, 26}, /* race_near */
+        {-66, 65}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {976, 309}, /* road1_waiter */
+        {665, 306}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {654, 353}, /* crit2_waiter */
-        {561, -97}, /* road_2 */
-        {179, -83}, /* road_3 */
+        {215, 276}, /* crit2_waiter */
+        {410, -47}, /* road_2 */
+        {94, -33}, /* road_3 */
         {0, 0}, /* road_4 */
-        {133, 18}, /* road_rows */
-        {-330, -220}, /* groups */
-        {-273, -124}, /* adjacent */
-        {6, -1}, /* liberties */
-        {63, 39}, /* line_open_0 */
-        {210, -77}, /* line_open_1 */
-        {353, -73}, /* line_open_2 */
-        {512, 1}, /* line_open_3 */
+        {65, 42}, /* road_rows */
+        {-186, -36}, /* groups */
+        {-90, 16}, /* adjacent */
+        {-42, 10}, /* liberties */
+        {65, -107}, /* line_open_0 */
+        {119, -209}, /* line_open_1 */
+        {231, -276}, /* line_open_2 */
+        {423, -313}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {-13, -83}, /* line_contested_0 */
-        {-9, -111}, /* line_contested_1 */
-        {270, -186}, /* line_contested_2 */
-        {621, -104}, /* line_contested_3 */
+        {-39, -127}, /* line_contested_0 */
+        {-35, -236}, /* line_contested_1 */
+        {201, -338}, /* line_contested_2 */
+        {528, -395}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
         {0, 0}, /* line_contested_6 */
         {0, 0}, /* line_contested_7 */
-        {54, 169}, /* cap_free */
-        {190, 128}, /* cap_near_wall */
-        {494, 157}, /* wall_block */
-        {536, 397}, /* cap_block */
+        {4, 134}, /* cap_free */
+        {93, 69}, /* cap_near_wall */
+        {635, 148}, /* wall_block */
+        {566, 370}, /* cap_block */
     }},
     [6] = {{
         {905, 521}, /* tempo */
