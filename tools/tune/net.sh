@@ -109,7 +109,8 @@ if [ -n "${NET_OUT:-}" ] && [ "$(echo "$sizes" | grep -o . | sort -u | wc -l)" -
     exit 2
 fi
 # The commit the tuner is built from; the networks' weights file and the
-# recipes are what a fit writes, so they may differ from it.
+# recipes are what a fit writes, so they may differ from it. A given tuner
+# is the generation's own, its commit already recorded.
 if [ -n "$given_tuner" ]; then
     tune=$given_tuner
 else
