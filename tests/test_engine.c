@@ -392,6 +392,22 @@ static void test_time_up(void **state) {
     assert_true(engine_time_up(&b, b.soft_ms, 0, 0));
 }
 
+/* On 4x4, whose board and reserve start near twelve, the clock is planned
+ * over the moves the game has left, not over at least twelve: with ten
+ * squares empty a move may take a tenth of the time left. */
+static void test_time_4x4(void **state) {
+    (void)state;
+    TakPosition pos = support_position("1,2,1,x/2,1,2,x/x4/x4 1 4", NULL);
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.time_left_ms[TAK_WHITE] = l.time_left_ms[TAK_BLACK] = 10000;
+    l.increment_ms[TAK_WHITE] = l.increment_ms[TAK_BLACK] = 100;
+    TimeBudget b = engine_time_budget(&l, &pos);
+    assert_true(b.clock);
+    assert_true(b.soft_ms >= 10000 / 10);
+    assert_true(b.soft_ms < 10000 / 10 + 100);
+}
+
 static void test_stop_from_another_thread(void **state) {
     (void)state;
     for (int threads = 1; threads <= 2; threads++) {
@@ -839,6 +855,7 @@ int main(void) {
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_clock_never_runs_out),
         cmocka_unit_test(test_time_up),
+        cmocka_unit_test(test_time_4x4),
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_threads_agree_on_a_road),
         cmocka_unit_test(test_multipv),

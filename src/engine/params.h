@@ -77,8 +77,12 @@
 /* With a fixed time a move, stop a tenth early, at most MOVETIME_MARGIN_MS. */
 #define MOVETIME_MARGIN_MS 50
 /* A game is reckoned to last as many more moves as the smaller of the
- * reserve and the empty squares, kept between these. */
+ * reserve and the empty squares, kept between these. 4x4 has its own
+ * floor: its board and reserve are near 12 from the start, so a floor of 12
+ * planned every move of the middle game as though more were left than are,
+ * and clock went unused (bench/ELO.md, thirty-eighth session). */
 #define MOVES_LEFT_MIN 12
+#define MOVES_LEFT_MIN_4X4 8
 #define MOVES_LEFT_MAX 30
 /* A move's share: the time left over the moves left, plus INC_SHARE_PER_MILLE
  * of the increment; a move may run to HARD_SHARES shares, at most a
