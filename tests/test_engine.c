@@ -352,6 +352,15 @@ static void *search_infinite(void *arg) {
     return NULL;
 }
 
+/* Limits of a clock: both sides with `left_ms` and `inc_ms` a move. */
+static TakSearchLimits clock_limits(int64_t left_ms, int64_t inc_ms) {
+    TakSearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.time_left_ms[TAK_WHITE] = l.time_left_ms[TAK_BLACK] = left_ms;
+    l.increment_ms[TAK_WHITE] = l.increment_ms[TAK_BLACK] = inc_ms;
+    return l;
+}
+
 /* On a clock the search stops sooner when its best move has stood and goes
  * on when it has just changed or the score falls; never past the hard
  * limit; a fixed move time is used whole. */
@@ -361,10 +370,7 @@ static void test_time_up(void **state) {
     TakRules rules = support_rules(6);
     TakError err;
     assert_true(tak_position_init(&pos, &rules, &err));
-    TakSearchLimits l;
-    memset(&l, 0, sizeof l);
-    l.time_left_ms[TAK_WHITE] = l.time_left_ms[TAK_BLACK] = 60000;
-    l.increment_ms[TAK_WHITE] = l.increment_ms[TAK_BLACK] = 500;
+    TakSearchLimits l = clock_limits(60000, 500);
     TimeBudget b = engine_time_budget(&l, &pos);
     assert_true(b.clock);
     assert_true(b.soft_ms > 500 && b.soft_ms < 60000 / 10);
@@ -398,10 +404,7 @@ static void test_time_up(void **state) {
 static void test_time_4x4(void **state) {
     (void)state;
     TakPosition pos = support_position("1,2,1,x/2,1,2,x/x4/x4 1 4", NULL);
-    TakSearchLimits l;
-    memset(&l, 0, sizeof l);
-    l.time_left_ms[TAK_WHITE] = l.time_left_ms[TAK_BLACK] = 10000;
-    l.increment_ms[TAK_WHITE] = l.increment_ms[TAK_BLACK] = 100;
+    TakSearchLimits l = clock_limits(10000, 100);
     TimeBudget b = engine_time_budget(&l, &pos);
     assert_true(b.clock);
     assert_true(b.soft_ms >= 10000 / 10);
