@@ -33,9 +33,12 @@ static const CliCommand book_command = {
     "  --help          show this help\n",
 };
 
+/* Each opening as it is found: a deep book takes many minutes, and a file
+ * filling line by line shows how far it has got. */
 static void print_tps(const char *tps, void *user) {
     (void)user;
     printf("%s\n", tps);
+    fflush(stdout);
 }
 
 int cmd_book(int argc, char **argv) {
