@@ -45,8 +45,8 @@ TimeBudget engine_time_budget(const TakSearchLimits *limits, const TakPosition *
         int reserve = pos->stones[side] + pos->capstones[side];
         int empty = size * size - __builtin_popcountll(pos->owner[0] | pos->owner[1]);
         int rest = reserve < empty ? reserve : empty;
-        int floor = size <= 4 ? MOVES_LEFT_MIN_4X4 : MOVES_LEFT_MIN;
-        mtg = rest < floor ? floor : rest > MOVES_LEFT_MAX ? MOVES_LEFT_MAX : rest;
+        int least = size == 4 ? MOVES_LEFT_MIN_4X4 : MOVES_LEFT_MIN;
+        mtg = rest < least ? least : rest > MOVES_LEFT_MAX ? MOVES_LEFT_MAX : rest;
     }
     int64_t base = left / mtg + inc * INC_SHARE_PER_MILLE / 1000;
     int64_t cap = clock_cap(left);
