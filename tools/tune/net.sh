@@ -29,7 +29,11 @@
 # size n; NET_EPOCHSn (40 / 20) the epochs; NET_LAMBDAn (0 to 1; tune
 # net's default, 0.25, where unset) the share of the game's result in the
 # fit's targets, the rest the search's score; NET_TDn (0 to below 1; unset,
-# 0) leans that score on the scores after it in its game (tune net --td).
+# 0) leans that score on the scores after it in its game (tune net --td);
+# NET_INITn=1 fits on from the network the fit's tuner was built with
+# rather than from nothing (tune net --init: the recipe's fit commit holds
+# that network, so a rebuild starts where this fit did), NET_LRn its
+# learning rate (tune net --lr; unset, tune net's default).
 # To play a generation's chunks on another machine: NET_FROM=N (default 1)
 # skips the chunks numbered below N (their numbers, seeds and komi turn
 # unchanged, so the chunks made there are the ones this machine would
@@ -75,6 +79,8 @@ epochs() { local v="NET_EPOCHS$1"; echo "${!v:-$([ "$1" -le 5 ] && echo 40 || ec
 decay() { [ "$1" -le 5 ] && echo 0.05 || echo 0.1; }
 lambda() { local v="NET_LAMBDA$1"; echo "${!v:-}"; }
 td() { local v="NET_TD$1"; echo "${!v:-}"; }
+init() { local v="NET_INIT$1"; echo "${!v:-0}"; }
+lr() { local v="NET_LR$1"; echo "${!v:-}"; }
 
 for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ -r "$root/data/heldout/$size.txt" ] || { echo "net.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
@@ -84,6 +90,10 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     t=$(td "$size")
     [ -z "$t" ] || [[ $t =~ ^0(\.[0-9]+)?$ ]] ||
         { echo "net.sh: NET_TD$size is from 0 to below 1, not '$t'" >&2; exit 2; }
+    [[ $(init "$size") =~ ^[01]$ ]] || { echo "net.sh: NET_INIT$size is 0 or 1, not '$(init "$size")'" >&2; exit 2; }
+    r=$(lr "$size")
+    [ -z "$r" ] || [[ $r =~ ^[0-9]+(\.[0-9]+)?(e-?[0-9]+)?$ ]] ||
+        { echo "net.sh: NET_LR$size is a positive number, not '$r'" >&2; exit 2; }
 done
 
 mkdir -p "$data/$name"
@@ -202,6 +212,9 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ -z "$l" ] || fit_args+=(--lambda "$l")
     t=$(td "$size")
     [ -z "$t" ] || fit_args+=(--td "$t")
+    [ "$(init "$size")" = 0 ] || fit_args+=(--init)
+    r=$(lr "$size")
+    [ -z "$r" ] || fit_args+=(--lr "$r")
     "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" "$fit_dir/train$size.txt"
     {
         echo "# The ${size}x$size network of src/engine/net_weights.c, written by tools/tune/net.sh."
