@@ -357,22 +357,27 @@ for bad in "NET_FROM=0:NET_FROM is a chunk number from 1, not '0'" "NET_FIT=2:NE
     fi
 done
 # Run again with no time: nothing played, the same chunks fitted, here with
-# the results' share of the targets and the scores' TD set (the recipe
-# keeps them, so the rebuild below fits with them too).
+# the results' share of the targets and the scores' TD set, on from the
+# tuner's own network at a rate of our choosing (the recipe keeps them all,
+# so the rebuild below fits with them too).
 before=$(ls "$loop/t" | wc -l)
-TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_LAMBDA5=0.6 NET_TD5=0.5 NET_OUT=$scratch/loop.c tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
+TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_LAMBDA5=0.6 NET_TD5=0.5 NET_INIT5=1 NET_LR5=3e-4 NET_OUT=$scratch/loop.c \
+    tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wrote' "$scratch/out" &&
-    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5$' "$scratch/nets/5.recipe" &&
-    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5 ' "$scratch/loop.c"; then
+    grep -q 'loss of the built-in network' "$scratch/out" &&
+    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5 --init --lr 3e-4$' "$scratch/nets/5.recipe" &&
+    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5 --init --lr 3e-4 ' "$scratch/loop.c"; then
     pass
 else
-    fail "net.sh with no time fits what there is, NET_LAMBDA5 and NET_TD5 in its recipe" "rc=$rc" "$(cat "$scratch/out")" \
-        "$(grep '^fit' "$scratch/nets/5.recipe")"
+    fail "net.sh with no time fits what there is, NET_LAMBDA5, NET_TD5, NET_INIT5 and NET_LR5 in its recipe" "rc=$rc" \
+        "$(cat "$scratch/out")" "$(grep '^fit' "$scratch/nets/5.recipe")"
 fi
 cp "$scratch/loop.c" "$scratch/loop-kept.c"
-# A bad share or TD: refused, nothing written.
-for bad in "NET_LAMBDA5=1.5:NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "NET_TD5=1:NET_TD5 is from 0 to below 1, not '1'"; do
+# A bad share, TD, start or rate: refused, nothing written.
+for bad in "NET_LAMBDA5=1.5:NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "NET_TD5=1:NET_TD5 is from 0 to below 1, not '1'" \
+    "NET_INIT5=yes:NET_INIT5 is 0 or 1, not 'yes'" "NET_LR5=-1:NET_LR5 is a positive number, not '-1'" \
+    "NET_LR5=0:NET_LR5 is a positive number, not '0'"; do
     env "${bad%%:*}" NET_OUT="$scratch/loop.c" tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
     rc=$?
     if [ "$rc" -eq 2 ] && grep -qF "${bad#*:}" "$scratch/out" && cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then

@@ -92,7 +92,7 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
         { echo "net.sh: NET_TD$size is from 0 to below 1, not '$t'" >&2; exit 2; }
     [[ $(init "$size") =~ ^[01]$ ]] || { echo "net.sh: NET_INIT$size is 0 or 1, not '$(init "$size")'" >&2; exit 2; }
     r=$(lr "$size")
-    [ -z "$r" ] || [[ $r =~ ^[0-9]+(\.[0-9]+)?(e-?[0-9]+)?$ ]] ||
+    [ -z "$r" ] || { [[ $r =~ ^[0-9]+(\.[0-9]+)?(e-?[0-9]+)?$ ]] && awk -v r="$r" 'BEGIN { exit !(r > 0) }'; } ||
         { echo "net.sh: NET_LR$size is a positive number, not '$r'" >&2; exit 2; }
 done
 
