@@ -166,6 +166,36 @@ else
 fi
 tune heldout 5 "$scratch/heldout.tps" "$scratch/clean.txt"
 if [ "$rc" -eq 2 ] && [[ $err == *"usage"* ]]; then pass; else fail "heldout without --" "rc=$rc" "$err"; fi
+# The fits leave out whole every game through a held-out opening (--heldout,
+# one file or more), so data made before a set was held out can be fitted
+# clear of it: of the games above, those through it and those clear of it,
+# exactly the first are left out, every line of them, valid data too.
+through_games=$(grep -c '^# opening' "$scratch/through.txt")
+through_lines=$(grep -vc '^#' "$scratch/through.txt")
+tune net "$scratch/held.c" 5 --epochs 0 --heldout "$scratch/turned.tps" --heldout "$scratch/heldout.tps" \
+    --valid "$scratch/through.txt" "$scratch/clean.txt" "$scratch/through.txt"
+net_err=$err
+tune fit "$scratch/held.c" --sizes 5 --iterations 0 --heldout "$scratch/heldout.tps" \
+    "$scratch/through.txt" "$scratch/clean.txt"
+if [ "$through_games" -eq 6 ] &&
+    [[ $net_err == *"tune net: 2 held-out openings; $((2 * through_games)) games ($((2 * through_lines)) positions) through one left out"* ]] &&
+    [ "$rc" -eq 0 ] && [[ $err == *"tune fit: 1 held-out openings; $through_games games ($through_lines positions) through one left out"* ]]; then
+    pass
+else
+    fail "net and fit --heldout leave out the games through a held-out opening" "games=$through_games lines=$through_lines" \
+        "$net_err" "rc=$rc $err"
+fi
+# Data whose games cannot be told apart is refused; a fit of several sizes
+# has no size for the openings.
+tune net "$scratch/bare.c" 5 --epochs 0 --heldout "$scratch/heldout.tps" "$scratch/bare.txt"
+bare_rc=$rc bare=$err
+tune fit "$scratch/bare.c" --heldout "$scratch/heldout.tps" "$scratch/clean.txt"
+if [ "$bare_rc" -eq 1 ] && [[ $bare == *"bare.txt"*"no opening records"* ]] && [ ! -e "$scratch/bare.c" ] &&
+    [ "$rc" -eq 2 ] && [[ $err == *"--heldout needs --sizes with one size"* ]]; then
+    pass
+else
+    fail "net and fit --heldout refuse what they cannot leave out" "rc=$bare_rc $bare" "rc=$rc $err"
+fi
 
 # --scores: the same games (same seed), each line with the score of the
 # search that chose its move after the result.
@@ -314,10 +344,10 @@ recorded=$(grep -c '^chunk t [0-9a-f]*\(-dirty\)\? c[0-9]*_5\.txt 5 4 200 [0-9]*
 # Held out: the chunks of every twentieth turn (one size: every twentieth chunk).
 held=$(grep '^chunk .* valid$' "$scratch/nets/5.recipe" 2>/dev/null | awk '{ sub(/^c0*/, "", $4); sub(/_5\.txt$/, "", $4); print $4 % 20 }' | sort -u)
 if [ "$rc" -eq 0 ] && [ "$chunks" -ge 20 ] && ! ls "$loop/t" | grep -q part &&
-    grep -q 'fitting the 5x5 network to [0-9]* lines, [1-9][0-9]* held out; .* 0 through a held-out opening' \
-        "$scratch/out" &&
+    grep -q 'fitting the 5x5 network to [0-9]* lines, [1-9][0-9]* held out$' "$scratch/out" &&
+    grep -q '^tune net: [1-9][0-9]* held-out openings; 0 games (0 positions) through one left out$' "$scratch/err" &&
     grep -q '\[5\] = &net_5' "$scratch/loop.c" && grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 ' "$scratch/loop.c" &&
-    [ "$recorded" -eq "$chunks" ] && [ "$held" = 0 ] && grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05$' "$scratch/nets/5.recipe" &&
+    [ "$recorded" -eq "$chunks" ] && [ "$held" = 0 ] && grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --heldout data/heldout/5.txt$' "$scratch/nets/5.recipe" &&
     grep -q "^heldout data/heldout/5.txt $(sha256sum data/heldout/5.txt | cut -d' ' -f1)$" "$scratch/nets/5.recipe"; then
     pass
 else
@@ -366,8 +396,8 @@ TRAIN_WORKERS=2 NET_EPOCHS5=1 NET_LAMBDA5=0.6 NET_TD5=0.5 NET_INIT5=1 NET_LR5=3e
 rc=$?
 if [ "$rc" -eq 0 ] && [ "$(ls "$loop/t" | wc -l)" -eq "$before" ] && grep -q 'wrote' "$scratch/out" &&
     grep -q 'loss of the built-in network' "$scratch/out" &&
-    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5 --init --lr 3e-4$' "$scratch/nets/5.recipe" &&
-    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --lambda 0.6 --td 0.5 --init --lr 3e-4 ' "$scratch/loop.c"; then
+    grep -q '^fit [0-9a-f]*\(-dirty\)\? 5 --k 66 --epochs 1 --decay 0.05 --heldout data/heldout/5.txt --lambda 0.6 --td 0.5 --init --lr 3e-4$' "$scratch/nets/5.recipe" &&
+    grep -q 'tune net .*loop.c 5 --k 66 --epochs 1 --decay 0.05 --heldout data/heldout/5.txt --lambda 0.6 --td 0.5 --init --lr 3e-4 ' "$scratch/loop.c"; then
     pass
 else
     fail "net.sh with no time fits what there is, NET_LAMBDA5, NET_TD5, NET_INIT5 and NET_LR5 in its recipe" "rc=$rc" \
@@ -392,10 +422,26 @@ TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/loop.c \
     tools/tune/rebuild.sh 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as recorded" "$scratch/out" &&
-    grep -q 'network is identical' "$scratch/out"; then
+    grep -q 'network is identical' "$scratch/out" && ! grep -q '^tune heldout' "$scratch/out"; then
     pass
 else
     fail "rebuild.sh makes the data and the network again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+fi
+# A recipe of a fit from before the fits left games out (no --heldout in its
+# arguments): the rebuild checks its chunks clear of its held-out set
+# instead, and fits the same network.
+mkdir -p "$scratch/old"
+sed 's| --heldout data/heldout/5.txt||' "$scratch/nets/5.recipe" >"$scratch/old/5.recipe"
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/loop.c NET_RECIPES=$scratch/old \
+    tools/tune/rebuild.sh 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep '^fit ' "$scratch/old/5.recipe" | grep -q -- '--heldout' &&
+    grep -q '^tune heldout: [1-9][0-9]* held-out openings; .* 0 through a held-out opening$' "$scratch/out" &&
+    grep -q 'network is identical' "$scratch/out"; then
+    pass
+else
+    fail "rebuild.sh checks an older recipe's chunks and fits them as before" "rc=$rc" "$(cat "$scratch/out")" \
+        "$(tail -n 5 "$scratch/err")"
 fi
 # The replayed chunks are a generation again: each in its MANIFEST as net.sh
 # wrote it, no .err file left beside them (fit.sh below fits them).
@@ -426,7 +472,8 @@ FIT_OUT=$scratch/linear.c NET_RECIPES=$scratch/weights tools/tune/fit.sh 5 0.25 
     >"$scratch/out" 2>"$scratch/err"
 rc=$?
 table5() { awk '$0 == "    [5] = {{" { on = 1 } on { print } on && /^    }},?$/ { on = 0 }' "$1"; }
-if [ "$rc" -eq 0 ] && grep -q '^linear [0-9a-f]*\(-dirty\)\? 5 --sizes 5 --lambda 0.25$' "$scratch/weights/5.recipe" &&
+if [ "$rc" -eq 0 ] && grep -q '^linear [0-9a-f]*\(-dirty\)\? 5 --sizes 5 --lambda 0.25 --heldout data/heldout/5.txt$' "$scratch/weights/5.recipe" &&
+    grep -q '^tune fit: [1-9][0-9]* held-out openings; 0 games (0 positions) through one left out$' "$scratch/err" &&
     [ "$(grep -c '^chunk t .* train$' "$scratch/weights/5.recipe")" -eq "$chunks" ] &&
     [ -n "$(table5 "$scratch/linear.c")" ] && ! diff -q <(table5 "$scratch/linear.c") <(table5 src/engine/weights.c) >/dev/null; then
     pass

@@ -6,11 +6,12 @@
 #
 # Each CHUNK is a file DATA_DIR/GENERATION/FILE that net.sh wrote, with its
 # line in DATA_DIR/GENERATION/MANIFEST (the file must still match that
-# line's count and SHA-256). Checks that no game passed through a held-out
-# opening (`tune heldout`), fits SIZE's weights with the tuner of the commit
-# checked out (`tune fit OUT --sizes SIZE --lambda LAMBDA CHUNK...`, in the
-# order given; the fit holds out a share of the games itself and starts
-# from the weights that tuner was built with), rewrites src/engine/weights.c
+# line's count and SHA-256). Fits SIZE's weights with the tuner of the
+# commit checked out (`tune fit OUT --sizes SIZE --lambda LAMBDA --heldout
+# data/heldout/SIZE.txt CHUNK...`, in the order given, every game through
+# one of the held-out openings left out; the fit holds out a share of the
+# games itself and starts from the weights that tuner was built with),
+# rewrites src/engine/weights.c
 # (FIT_OUT: another file) and writes tools/tune/weights/SIZE.recipe
 # (NET_RECIPES: another folder), from which `tools/tune/rebuild.sh --linear
 # SIZE` plays every chunk again and refits. NET_DIRTY_OK=1 lets a tree that
@@ -24,11 +25,10 @@ fi
 size=$1 lambda=$2
 shift 2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${FIT_OUT:-$root/src/engine/weights.c}
+out=$(realpath -m "${FIT_OUT:-$root/src/engine/weights.c}") # (the fit runs from ROOT)
 recipes=${NET_RECIPES:-$root/tools/tune/weights}
 . "$root/tools/tune/workers.sh"
-heldout=$root/data/heldout/$size.txt
-[ -r "$heldout" ] || { echo "fit.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
+[ -r "$root/data/heldout/$size.txt" ] || { echo "fit.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
 
 # Each chunk's manifest line, checked against the file as it is.
 lines=()
@@ -54,17 +54,23 @@ positions=$(cat "$@" | grep -vc '^#' || true)
 commit=$(tree_commit "$root")
 make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
 tune=$root/build/tools/tune/tune
-"$tune" heldout "$size" "$heldout" -- "$@"
+heldout=data/heldout/$size.txt # (from ROOT, as in the recipe)
 args=(--sizes "$size" --lambda "$lambda")
-"$tune" fit "$out" "${args[@]}" "$@"
+args+=(--heldout "$heldout")
+chunks=()
+for chunk in "$@"; do chunks+=("$(realpath "$chunk")"); done
+# (From ROOT: the --heldout paths are the recipe's, relative to it.)
+(cd "$root" && "$tune" fit "$out" "${args[@]}" "${chunks[@]}")
 mkdir -p "$recipes"
 {
     echo "# The ${size}x$size linear weights of src/engine/weights.c, written by tools/tune/fit.sh."
     echo "# Rebuild them, data and all, with: tools/tune/rebuild.sh --linear $size"
     echo "# linear COMMIT SIZE ARGS: the tuner of COMMIT fits the chunks, in this order."
     echo "# chunk GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256 train:"
-    echo "#   made by COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout HELDOUT"
-    echo "heldout data/heldout/$size.txt $(sha256sum "$heldout" | cut -d' ' -f1)"
+    echo "#   made by COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout H,"
+    echo "#   H being COMMIT's data/heldout/SIZE.txt"
+    echo "# heldout SET SHA256: the fit leaves out every game through an opening of SET (--heldout SET)"
+    echo "heldout $heldout $(sha256sum "$root/$heldout" | cut -d' ' -f1)"
     echo "linear $commit $size ${args[*]}"
     printf '%s train\n' "${lines[@]}"
 } >"$recipes/$size.recipe"

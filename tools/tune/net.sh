@@ -19,8 +19,10 @@
 #    twice gets twice the games) to every chunk of that size in the
 #    manifests under DATA_DIR, the chunks of every twentieth turn through a
 #    generation's sizes (DATA_DIR/NAME/SIZES) held out whole (so the
-#    held-out loss is over games the fit never saw), after `tune heldout`
-#    has checked that no game of them passed through a held-out opening;
+#    held-out loss is over games the fit never saw), leaving out every game
+#    that passed through an opening of the held-out set (`tune net
+#    --heldout data/heldout/SIZE.txt`), so generations played before the
+#    set was chosen are fitted clear of it;
 #    rewrites src/engine/net_weights.c (NET_OUT: another file instead) and
 #    writes the size's recipe, tools/tune/nets/SIZE.recipe (NET_RECIPES:
 #    another folder): every chunk and the fit's commit and arguments, from
@@ -66,7 +68,7 @@ if [ -n "$given_tuner" ]; then
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 workers=${TRAIN_WORKERS:-$(nproc)}
-out=${NET_OUT:-$root/src/engine/net_weights.c}
+out=$(realpath -m "${NET_OUT:-$root/src/engine/net_weights.c}") # (the fit runs from ROOT)
 recipes=${NET_RECIPES:-$root/tools/tune/nets}
 . "$root/tools/tune/workers.sh"
 
@@ -181,7 +183,6 @@ fit_commit=$(tree_commit "$root")
 make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
 tune=$root/build/tools/tune/tune
 for size in $(echo "$sizes" | grep -o . | sort -u); do
-    heldout=$root/data/heldout/$size.txt
     cat "$data"/*/MANIFEST 2>/dev/null | awk -v s="$size" '$1 == "chunk" && $5 == s' | sort -u -k2,2 -k4,4 \
         >"$fit_dir/manifest$size"
     train=() valid=()
@@ -201,13 +202,13 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
         fi
     done <"$fit_dir/manifest$size"
     [ ${#train[@]} -gt 0 ] || { echo "net.sh: no data of size $size under $data" >&2; exit 1; }
-    "$tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}" >"$fit_dir/heldout$size" ||
-        { cat "$fit_dir/heldout$size" >&2; exit 1; }
     cat "${train[@]}" >"$fit_dir/train$size.txt"
     cat "${valid[@]}" /dev/null >"$fit_dir/valid$size.txt"
     echo "net.sh: fitting the ${size}x$size network to $(grep -vc '^#' "$fit_dir/train$size.txt") lines," \
-        "$(grep -vc '^#' "$fit_dir/valid$size.txt" || true) held out; $(cat "$fit_dir/heldout$size")"
+        "$(grep -vc '^#' "$fit_dir/valid$size.txt" || true) held out"
+    heldout=data/heldout/$size.txt # (from ROOT, as in the recipe)
     fit_args=(--k "${k[$size]}" --epochs "$(epochs "$size")" --decay "$(decay "$size")")
+    fit_args+=(--heldout "$heldout")
     l=$(lambda "$size")
     [ -z "$l" ] || fit_args+=(--lambda "$l")
     t=$(td "$size")
@@ -215,20 +216,23 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ "$(init "$size")" = 0 ] || fit_args+=(--init)
     r=$(lr "$size")
     [ -z "$r" ] || fit_args+=(--lr "$r")
-    "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" "$fit_dir/train$size.txt"
+    # (From ROOT: the --heldout paths are the recipe's, relative to it.)
+    (cd "$root" && "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" \
+        "$fit_dir/train$size.txt")
     {
         echo "# The ${size}x$size network of src/engine/net_weights.c, written by tools/tune/net.sh."
         echo "# Rebuild it, data and all, with: tools/tune/rebuild.sh $size"
         echo "# fit COMMIT SIZE ARGS: the tuner of COMMIT fits the chunks (those marked valid held out)."
         echo "# chunk GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256 train|valid:"
-        echo "#   made by COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout HELDOUT;"
-        echo "#   fitted to, or held out of the fit"
-        echo "heldout data/heldout/$size.txt $(sha256sum "$heldout" | cut -d' ' -f1)"
+        echo "#   made by COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout H,"
+        echo "#   H being COMMIT's data/heldout/SIZE.txt; fitted to, or held out of the fit"
+        echo "# heldout SET SHA256: the fit leaves out every game through an opening of SET (--heldout SET)"
+        echo "heldout $heldout $(sha256sum "$root/$heldout" | cut -d' ' -f1)"
         echo "fit $fit_commit $size ${fit_args[*]}"
         cat "$fit_dir/chunks$size"
     } >"$recipes/$size.recipe"
     # The next size's fit keeps this one: the tuner that writes it must know it.
-    if [ "$out" = "$root/src/engine/net_weights.c" ]; then
+    if [ "$out" = "$(realpath -m "$root/src/engine/net_weights.c")" ]; then
         make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
     fi
 done

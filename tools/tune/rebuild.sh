@@ -11,10 +11,14 @@
 #    commit's tree (git archive), so each chunk is played by the engine that
 #    played it first;
 # 2. plays every chunk again on every core (`tune gen` with the recorded
-#    arguments; a chunk already in WORK_DIR with the right checksum is kept,
-#    so a stopped rebuild resumes) and checks its line count and SHA-256
-#    against the recipe's;
-# 3. checks that no game passed through a held-out opening;
+#    arguments and, as net.sh did, its commit's data/heldout/SIZE.txt; a
+#    chunk already in WORK_DIR with the right checksum is kept, so a stopped
+#    rebuild resumes) and checks its line count and SHA-256 against the
+#    recipe's;
+# 3. checks the recipe's held-out sets (its `heldout` lines) against their
+#    checksums; where the fit's arguments do not leave out the games
+#    through them (--heldout, recipes since the forty-first session),
+#    checks that no game passed through one;
 # 4. fits the network with the recorded commit's tuner and arguments (the
 #    chunks marked train; those marked valid held out) into
 #    WORK_DIR/net_weights.c and compares the size's arrays with
@@ -82,14 +86,19 @@ if grep '^chunk ' "$recipe" | awk 'NF != 12 || ($12 != "train" && $12 != "valid"
     echo "rebuild.sh: $recipe: a chunk line is not GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256 train|valid" >&2
     exit 2
 fi
-read -r _ heldout_file heldout_sum < <(grep '^heldout ' "$recipe")
 read -r _ fit_commit fit_size fit_args < <(grep "^$fit_kind " "$recipe")
 [ "$fit_size" = "$size" ] || { echo "rebuild.sh: $recipe fits size $fit_size" >&2; exit 2; }
-heldout=$root/$heldout_file
-if [ "$(sha256sum "$heldout" | cut -d' ' -f1)" != "$heldout_sum" ]; then
-    echo "rebuild.sh: $heldout_file is not the held-out set the recipe was checked against" >&2
-    exit 1
-fi
+heldout_sets=()
+while read -r _ heldout_file heldout_sum; do
+    if [ "$(sha256sum "$root/$heldout_file" 2>/dev/null | cut -d' ' -f1)" != "$heldout_sum" ]; then
+        echo "rebuild.sh: $heldout_file is not the held-out set the recipe was checked against" >&2
+        exit 1
+    fi
+    heldout_sets+=("$root/$heldout_file")
+done < <(grep '^heldout ' "$recipe")
+# The set a chunk's games were kept clear of, for a tuner given rather
+# than built from the chunk's commit: the recipe's first.
+heldout=${heldout_sets[0]}
 
 # Every commit's tuner first (serially: each build uses every core).
 for c in $(awk '$1 == "chunk" { print $3 }' "$recipe" | sort -u) "$fit_commit"; do
@@ -102,8 +111,10 @@ play() {
     shift 5
     local dest=$work/$gen/$f
     mkdir -p "$work/$gen"
+    local set=$work/src-$commit/data/heldout/$1.txt # (the chunk's size)
+    [ -z "${REBUILD_TUNER:-}" ] && [ -r "$set" ] || set=$heldout
     if [ ! -f "$dest" ] || [ "$(sha256sum "$dest" | cut -d' ' -f1)" != "$sum" ]; then
-        if ! "$(tuner "$commit")" gen "$@" --scores --heldout "$heldout" >"$dest.part" 2>"$dest.err"; then
+        if ! "$(tuner "$commit")" gen "$@" --scores --heldout "$set" >"$dest.part" 2>"$dest.err"; then
             echo "rebuild.sh: tune gen $* failed: $(tail -n 1 "$dest.err")" >&2
             return 1
         fi
@@ -143,7 +154,9 @@ while read -r _ gen _ f _ _ _ _ _ _ _ part; do
     if [ "$part" = valid ]; then valid+=("$work/$gen/$f"); else train+=("$work/$gen/$f"); fi
 done < <(grep '^chunk ' "$recipe")
 fit_tune=$(tuner "$fit_commit")
-"$fit_tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}"
+# A fit that leaves out the games through the held-out sets says how many;
+# an older one was given data clear of its set, as this checks.
+[[ " $fit_args " == *" --heldout "* ]] || "$fit_tune" heldout "$size" "$heldout" -- "${train[@]}" "${valid[@]}"
 # What is compared: the size's table of linear weights, from its first line
 # to the line that closes it; or the size's arrays and network, without the
 # line saying how it was made.
@@ -156,13 +169,13 @@ arrays() {
 if [ -n "$linear" ]; then
     rebuilt=$work/weights.c section=table what="linear weights" is=are differs=differ
     # shellcheck disable=SC2086
-    "$fit_tune" fit "$rebuilt" $fit_args "${train[@]}"
+    (cd "$root" && "$fit_tune" fit "$rebuilt" $fit_args "${train[@]}") # (--heldout paths from ROOT)
 else
     rebuilt=$work/net_weights.c section=arrays what=network is=is differs=differs
     cat "${train[@]}" >"$work/train.txt"
     cat "${valid[@]}" /dev/null >"$work/valid.txt"
     # shellcheck disable=SC2086
-    "$fit_tune" net "$rebuilt" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt"
+    (cd "$root" && "$fit_tune" net "$rebuilt" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt")
 fi
 if [ -z "$($section "$rebuilt")" ]; then
     echo "rebuild.sh: the fit wrote no ${size}x$size $what" >&2

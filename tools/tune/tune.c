@@ -24,7 +24,8 @@
  *   tune score NODES [--sizes 56] DATA... > scored.txt
  *       searches every position NODES nodes and writes its line again with
  *       the search's score for White after the result ("@-35");
- *   tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L] DATA...
+ *   tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]
+ *            [--heldout FILE]... DATA...
  *       for each size present, computes the features of every position and
  *       fits the weights (an opening and an end weight a feature) by
  *       logistic regression, from the current weights, by Adam; the target
@@ -32,7 +33,11 @@
  *       sigmoid(score) (L 0.5 by default): the search's verdict on that very
  *       position is far less noisy than the result of a whole game; writes a
  *       whole weights.c to OUT.c. Sizes without data keep their current
- *       weights.
+ *       weights. With --heldout FILE (up to MAX_HELDOUT_FILES of them, and
+ *       --sizes of one size), every game of DATA that passed through an
+ *       opening of a FILE is left out whole, as with tune net, so a fit can
+ *       use data made before a held-out set was (data made without opening
+ *       records is then refused).
  * train.sh runs one generation of games and the fit; README.md the recipe.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -98,6 +103,7 @@ static double white_result(TakResult r) {
  * data file afterwards, whoever made it. A key is the same for all eight
  * images of a position and differs between positions. */
 #define HELDOUT_MAX_PLY 8 /* the deepest opening a held-out set may hold */
+#define MAX_HELDOUT_FILES 8 /* tune fit and tune net: --heldout files at most */
 
 static uint64_t key_mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -200,6 +206,15 @@ static bool key_set_read(KeySet *set, const char *path, int size, const char *wh
     fclose(f);
     qsort(set->keys, set->n, sizeof *set->keys, key_order);
     return ok;
+}
+
+/* True when a "# opening KEY..." record names a key of `set`. */
+static bool opening_through(const char *record, const KeySet *set) {
+    const char *p = record + strlen("# opening");
+    char *end;
+    for (unsigned long long key; (key = strtoull(p, &end, 16)), end != p; p = end)
+        if (key_set_has(set, key)) return true;
+    return false;
 }
 
 /* The start positions of `tune gen --book FILE`: every line of FILE read as
@@ -511,13 +526,11 @@ static int cmd_heldout(int argc, char **argv) {
             lineno++;
             if (strncmp(line, "# opening", 9) == 0) {
                 records++;
-                char *p = line + 9, *end;
-                for (unsigned long long key; (key = strtoull(p, &end, 16)), end != p; p = end)
-                    if (key_set_has(&set, key)) {
-                        fprintf(stderr, "tune heldout: %s line %ld: a game through a held-out opening\n",
-                                argv[a], lineno);
-                        shared++;
-                    }
+                if (opening_through(line, &set)) {
+                    fprintf(stderr, "tune heldout: %s line %ld: a game through a held-out opening\n",
+                            argv[a], lineno);
+                    shared++;
+                }
                 continue;
             }
             DataLine d;
@@ -732,23 +745,38 @@ static bool offer(const DataLine *d, SampleTaker *take, void *user) {
 }
 
 /* A game's lines, kept until its end so that each can be told what the
- * searches after it said (ahead, below). */
+ * searches after it said (ahead, below), or left out with the game. */
 typedef struct GameLines {
     DataLine *d;
     size_t n, cap;
 } GameLines;
 
-/* Gives the game's lines their `ahead`, the TD(td) return of the scores
- * from each to the game's end: ahead = (1 - td) * odds(here) + td * (the
- * next line's ahead), the result after the last; then offers them in order.
- * So td 0 is the line's own score, and each step toward 1 leans on what the
- * searches of the positions after it found (in effect a deeper search of
- * this one), and in the end on the result. */
-static bool flush_game(GameLines *g, double td, double k, SampleTaker *take, void *user) {
+/* How read_samples reads DATA files, and what it left out of them. */
+typedef struct Reading {
+    int only_size;         /* the size read, or 0 for every size */
+    double td, k;          /* td > 0: each line's `ahead` (flush_game), k the sigmoid scale */
+    const KeySet *heldout; /* NULL, or openings whose games are left out whole */
+    long games_out, lines_out; /* left out so far, over every file read */
+} Reading;
+
+/* With td > 0, gives the game's lines their `ahead`, the TD(td) return of
+ * the scores from each to the game's end: ahead = (1 - td) * odds(here) +
+ * td * (the next line's ahead), the result after the last (so td 0 would be
+ * the line's own score, and each step toward 1 leans on what the searches
+ * of the positions after it found, in effect a deeper search of this one,
+ * and in the end on the result); then offers them in order, or, when the
+ * game passed through a held-out opening (`through`), none of them. */
+static bool flush_game(GameLines *g, Reading *how, bool through, SampleTaker *take, void *user) {
     bool ok = true;
+    if (through) {
+        how->games_out++;
+        how->lines_out += (long)g->n;
+        g->n = 0;
+        return true;
+    }
     double after = g->n ? g->d[g->n - 1].result : 0;
-    for (size_t i = g->n; i-- > 0;) {
-        after = (1 - td) * odds(g->d[i].score, g->d[i].result, k) + td * after;
+    for (size_t i = g->n; how->td > 0 && i-- > 0;) {
+        after = (1 - how->td) * odds(g->d[i].score, g->d[i].result, how->k) + how->td * after;
         g->d[i].ahead = after;
     }
     for (size_t i = 0; i < g->n && ok; i++) ok = offer(&g->d[i], take, user);
@@ -757,27 +785,35 @@ static bool flush_game(GameLines *g, double td, double k, SampleTaker *take, voi
 }
 
 /* Calls take() for every sample line of the DATA file `path` (of size
- * only_size, or of any size when it is 0) whose position is the
- * evaluation's business (offer). With td > 0, a game's lines (those after
- * one "# opening" line, each a later ply than the one before, with one
- * result) are first given their `ahead` (flush_game), the sigmoid scale k
- * turning scores into odds; otherwise `ahead` is NAN. False when the file
- * cannot be read or take() returns false (it says why). */
-static bool read_samples(const char *path, int only_size, double td, double k, SampleTaker *take,
-                         void *user) {
+ * how->only_size, or of any size when it is 0) whose position is the
+ * evaluation's business (offer). A game's lines are those after one
+ * "# opening" line. With how->heldout, a game that passed through one of
+ * its openings (its record names one, or one of its lines is one) is left
+ * out whole and counted in *how; a file of samples without opening records
+ * is then an error, as its games cannot be told apart. With how->td > 0,
+ * a game's lines (each a later ply than the one before, with one result)
+ * are first given their `ahead` (flush_game); otherwise `ahead` is NAN.
+ * False when the file cannot be read or vouched for, or take() returns
+ * false (it says why). */
+static bool read_samples(const char *path, Reading *how, SampleTaker *take, void *user) {
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot read %s\n", path);
         return false;
     }
     char line[TAK_TPS_MAX + 64];
-    long lineno = 0, bad = 0;
-    bool ok = true;
+    long lineno = 0, bad = 0, records = 0, samples = 0;
+    bool ok = true, whole_games = how->td > 0 || how->heldout, through = false;
     GameLines game = {0};
     while (ok && fgets(line, sizeof line, f)) {
         lineno++;
         if (line[0] == '#') { /* a game's opening record: the game before it is over */
-            if (td > 0) ok = flush_game(&game, td, k, take, user);
+            if (whole_games) ok = flush_game(&game, how, through, take, user);
+            through = false;
+            if (strncmp(line, "# opening", strlen("# opening")) == 0) {
+                records++;
+                through = how->heldout && opening_through(line, how->heldout);
+            }
             continue;
         }
         DataLine d;
@@ -785,9 +821,12 @@ static bool read_samples(const char *path, int only_size, double td, double k, S
             bad++;
             continue;
         }
-        if (only_size && d.size != only_size) continue;
+        if (how->only_size && d.size != how->only_size) continue;
+        samples++;
+        if (how->heldout && d.pos.ply <= HELDOUT_MAX_PLY && key_set_has(how->heldout, position_key(&d.pos)))
+            through = true;
         d.tps = NULL; /* the line is not kept */
-        if (td <= 0) {
+        if (!whole_games) {
             ok = offer(&d, take, user);
             continue;
         }
@@ -795,10 +834,10 @@ static bool read_samples(const char *path, int only_size, double td, double k, S
          * ply, another result, size or komi) starts a game of its own,
          * as in files without opening records (tune ptn's). */
         const DataLine *last = game.n ? &game.d[game.n - 1] : NULL;
-        if (last &&
+        if (!how->heldout && last &&
             (d.pos.ply <= last->pos.ply || d.result != last->result || d.size != last->size ||
              d.half_komi != last->half_komi) &&
-            !(ok = flush_game(&game, td, k, take, user)))
+            !(ok = flush_game(&game, how, false, take, user)))
             break;
         if (game.n == game.cap) {
             size_t cap = game.cap ? 2 * game.cap : 256;
@@ -813,7 +852,12 @@ static bool read_samples(const char *path, int only_size, double td, double k, S
         }
         game.d[game.n++] = d;
     }
-    if (ok && td > 0) ok = flush_game(&game, td, k, take, user);
+    if (ok && how->heldout && samples && !records) {
+        fprintf(stderr, "%s: %ld positions and no opening records, so the games through a held-out"
+                        " opening cannot be left out (made without tune gen's records)\n", path, samples);
+        ok = false;
+    }
+    if (ok && whole_games) ok = flush_game(&game, how, through, take, user);
     free(game.d);
     fclose(f);
     if (bad) fprintf(stderr, "%s: %ld of %ld lines skipped (not a sample)\n", path, bad, lineno);
@@ -833,8 +877,23 @@ static bool take_features(const DataLine *d, const BoardMasks *m, void *user) {
 }
 
 /* Reads "size half_komi result [@score] TPS" lines and computes their features. */
-static bool read_data(const char *path, Data data[TAK_MAX_SIZE + 1]) {
-    return read_samples(path, 0, 0, 0, take_features, data);
+static bool read_data(const char *path, Reading *how, Data data[TAK_MAX_SIZE + 1]) {
+    return read_samples(path, how, take_features, data);
+}
+
+/* Reads each --heldout FILE of `files` (count n) as openings of `size` into
+ * `set`; false, saying why, when one cannot be read. */
+static bool heldout_read(KeySet *set, const char **files, int n, int size, const char *who) {
+    for (int i = 0; i < n; i++)
+        if (!key_set_read(set, files[i], size, who)) return false;
+    return true;
+}
+
+/* Says what the held-out openings left out of a fit's data. */
+static void heldout_report(const Reading *how, const char *who) {
+    if (how->heldout)
+        fprintf(stderr, "%s: %zu held-out openings; %ld games (%ld positions) through one left out\n", who,
+                how->heldout->n, how->games_out, how->lines_out);
 }
 
 static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
@@ -898,14 +957,16 @@ static void fit_and_judge(Weights w, const Data *data, const Data *games, int si
                     " (scale %.0f)\n", size, games->n, before, after, k_games);
 }
 
-/* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] [--lambda L] [--games OTHER] DATA... */
+/* tune fit OUT.c [--k K] [--iterations N] [--sizes LIST] [--lambda L] [--games OTHER]
+ *          [--heldout FILE]... DATA... */
 static int cmd_fit(int argc, char **argv) {
     if (argc < 4) return 2;
     double k = 0; /* 0: fitted to the current weights first */
     double lambda = 0.5;
-    int iterations = 1000;
+    int iterations = 1000, held = 0;
     const char *sizes = "345678";
     const char *games = NULL; /* --games: results to judge the fit by, never fitted */
+    const char *heldout[MAX_HELDOUT_FILES];
     int a = 3;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (strcmp(argv[a], "--k") == 0) k = number(argv[a + 1]);
@@ -913,13 +974,28 @@ static int cmd_fit(int argc, char **argv) {
         else if (strcmp(argv[a], "--sizes") == 0) sizes = argv[a + 1];
         else if (strcmp(argv[a], "--lambda") == 0) lambda = number(argv[a + 1]);
         else if (strcmp(argv[a], "--games") == 0) games = argv[a + 1];
+        else if (strcmp(argv[a], "--heldout") == 0 && held < MAX_HELDOUT_FILES) heldout[held++] = argv[a + 1];
         else return 2;
     }
     if (!(lambda >= 0 && lambda <= 1) || isnan(k) || iterations < 0) return 2;
+    /* Held-out openings are of one size: the fit is then of that size alone. */
+    if (held && (strlen(sizes) != 1 || sizes[0] < '0' + TAK_MIN_SIZE || sizes[0] > '0' + TAK_MAX_SIZE)) {
+        fprintf(stderr, "tune fit: --heldout needs --sizes with one size (the openings' size)\n");
+        return 2;
+    }
+    KeySet set = {0};
+    if (held && !heldout_read(&set, heldout, held, sizes[0] - '0', "tune fit")) {
+        free(set.keys);
+        return 1;
+    }
+    Reading how = {0, 0, 0, held ? &set : NULL, 0, 0};
     static Data data[TAK_MAX_SIZE + 1], other[TAK_MAX_SIZE + 1];
-    for (; a < argc; a++)
-        if (!read_data(argv[a], data)) return 1;
-    if (games && !read_data(games, other)) return 1;
+    bool ok = true;
+    for (; a < argc && ok; a++) ok = read_data(argv[a], &how, data);
+    if (ok && games) ok = read_data(games, &how, other);
+    free(set.keys);
+    if (!ok) return 1;
+    heldout_report(&how, "tune fit");
     static Weights w[TAK_MAX_SIZE + 1];
     for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
         for (int i = 0; i < F_COUNT; i++)
@@ -1043,9 +1119,9 @@ static bool take_net_sample(const DataLine *dl, const BoardMasks *m, void *user)
  * is as tune fit's (L * result + (1 - L) * sigmoid(score / k)), from the
  * side to move's view, with the score's odds replaced by `ahead` when td > 0
  * (read_samples). */
-static bool net_read(const char *path, int size, double k, double lambda, double td, NetData *d) {
-    NetReader r = {d, k, lambda, path};
-    return read_samples(path, size, td, k, take_net_sample, &r);
+static bool net_read(const char *path, Reading *how, double lambda, NetData *d) {
+    NetReader r = {d, how->k, lambda, path};
+    return read_samples(path, how, take_net_sample, &r);
 }
 
 typedef struct NetParams {
@@ -1195,7 +1271,7 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
 }
 
 /* tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R] [--decay D]
- *          [--valid FILE] [--valid-lambda L] [--init] DATA...:
+ *          [--valid FILE] [--valid-lambda L] [--init] [--heldout FILE]... DATA...:
  * fits the network of SIZE (from scratch, or with --init from the one this
  * tuner was built with) so that the linear evaluation plus its output
  * predicts the target as tune fit's does; each sample is seen under a random
@@ -1205,12 +1281,15 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
  * --init --epochs 0 prints how well the built-in network predicts DATA and
  * --valid; the held-out targets mix results and their own scores by
  * --valid-lambda (by default L), so fits of different L and T can be
- * judged on one scale. */
+ * judged on one scale. With --heldout FILE (repeated for more sets, up to
+ * MAX_HELDOUT_FILES), every game of DATA and --valid that passed through
+ * one of FILE's openings is left out whole (read_samples), so data played
+ * before a set was held out can still be fitted, clear of it. */
 static int cmd_net(int argc, char **argv) {
     if (argc < 5) return 2;
-    int size = whole(argv[3]), epochs = 20;
+    int size = whole(argv[3]), epochs = 20, held = 0;
     double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = 0, td = 0;
-    const char *valid = NULL;
+    const char *valid = NULL, *heldout[MAX_HELDOUT_FILES];
     bool init = false, own_valid_lambda = false;
     int a = 4;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
@@ -1224,6 +1303,7 @@ static int cmd_net(int argc, char **argv) {
         else if (strcmp(argv[a], "--decay") == 0) decay = number(argv[a + 1]);
         else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
         else if (strcmp(argv[a], "--td") == 0) td = number(argv[a + 1]);
+        else if (strcmp(argv[a], "--heldout") == 0 && held < MAX_HELDOUT_FILES) heldout[held++] = argv[a + 1];
         else if (strcmp(argv[a], "--valid-lambda") == 0) {
             valid_lambda = number(argv[a + 1]);
             own_valid_lambda = true;
@@ -1238,10 +1318,21 @@ static int cmd_net(int argc, char **argv) {
         fprintf(stderr, "tune net: --init: this tuner has no network for size %d\n", size);
         return 1;
     }
+    KeySet set = {0};
+    if (held && !heldout_read(&set, heldout, held, size, "tune net")) {
+        free(set.keys);
+        return 1;
+    }
+    /* The held-out targets keep their own scores (td 0), so fits are judged on one scale. */
+    Reading how = {size, td, k, held ? &set : NULL, 0, 0}, how_valid = {size, 0, k, how.heldout, 0, 0};
     NetData train = {0}, test = {0};
-    for (; a < argc; a++)
-        if (!net_read(argv[a], size, k, lambda, td, &train)) return 1;
-    if (valid && !net_read(valid, size, k, valid_lambda, 0, &test)) return 1;
+    bool read = true;
+    for (; a < argc && read; a++) read = net_read(argv[a], &how, lambda, &train);
+    if (read && valid) read = net_read(valid, &how_valid, valid_lambda, &test);
+    how.games_out += how_valid.games_out, how.lines_out += how_valid.lines_out;
+    free(set.keys);
+    if (!read) return 1;
+    heldout_report(&how, "tune net");
     if (train.n < 1000) {
         fprintf(stderr, "tune net: %zu positions of size %d, too few\n", train.n, size);
         return 1;
@@ -1353,9 +1444,10 @@ int main(int argc, char **argv) {
                         "       tune heldout SIZE HELDOUT... -- DATA...\n"
                         "       tune score NODES [--sizes 56] DATA...\n"
                         "       tune fit OUT.c [--k K] [--iterations N] [--sizes 3456] [--lambda L]\n"
-                        "                [--games OTHER] DATA...\n"
+                        "                [--games OTHER] [--heldout FILE]... DATA...\n"
                         "       tune carry OUT.c FROM TO...\n"
                         "       tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R]\n"
-                        "                [--decay D] [--valid FILE] [--valid-lambda L] [--init] DATA...\n");
+                        "                [--decay D] [--valid FILE] [--valid-lambda L] [--init]\n"
+                        "                [--heldout FILE]... DATA...\n");
     return rc;
 }
