@@ -86,10 +86,10 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1348, 245}, /* tempo */
-        {654, 13}, /* pst_flat_0 */
-        {900, -5}, /* pst_flat_1 */
-        {1049, -53}, /* pst_flat_2 */
+        {1434, 115}, /* tempo */
+        {597, -1}, /* pst_flat_0 */
+        {784, 1}, /* pst_flat_1 */
+        {950, -53}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -97,9 +97,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-619, 192}, /* pst_wall_0 */
-        {-420, 310}, /* pst_wall_1 */
-        {1, 363}, /* pst_wall_2 */
+        {-387, 159}, /* pst_wall_0 */
+        {-228, 244}, /* pst_wall_1 */
+        {68, 296}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -117,42 +117,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {1017, 354}, /* support_flat */
-        {1677, 530}, /* support_wall */
+        {923, 286}, /* support_flat */
+        {1628, 489}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-494, -249}, /* captive_flat */
-        {460, -147}, /* captive_wall */
+        {-384, -215}, /* captive_flat */
+        {435, -135}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {361, 275}, /* deep_own */
-        {-793, -183}, /* deep_opp */
-        {-113, 106}, /* stack_tall */
-        {-83, -5}, /* stack_near_opp */
-        {-614, -271}, /* reserve */
-        {297, 429}, /* count_lead */
-        {-1, 18}, /* race_near */
-        {7, 9}, /* race_sign */
+        {268, 244}, /* deep_own */
+        {-687, -156}, /* deep_opp */
+        {-92, 97}, /* stack_tall */
+        {-73, 6}, /* stack_near_opp */
+        {-709, -269}, /* reserve */
+        {361, 367}, /* count_lead */
+        {8, 23}, /* race_near */
+        {14, 10}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {514, 46}, /* road1_waiter */
+        {441, 24}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {-22, 241}, /* crit2_waiter */
-        {0, -25}, /* road_2 */
-        {-170, -2}, /* road_3 */
+        {28, 168}, /* crit2_waiter */
+        {-88, -14}, /* road_2 */
+        {-335, 81}, /* road_3 */
         {0, 0}, /* road_4 */
-        {-53, -33}, /* road_rows */
-        {-451, 142}, /* groups */
-        {-241, 111}, /* adjacent */
-        {11, -16}, /* liberties */
-        {298, -167}, /* line_open_0 */
-        {626, -296}, /* line_open_1 */
-        {795, -381}, /* line_open_2 */
+        {-80, -34}, /* road_rows */
+        {-467, 70}, /* groups */
+        {-223, 20}, /* adjacent */
+        {17, -20}, /* liberties */
+        {291, -119}, /* line_open_0 */
+        {576, -216}, /* line_open_1 */
+        {759, -276}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {141, -124}, /* line_contested_0 */
-        {503, -273}, /* line_contested_1 */
-        {1046, -405}, /* line_contested_2 */
+        {127, -104}, /* line_contested_0 */
+        {454, -211}, /* line_contested_1 */
+        {950, -295}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -160,7 +160,7 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {956, 116}, /* wall_block */
+        {774, 143}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
