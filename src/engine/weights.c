@@ -86,10 +86,10 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* cap_block */
     }},
     [4] = {{
-        {1434, 115}, /* tempo */
-        {597, -1}, /* pst_flat_0 */
-        {784, 1}, /* pst_flat_1 */
-        {950, -53}, /* pst_flat_2 */
+        {1470, 81}, /* tempo */
+        {582, -49}, /* pst_flat_0 */
+        {793, -52}, /* pst_flat_1 */
+        {960, -103}, /* pst_flat_2 */
         {0, 0}, /* pst_flat_3 */
         {0, 0}, /* pst_flat_4 */
         {0, 0}, /* pst_flat_5 */
@@ -97,9 +97,9 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_flat_7 */
         {0, 0}, /* pst_flat_8 */
         {0, 0}, /* pst_flat_9 */
-        {-387, 159}, /* pst_wall_0 */
-        {-228, 244}, /* pst_wall_1 */
-        {68, 296}, /* pst_wall_2 */
+        {-374, 142}, /* pst_wall_0 */
+        {-256, 233}, /* pst_wall_1 */
+        {69, 280}, /* pst_wall_2 */
         {0, 0}, /* pst_wall_3 */
         {0, 0}, /* pst_wall_4 */
         {0, 0}, /* pst_wall_5 */
@@ -117,42 +117,42 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* pst_cap_7 */
         {0, 0}, /* pst_cap_8 */
         {0, 0}, /* pst_cap_9 */
-        {923, 286}, /* support_flat */
-        {1628, 489}, /* support_wall */
+        {928, 281}, /* support_flat */
+        {1566, 469}, /* support_wall */
         {0, 0}, /* support_cap */
-        {-384, -215}, /* captive_flat */
-        {435, -135}, /* captive_wall */
+        {-343, -203}, /* captive_flat */
+        {496, -118}, /* captive_wall */
         {0, 0}, /* captive_cap */
-        {268, 244}, /* deep_own */
-        {-687, -156}, /* deep_opp */
-        {-92, 97}, /* stack_tall */
-        {-73, 6}, /* stack_near_opp */
-        {-709, -269}, /* reserve */
-        {361, 367}, /* count_lead */
-        {8, 23}, /* race_near */
-        {14, 10}, /* race_sign */
+        {264, 219}, /* deep_own */
+        {-680, -136}, /* deep_opp */
+        {-110, 81}, /* stack_tall */
+        {-87, 5}, /* stack_near_opp */
+        {-753, -271}, /* reserve */
+        {382, 347}, /* count_lead */
+        {14, 24}, /* race_near */
+        {6, 12}, /* race_sign */
         {0, 0}, /* road1_mover */
-        {441, 24}, /* road1_waiter */
+        {522, 5}, /* road1_waiter */
         {0, 0}, /* crit2_mover */
-        {28, 168}, /* crit2_waiter */
-        {-88, -14}, /* road_2 */
-        {-335, 81}, /* road_3 */
+        {-1, 208}, /* crit2_waiter */
+        {-68, -15}, /* road_2 */
+        {-316, 61}, /* road_3 */
         {0, 0}, /* road_4 */
-        {-80, -34}, /* road_rows */
-        {-467, 70}, /* groups */
-        {-223, 20}, /* adjacent */
-        {17, -20}, /* liberties */
-        {291, -119}, /* line_open_0 */
-        {576, -216}, /* line_open_1 */
-        {759, -276}, /* line_open_2 */
+        {-110, -25}, /* road_rows */
+        {-505, 93}, /* groups */
+        {-238, 38}, /* adjacent */
+        {18, -18}, /* liberties */
+        {278, -106}, /* line_open_0 */
+        {542, -197}, /* line_open_1 */
+        {695, -234}, /* line_open_2 */
         {0, 0}, /* line_open_3 */
         {0, 0}, /* line_open_4 */
         {0, 0}, /* line_open_5 */
         {0, 0}, /* line_open_6 */
         {0, 0}, /* line_open_7 */
-        {127, -104}, /* line_contested_0 */
-        {454, -211}, /* line_contested_1 */
-        {950, -295}, /* line_contested_2 */
+        {123, -97}, /* line_contested_0 */
+        {433, -192}, /* line_contested_1 */
+        {985, -282}, /* line_contested_2 */
         {0, 0}, /* line_contested_3 */
         {0, 0}, /* line_contested_4 */
         {0, 0}, /* line_contested_5 */
@@ -160,7 +160,7 @@ const EvalWeights engine_weights[TAK_MAX_SIZE + 1] = {
         {0, 0}, /* line_contested_7 */
         {0, 0}, /* cap_free */
         {0, 0}, /* cap_near_wall */
-        {774, 143}, /* wall_block */
+        {811, 127}, /* wall_block */
         {0, 0}, /* cap_block */
     }},
     [5] = {{
