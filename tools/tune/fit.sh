@@ -28,7 +28,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(realpath -m "${FIT_OUT:-$root/src/engine/weights.c}") # (the fit runs from ROOT)
 recipes=${NET_RECIPES:-$root/tools/tune/weights}
 . "$root/tools/tune/workers.sh"
-[ -r "$root/data/heldout/$size.txt" ] || { echo "fit.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
+heldout=data/heldout/$size.txt # (from ROOT, as in the recipe)
+[ -r "$root/$heldout" ] || { echo "fit.sh: no held-out openings $heldout" >&2; exit 2; }
 
 # Each chunk's manifest line, checked against the file as it is.
 lines=()
@@ -54,9 +55,7 @@ positions=$(cat "$@" | grep -vc '^#' || true)
 commit=$(tree_commit "$root")
 make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
 tune=$root/build/tools/tune/tune
-heldout=data/heldout/$size.txt # (from ROOT, as in the recipe)
-args=(--sizes "$size" --lambda "$lambda")
-args+=(--heldout "$heldout")
+args=(--sizes "$size" --lambda "$lambda" --heldout "$heldout")
 chunks=()
 for chunk in "$@"; do chunks+=("$(realpath "$chunk")"); done
 # (From ROOT: the --heldout paths are the recipe's, relative to it.)

@@ -88,17 +88,17 @@ if grep '^chunk ' "$recipe" | awk 'NF != 12 || ($12 != "train" && $12 != "valid"
 fi
 read -r _ fit_commit fit_size fit_args < <(grep "^$fit_kind " "$recipe")
 [ "$fit_size" = "$size" ] || { echo "rebuild.sh: $recipe fits size $fit_size" >&2; exit 2; }
-heldout_sets=()
+# Every held-out set as the recipe recorded it; the first is the set a
+# chunk's games were kept clear of when the tuner is given rather than built
+# from the chunk's commit.
+heldout=
 while read -r _ heldout_file heldout_sum; do
     if [ "$(sha256sum "$root/$heldout_file" 2>/dev/null | cut -d' ' -f1)" != "$heldout_sum" ]; then
         echo "rebuild.sh: $heldout_file is not the held-out set the recipe was checked against" >&2
         exit 1
     fi
-    heldout_sets+=("$root/$heldout_file")
+    heldout=${heldout:-$root/$heldout_file}
 done < <(grep '^heldout ' "$recipe")
-# The set a chunk's games were kept clear of, for a tuner given rather
-# than built from the chunk's commit: the recipe's first.
-heldout=${heldout_sets[0]}
 
 # Every commit's tuner first (serially: each build uses every core).
 for c in $(awk '$1 == "chunk" { print $3 }' "$recipe" | sort -u) "$fit_commit"; do
