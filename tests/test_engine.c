@@ -666,18 +666,20 @@ static void test_net_inputs_follow_symmetries(void **state) {
 
 static void test_net_forward(void **state) {
     (void)state;
-    /* A network by hand: hidden unit 0 fires (clipped at 1) for the mover's
-     * flat on a1 and for each piece under the mover's top there, unit 1 for
-     * the other side's flat on a1, with output weights 0.5 and -0.25. */
-    static float w1[(5 * 5 * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18) * NET_HIDDEN];
-    float b1[NET_HIDDEN] = {0}, w2[NET_HIDDEN] = {0};
+    /* A network by hand, two blocks wide: hidden unit 0 fires (clipped at 1)
+     * for the mover's flat on a1 and for each piece under the mover's top
+     * there, unit 1 of the second block for the other side's flat on a1,
+     * with output weights 0.5 and -0.25. */
+    enum { H = 2 * NET_BLOCK, OTHER = NET_BLOCK + 1 };
+    static float w1[(5 * 5 * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18) * H];
+    float b1[H] = {0}, w2[H] = {0};
     memset(w1, 0, sizeof w1);
-    w1[0 * NET_HIDDEN + 0] = 0.75f; /* a1 (square 0), slot 0: own flat */
-    w1[6 * NET_HIDDEN + 0] = 0.5f;  /* a1, one below the top, own */
-    w1[3 * NET_HIDDEN + 1] = 1.0f;  /* a1, slot 3: the other's flat */
+    w1[0 * H + 0] = 0.75f;     /* a1 (square 0), slot 0: own flat */
+    w1[6 * H + 0] = 0.5f;      /* a1, one below the top, own */
+    w1[3 * H + OTHER] = 1.0f;  /* a1, slot 3: the other's flat */
     w2[0] = 0.5f;
-    w2[1] = -0.25f;
-    EvalNet net = {engine_net_input_count(5), w1, b1, w2, 0.002f, "by hand"};
+    w2[OTHER] = -0.25f;
+    EvalNet net = {engine_net_input_count(5), H, w1, b1, w2, 0.002f, "by hand"};
     assert_int_equal(net.inputs, 5 * 5 * NET_SQ_INPUTS + 2 * NET_RESERVE + 6 + 18);
     /* White to move, White's flat on a1: (0.75 * 0.5 + 0.002) * 100 -> 38. */
     TakPosition pos = support_position("x5/x5/x5/x5/1,x3,2 1 2", NULL);
@@ -708,25 +710,26 @@ static void test_net_stored_form(void **state) {
         seen++;
         assert_non_null(st->w1);
         assert_ptr_equal(st->w1_out, net->w1);
-        size_t n = (size_t)net->inputs * NET_HIDDEN;
+        size_t n = (size_t)net->inputs * net->hidden;
+        assert_true(net->hidden >= NET_BLOCK && net->hidden <= NET_HIDDEN_MAX && net->hidden % NET_BLOCK == 0);
         int8_t *q = malloc(n);
         float *max = malloc((size_t)net->inputs * sizeof *max), *w = malloc(n * sizeof *w);
         assert_true(q && max && w);
-        engine_net_unpack(st->w1, st->w1_max, net->inputs, w);
+        engine_net_unpack(st->w1, st->w1_max, net->inputs, net->hidden, w);
         assert_memory_equal(w, net->w1, n * sizeof *w);
-        engine_net_pack(net->w1, net->inputs, q, max);
+        engine_net_pack(net->w1, net->inputs, net->hidden, q, max);
         assert_memory_equal(q, st->w1, n);
         assert_memory_equal(max, st->w1_max, (size_t)net->inputs * sizeof *max);
         free(q), free(max), free(w);
     }
     assert_true(seen > 0);
-    float row[NET_HIDDEN], back[NET_HIDDEN], m;
-    int8_t q[NET_HIDDEN];
-    for (int j = 0; j < NET_HIDDEN; j++) row[j] = (float)((j * 37 % 101) - 50) / 313.0f;
-    engine_net_pack(row, 1, q, &m);
-    engine_net_unpack(q, &m, 1, back);
+    float row[NET_BLOCK], back[NET_BLOCK], m;
+    int8_t q[NET_BLOCK];
+    for (int j = 0; j < NET_BLOCK; j++) row[j] = (float)((j * 37 % 101) - 50) / 313.0f;
+    engine_net_pack(row, 1, NET_BLOCK, q, &m);
+    engine_net_unpack(q, &m, 1, NET_BLOCK, back);
     assert_true(m == 50.0f / 313.0f);
-    for (int j = 0; j < NET_HIDDEN; j++) assert_true(fabsf(back[j] - row[j]) <= m / 254 * 1.0001f);
+    for (int j = 0; j < NET_BLOCK; j++) assert_true(fabsf(back[j] - row[j]) <= m / 254 * 1.0001f);
 }
 
 static void features_of(const char *tps, int f[F_COUNT]) {

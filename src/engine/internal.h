@@ -111,9 +111,13 @@ int engine_evaluate_linear(const TakPosition *pos, const BoardMasks *m, const Ev
  * last, own and other's); each side's stones in reserve (one of NET_RESERVE),
  * capstones in reserve (one of 3 each), and the half komi by the mover's
  * colour (one of 18; komi 0 is one input for both colours). */
-#ifndef NET_HIDDEN
-#define NET_HIDDEN 128
-#endif
+/* Hidden units: each size's network has its own count (EvalNet.hidden), a
+ * multiple of NET_BLOCK up to NET_HIDDEN_MAX; tune net gives a new network
+ * NET_HIDDEN_DEFAULT unless told otherwise. A wider network fits more of
+ * what the data shows and costs its width in every evaluation. */
+#define NET_BLOCK 128
+#define NET_HIDDEN_MAX 512
+#define NET_HIDDEN_DEFAULT 128
 #define NET_BURIED 6
 #define NET_SQ_INPUTS (6 + 2 * NET_BURIED)
 #define NET_RESERVE 32
@@ -122,9 +126,10 @@ int engine_evaluate_linear(const TakPosition *pos, const BoardMasks *m, const Ev
 
 typedef struct EvalNet {
     int inputs;      /* engine_net_input_count(size) */
-    const float *w1; /* [inputs][NET_HIDDEN], expanded at start-up from the stored form below */
-    const float *b1; /* [NET_HIDDEN] */
-    const float *w2; /* [NET_HIDDEN] */
+    int hidden;      /* hidden units, a multiple of NET_BLOCK, at most NET_HIDDEN_MAX */
+    const float *w1; /* [inputs][hidden], expanded at start-up from the stored form below */
+    const float *b1; /* [hidden] */
+    const float *w2; /* [hidden] */
     float b2;
     const char *made_by; /* the tune net command that fitted it */
 } EvalNet;
@@ -149,15 +154,15 @@ extern const EvalNet *const engine_nets[TAK_MAX_SIZE + 1];
 #define NET_BUILT(size) ((NET_SIZES >> (size)) & 1)
 
 typedef struct NetStored {
-    const int8_t *w1; /* [inputs][NET_HIDDEN] */
+    const int8_t *w1; /* [inputs][hidden] */
     const float *w1_max; /* [inputs]: each row's largest magnitude */
-    float *w1_out;    /* [inputs][NET_HIDDEN]: what the EvalNet's w1 points at */
+    float *w1_out;    /* [inputs][hidden]: what the EvalNet's w1 points at */
 } NetStored;
 extern const NetStored engine_nets_stored[TAK_MAX_SIZE + 1];
 
-/* Packs `rows` rows of NET_HIDDEN floats into q and max; unpacks them. */
-void engine_net_pack(const float *w1, int rows, int8_t *q, float *max);
-void engine_net_unpack(const int8_t *q, const float *max, int rows, float *w1);
+/* Packs `rows` rows of `width` floats into q and max; unpacks them. */
+void engine_net_pack(const float *w1, int rows, int width, int8_t *q, float *max);
+void engine_net_unpack(const int8_t *q, const float *max, int rows, int width, float *w1);
 
 int engine_net_input_count(int size);
 /* The inputs on in `pos` (not over), as indices; returns how many. A buried
@@ -167,8 +172,9 @@ int engine_net_inputs(const TakPosition *pos, uint16_t idx[NET_MAX_ACTIVE]);
  * bit 0 mirrors the files, bit 1 the ranks, bit 2 swaps ranks and files). */
 int engine_net_input_under(int size, int sym, int input);
 /* The network's output for those inputs, in hundredths of a flat; the
- * hidden units before clipping go to `hidden` unless it is NULL. */
-float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float hidden[NET_HIDDEN]);
+ * hidden units before clipping (net->hidden of them) go to `hidden` unless
+ * it is NULL. */
+float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float *hidden);
 /* The correction for `pos`, from the side to move's view. */
 int engine_net_eval(const TakPosition *pos, const EvalNet *net);
 

@@ -6,7 +6,7 @@
  * adds what the linear sum misses (how pieces stand together), in hundredths
  * of a flat from the side to move's view.
  *
- * One hidden layer of NET_HIDDEN clipped-ReLU units over sparse binary
+ * One hidden layer of clipped-ReLU units (each size its own count) over sparse binary
  * inputs, worked out from scratch at each evaluation (a 5x5 middle game has
  * some forty inputs on, so the sum is a few hundred vector additions); the
  * weights of each size are in net_weights.c, written by `tune net` (the
@@ -24,23 +24,23 @@
 
 #include "internal.h"
 
-void engine_net_pack(const float *w1, int rows, int8_t *q, float *max) {
+void engine_net_pack(const float *w1, int rows, int width, int8_t *q, float *max) {
     for (int i = 0; i < rows; i++) {
-        const float *row = w1 + (size_t)i * NET_HIDDEN;
+        const float *row = w1 + (size_t)i * width;
         float m = 0;
-        for (int j = 0; j < NET_HIDDEN; j++) m = fabsf(row[j]) > m ? fabsf(row[j]) : m;
+        for (int j = 0; j < width; j++) m = fabsf(row[j]) > m ? fabsf(row[j]) : m;
         max[i] = m;
-        for (int j = 0; j < NET_HIDDEN; j++)
-            q[(size_t)i * NET_HIDDEN + j] = (int8_t)(m > 0 ? lrint(row[j] * 127.0 / m) : 0);
+        for (int j = 0; j < width; j++)
+            q[(size_t)i * width + j] = (int8_t)(m > 0 ? lrint(row[j] * 127.0 / m) : 0);
     }
 }
 
 /* In double, so that a row's largest weight (127 of 127ths) comes back as
  * exactly its stored maximum and packing again gives the same bytes. */
-void engine_net_unpack(const int8_t *q, const float *max, int rows, float *w1) {
+void engine_net_unpack(const int8_t *q, const float *max, int rows, int width, float *w1) {
     for (int i = 0; i < rows; i++)
-        for (int j = 0; j < NET_HIDDEN; j++) {
-            size_t k = (size_t)i * NET_HIDDEN + j;
+        for (int j = 0; j < width; j++) {
+            size_t k = (size_t)i * width + j;
             w1[k] = (float)(q[k] * (double)max[i] / 127.0);
         }
 }
@@ -52,7 +52,7 @@ __attribute__((constructor)) static void unpack_nets(void) {
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++) {
         const NetStored *st = &engine_nets_stored[s];
         if (st->w1 && engine_nets[s])
-            engine_net_unpack(st->w1, st->w1_max, engine_nets[s]->inputs, st->w1_out);
+            engine_net_unpack(st->w1, st->w1_max, engine_nets[s]->inputs, engine_nets[s]->hidden, st->w1_out);
     }
 }
 
@@ -102,29 +102,32 @@ int engine_net_inputs(const TakPosition *pos, uint16_t idx[NET_MAX_ACTIVE]) {
 }
 
 /* Eight hidden units at a time, so that each input's row is added with a
- * few vector additions (left to itself, GCC gathers across rows instead). */
+ * few vector additions (left to itself, GCC gathers across rows instead),
+ * and a block of NET_BLOCK units at a time, whose sums stay in registers. */
 typedef float NetLane __attribute__((vector_size(8 * sizeof(float))));
-#define NET_LANES (NET_HIDDEN / 8)
-_Static_assert(NET_HIDDEN % 8 == 0, "hidden units in lanes of 8");
+#define NET_LANES (NET_BLOCK / 8)
+_Static_assert(NET_BLOCK % 8 == 0 && NET_HIDDEN_MAX % NET_BLOCK == 0, "hidden units in lanes of 8");
 
-float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float hidden[NET_HIDDEN]) {
-    NetLane acc[NET_LANES];
-    memcpy(acc, net->b1, sizeof acc);
-    for (int i = 0; i < n; i++) {
-        const float *row = net->w1 + (size_t)idx[i] * NET_HIDDEN;
-        for (int l = 0; l < NET_LANES; l++) {
-            NetLane r;
-            memcpy(&r, row + 8 * l, sizeof r);
-            acc[l] += r;
-        }
-    }
-    float h[NET_HIDDEN];
-    memcpy(h, acc, sizeof h);
+float engine_net_forward(const EvalNet *net, const uint16_t *idx, int n, float *hidden) {
     float out = net->b2;
-    for (int j = 0; j < NET_HIDDEN; j++) {
-        float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
-        if (hidden) hidden[j] = h[j];
-        out += a * net->w2[j];
+    for (int b = 0; b < net->hidden; b += NET_BLOCK) {
+        NetLane acc[NET_LANES];
+        memcpy(acc, net->b1 + b, sizeof acc);
+        for (int i = 0; i < n; i++) {
+            const float *row = net->w1 + (size_t)idx[i] * net->hidden + b;
+            for (int l = 0; l < NET_LANES; l++) {
+                NetLane r;
+                memcpy(&r, row + 8 * l, sizeof r);
+                acc[l] += r;
+            }
+        }
+        float h[NET_BLOCK];
+        memcpy(h, acc, sizeof h);
+        for (int j = 0; j < NET_BLOCK; j++) {
+            float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
+            if (hidden) hidden[b + j] = h[j];
+            out += a * net->w2[b + j];
+        }
     }
     return out * NET_OUTPUT_SCALE;
 }

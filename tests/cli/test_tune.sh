@@ -236,16 +236,32 @@ else
 fi
 
 # A size that had no network, fitted to a few games (most of its inputs
-# never seen, so their weights stay where they started): the file compiles.
+# never seen, so their weights stay where they started), twice the default
+# width: written at that width beside the others at theirs; the file compiles.
 tune gen 4 120 300 9 4 --scores
 printf '%s\n' "$out" >"$scratch/four.txt"
-tune net "$scratch/net4.c" 4 --epochs 1 "$scratch/four.txt"
+tune net "$scratch/net4.c" 4 --epochs 1 --hidden 256 "$scratch/four.txt"
 if [ "$rc" -eq 0 ] && grep -q '\[4\] = &net_4' "$scratch/net4.c" &&
+    [[ $err == *"376 inputs, 256 hidden units"* ]] && grep -q '^static const EvalNet net_4 = {376, 256, w1_4,' "$scratch/net4.c" &&
+    grep -q '^static const int8_t w1_stored_4\[376 \* 256\] = {$' "$scratch/net4.c" &&
+    grep -q '^static const float b1_4\[256\] = {' "$scratch/net4.c" &&
+    diff <(grep '^static const EvalNet net_5 = ' "$scratch/net4.c") <(grep '^static const EvalNet net_5 = ' src/engine/net_weights.c) &&
     ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Iinclude -Isrc/engine "$scratch/net4.c" 2>"$scratch/cc"; then
     pass
 else
-    fail "a 4x4 network is written and compiles" "rc=$rc" "$err" "$(head -n 5 "$scratch/cc")"
+    fail "a 4x4 network of 256 hidden units is written and compiles" "rc=$rc" "$err" "$(head -n 5 "$scratch/cc")"
 fi
+# Widths the engine cannot run, and --init at another width than the network's: refused, nothing written.
+for bad in "--hidden 100:a multiple of 128 from 128 to 512" "--hidden 1024:a multiple of 128 from 128 to 512" \
+    "--hidden x:a multiple of 128" "--init --hidden 256:--init goes on from a network of 128 hidden units, not --hidden 256"; do
+    # shellcheck disable=SC2086
+    tune net "$scratch/wide.c" 5 ${bad%%:*} --epochs 1 "$scratch/four.txt"
+    if [ "$rc" -eq 1 ] && [[ $err == *"${bad#*:}"* ]] && [ ! -e "$scratch/wide.c" ]; then
+        pass
+    else
+        fail "net ${bad%%:*} is refused" "rc=$rc" "$err"
+    fi
+done
 
 # --init starts from the network the tuner was built with: with no epochs it
 # writes that network back unchanged.
@@ -404,10 +420,10 @@ else
         "$(cat "$scratch/out")" "$(grep '^fit' "$scratch/nets/5.recipe")"
 fi
 cp "$scratch/loop.c" "$scratch/loop-kept.c"
-# A bad share, TD, start or rate: refused, nothing written.
+# A bad share, TD, start, rate or width: refused, nothing written.
 for bad in "NET_LAMBDA5=1.5:NET_LAMBDA5 is a share from 0 to 1, not '1.5'" "NET_TD5=1:NET_TD5 is from 0 to below 1, not '1'" \
     "NET_INIT5=yes:NET_INIT5 is 0 or 1, not 'yes'" "NET_LR5=-1:NET_LR5 is a positive number, not '-1'" \
-    "NET_LR5=0:NET_LR5 is a positive number, not '0'"; do
+    "NET_LR5=0:NET_LR5 is a positive number, not '0'" "NET_HIDDEN5=wide:NET_HIDDEN5 is a number of hidden units, not 'wide'"; do
     env "${bad%%:*}" NET_OUT="$scratch/loop.c" tools/tune/net.sh "$loop" t 0 5 >"$scratch/out" 2>&1
     rc=$?
     if [ "$rc" -eq 2 ] && grep -qF "${bad#*:}" "$scratch/out" && cmp -s "$scratch/loop.c" "$scratch/loop-kept.c"; then

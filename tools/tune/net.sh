@@ -35,7 +35,9 @@
 # NET_INITn=1 fits on from the network the fit's tuner was built with
 # rather than from nothing (tune net --init: the recipe's fit commit holds
 # that network, so a rebuild starts where this fit did), NET_LRn its
-# learning rate (tune net --lr; unset, tune net's default).
+# learning rate (tune net --lr; unset, tune net's default), NET_HIDDENn
+# its hidden units (tune net --hidden; unset, tune net's default: 128, or
+# with NET_INITn=1 the width of the network it goes on from).
 # To play a generation's chunks on another machine: NET_FROM=N (default 1)
 # skips the chunks numbered below N (their numbers, seeds and komi turn
 # unchanged, so the chunks made there are the ones this machine would
@@ -83,6 +85,7 @@ lambda() { local v="NET_LAMBDA$1"; echo "${!v:-}"; }
 td() { local v="NET_TD$1"; echo "${!v:-}"; }
 init() { local v="NET_INIT$1"; echo "${!v:-0}"; }
 lr() { local v="NET_LR$1"; echo "${!v:-}"; }
+hidden() { local v="NET_HIDDEN$1"; echo "${!v:-}"; }
 
 for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ -r "$root/data/heldout/$size.txt" ] || { echo "net.sh: no held-out openings data/heldout/$size.txt" >&2; exit 2; }
@@ -96,6 +99,9 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     r=$(lr "$size")
     [ -z "$r" ] || { [[ $r =~ ^[0-9]+(\.[0-9]+)?(e-?[0-9]+)?$ ]] && awk -v r="$r" 'BEGIN { exit !(r > 0) }'; } ||
         { echo "net.sh: NET_LR$size is a positive number, not '$r'" >&2; exit 2; }
+    h=$(hidden "$size")
+    [ -z "$h" ] || [[ $h =~ ^[1-9][0-9]*$ ]] ||
+        { echo "net.sh: NET_HIDDEN$size is a number of hidden units, not '$h'" >&2; exit 2; }
 done
 
 mkdir -p "$data/$name"
@@ -216,6 +222,8 @@ for size in $(echo "$sizes" | grep -o . | sort -u); do
     [ "$(init "$size")" = 0 ] || fit_args+=(--init)
     r=$(lr "$size")
     [ -z "$r" ] || fit_args+=(--lr "$r")
+    h=$(hidden "$size")
+    [ -z "$h" ] || fit_args+=(--hidden "$h")
     # (From ROOT: the --heldout paths are the recipe's, relative to it.)
     (cd "$root" && "$tune" net "$out" "$size" "${fit_args[@]}" --valid "$fit_dir/valid$size.txt" \
         "$fit_dir/train$size.txt")

@@ -1125,8 +1125,19 @@ static bool net_read(const char *path, Reading *how, double lambda, NetData *d) 
 }
 
 typedef struct NetParams {
-    float *w1, b1[NET_HIDDEN], w2[NET_HIDDEN], b2;
+    int hidden;
+    float *w1, *b1, *w2, b2; /* [inputs][hidden], [hidden], [hidden] */
 } NetParams;
+
+static bool net_params_alloc(NetParams *p, int inputs, int hidden) {
+    p->hidden = hidden;
+    p->w1 = calloc((size_t)inputs * hidden, sizeof(float));
+    p->b1 = calloc((size_t)hidden, sizeof(float));
+    p->w2 = calloc((size_t)hidden, sizeof(float));
+    return p->w1 && p->b1 && p->w2;
+}
+
+static void net_params_free(NetParams *p) { free(p->w1), free(p->b1), free(p->w2); }
 
 /* The loss of sample i under symmetry sym; adds its gradient to g unless g is NULL. */
 static double net_sample(const NetParams *p, const NetData *d, size_t i, const uint16_t *map, int inputs,
@@ -1134,8 +1145,8 @@ static double net_sample(const NetParams *p, const NetData *d, size_t i, const u
     uint16_t idx[NET_MAX_ACTIVE];
     int n = (int)(d->start[i + 1] - d->start[i]);
     for (int j = 0; j < n; j++) idx[j] = map[(size_t)sym * inputs + d->idx[d->start[i] + j]];
-    EvalNet net = {inputs, p->w1, p->b1, p->w2, p->b2, NULL};
-    float h[NET_HIDDEN];
+    EvalNet net = {inputs, p->hidden, p->w1, p->b1, p->w2, p->b2, NULL};
+    float h[NET_HIDDEN_MAX];
     double out = engine_net_forward(&net, idx, n, h);
     double pr = sigmoid((d->lin[i] + out) / k), t = d->tgt[i];
     double e = pr < 1e-9 ? 1e-9 : pr > 1 - 1e-9 ? 1 - 1e-9 : pr;
@@ -1143,16 +1154,16 @@ static double net_sample(const NetParams *p, const NetData *d, size_t i, const u
     if (!g) return l;
     double dout = (pr - t) / k * NET_OUTPUT_SCALE;
     g->b2 += (float)dout;
-    float dh[NET_HIDDEN];
-    for (int j = 0; j < NET_HIDDEN; j++) {
+    float dh[NET_HIDDEN_MAX];
+    for (int j = 0; j < p->hidden; j++) {
         float a = h[j] < 0 ? 0 : h[j] > 1 ? 1 : h[j];
         g->w2[j] += (float)(dout * a);
         dh[j] = h[j] > 0 && h[j] < 1 ? (float)(dout * p->w2[j]) : 0;
         g->b1[j] += dh[j];
     }
     for (int q = 0; q < n; q++) {
-        float *row = g->w1 + (size_t)idx[q] * NET_HIDDEN;
-        for (int j = 0; j < NET_HIDDEN; j++) row[j] += dh[j];
+        float *row = g->w1 + (size_t)idx[q] * p->hidden;
+        for (int j = 0; j < p->hidden; j++) row[j] += dh[j];
     }
     return l;
 }
@@ -1192,8 +1203,8 @@ static const char *float_literal(char buf[40], double v, int digits) {
 static bool save_net(const char *path, int size, const NetParams *p, int argc, char **argv) {
     int inputs_of_size = engine_net_input_count(size);
     bool finite = isfinite(p->b2);
-    for (size_t i = 0; finite && i < (size_t)inputs_of_size * NET_HIDDEN; i++) finite = isfinite(p->w1[i]);
-    for (int j = 0; finite && j < NET_HIDDEN; j++) finite = isfinite(p->b1[j]) && isfinite(p->w2[j]);
+    for (size_t i = 0; finite && i < (size_t)inputs_of_size * p->hidden; i++) finite = isfinite(p->w1[i]);
+    for (int j = 0; finite && j < p->hidden; j++) finite = isfinite(p->b1[j]) && isfinite(p->w2[j]);
     if (!finite) {
         fprintf(stderr, "tune net: the fit diverged (a weight is not a number): nothing written\n");
         return false;
@@ -1214,46 +1225,44 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
     }
     fprintf(out, "/*\n * net_weights.c: the evaluation network of each board size (net.c), written\n"
                  " * by `tune net` (each network's made_by says how); a size without one is\n"
-                 " * evaluated by the linear terms alone.\n */\n#include \"internal.h\"\n\n"
-                 "_Static_assert(NET_HIDDEN == %d, \"weights for %d hidden units\");\n",
-            NET_HIDDEN, NET_HIDDEN);
+                 " * evaluated by the linear terms alone.\n */\n#include \"internal.h\"\n");
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++) {
         const EvalNet *old = engine_nets[s];
         if (s != size && !old) continue;
-        int inputs = engine_net_input_count(s);
+        int inputs = engine_net_input_count(s), hidden = s == size ? p->hidden : old->hidden;
         char num[40];
         const float *w1 = s == size ? p->w1 : old->w1, *b1 = s == size ? p->b1 : old->b1;
         const float *w2 = s == size ? p->w2 : old->w2;
         float b2 = s == size ? p->b2 : old->b2;
         const char *by = s == size ? made_by : old->made_by ? old->made_by : "";
         /* The first layer in its stored form (internal.h: NetStored). */
-        int8_t *q = malloc((size_t)inputs * NET_HIDDEN);
+        int8_t *q = malloc((size_t)inputs * hidden);
         float *max = malloc((size_t)inputs * sizeof *max);
         if (!q || !max) {
             free(q), free(max), fclose(out), remove(tmp);
             fprintf(stderr, "tune: out of memory\n");
             return false;
         }
-        engine_net_pack(w1, inputs, q, max);
+        engine_net_pack(w1, inputs, hidden, q, max);
         fprintf(out, "\n#if NET_BUILT(%d)", s);
         fprintf(out, "\n/* w1_%d as 127ths of each row's largest magnitude (w1_max_%d), expanded\n"
                      " * into w1_%d at start-up (net.c). */\n", s, s, s);
-        fprintf(out, "static const int8_t w1_stored_%d[%d * NET_HIDDEN] = {\n", s, inputs);
+        fprintf(out, "static const int8_t w1_stored_%d[%d * %d] = {\n", s, inputs, hidden);
         for (int i = 0; i < inputs; i++) {
             fprintf(out, "   ");
-            for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, " %d,", q[(size_t)i * NET_HIDDEN + j]);
+            for (int j = 0; j < hidden; j++) fprintf(out, " %d,", q[(size_t)i * hidden + j]);
             fprintf(out, "\n");
         }
         fprintf(out, "};\nstatic const float w1_max_%d[%d] = {", s, inputs);
         for (int i = 0; i < inputs; i++) fprintf(out, "%s%s", i ? ", " : "", float_literal(num, max[i], 9));
-        fprintf(out, "};\nstatic float w1_%d[%d * NET_HIDDEN];\n", s, inputs);
+        fprintf(out, "};\nstatic float w1_%d[%d * %d];\n", s, inputs, hidden);
         free(q), free(max);
-        fprintf(out, "static const float b1_%d[NET_HIDDEN] = {", s);
-        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, b1[j], 6));
-        fprintf(out, "};\nstatic const float w2_%d[NET_HIDDEN] = {", s);
-        for (int j = 0; j < NET_HIDDEN; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, w2[j], 6));
-        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, w1_%d, b1_%d, w2_%d, %s,\n    \"%s\"};\n#endif\n", s,
-                inputs, s, s, s, float_literal(num, b2, 6), by);
+        fprintf(out, "static const float b1_%d[%d] = {", s, hidden);
+        for (int j = 0; j < hidden; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, b1[j], 6));
+        fprintf(out, "};\nstatic const float w2_%d[%d] = {", s, hidden);
+        for (int j = 0; j < hidden; j++) fprintf(out, "%s%s", j ? ", " : "", float_literal(num, w2[j], 6));
+        fprintf(out, "};\nstatic const EvalNet net_%d = {%d, %d, w1_%d, b1_%d, w2_%d, %s,\n    \"%s\"};\n#endif\n",
+                s, inputs, hidden, s, s, s, float_literal(num, b2, 6), by);
     }
     fprintf(out, "\nconst EvalNet *const engine_nets[TAK_MAX_SIZE + 1] = {\n");
     for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
@@ -1271,9 +1280,10 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
 }
 
 /* tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R] [--decay D]
- *          [--valid FILE] [--valid-lambda L] [--init] [--heldout FILE]... DATA...:
- * fits the network of SIZE (from scratch, or with --init from the one this
- * tuner was built with) so that the linear evaluation plus its output
+ *          [--hidden H] [--valid FILE] [--valid-lambda L] [--init] [--heldout FILE]... DATA...:
+ * fits the network of SIZE (from scratch with H hidden units, by default
+ * NET_HIDDEN_DEFAULT, or with --init from the one this tuner was built
+ * with, at its width) so that the linear evaluation plus its output
  * predicts the target as tune fit's does; each sample is seen under a random
  * one of the board's eight symmetries each epoch. With --td T (0 <= T < 1;
  * 0 by default), a training position's score in the target is the TD(T)
@@ -1287,7 +1297,7 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
  * before a set was held out can still be fitted, clear of it. */
 static int cmd_net(int argc, char **argv) {
     if (argc < 5) return 2;
-    int size = whole(argv[3]), epochs = 20, held = 0;
+    int size = whole(argv[3]), epochs = 20, held = 0, hidden = 0;
     double k = 66, lambda = 0.25, lr = 1e-3, decay = 0, valid_lambda = 0, td = 0;
     const char *valid = NULL, *heldout[MAX_HELDOUT_FILES];
     bool init = false, own_valid_lambda = false;
@@ -1303,6 +1313,10 @@ static int cmd_net(int argc, char **argv) {
         else if (strcmp(argv[a], "--decay") == 0) decay = number(argv[a + 1]);
         else if (strcmp(argv[a], "--valid") == 0) valid = argv[a + 1];
         else if (strcmp(argv[a], "--td") == 0) td = number(argv[a + 1]);
+        else if (strcmp(argv[a], "--hidden") == 0) {
+            hidden = whole(argv[a + 1]);
+            if (hidden == 0) hidden = -1; /* refused below, not taken as unset */
+        }
         else if (strcmp(argv[a], "--heldout") == 0 && held < MAX_HELDOUT_FILES) heldout[held++] = argv[a + 1];
         else if (strcmp(argv[a], "--valid-lambda") == 0) {
             valid_lambda = number(argv[a + 1]);
@@ -1316,6 +1330,17 @@ static int cmd_net(int argc, char **argv) {
         return 2;
     if (init && !engine_nets[size]) {
         fprintf(stderr, "tune net: --init: this tuner has no network for size %d\n", size);
+        return 1;
+    }
+    if (init && hidden && hidden != engine_nets[size]->hidden) {
+        fprintf(stderr, "tune net: --init goes on from a network of %d hidden units, not --hidden %d\n",
+                engine_nets[size]->hidden, hidden);
+        return 1;
+    }
+    if (!hidden) hidden = init ? engine_nets[size]->hidden : NET_HIDDEN_DEFAULT;
+    if (hidden < NET_BLOCK || hidden > NET_HIDDEN_MAX || hidden % NET_BLOCK) {
+        fprintf(stderr, "tune net: --hidden %d: a multiple of %d from %d to %d\n", hidden, NET_BLOCK, NET_BLOCK,
+                NET_HIDDEN_MAX);
         return 1;
     }
     KeySet set = {0};
@@ -1340,14 +1365,12 @@ static int cmd_net(int argc, char **argv) {
     int inputs = engine_net_input_count(size);
     /* map[sym][input]: each input under each symmetry. */
     uint16_t *map = malloc(8 * (size_t)inputs * sizeof *map);
-    size_t nw = (size_t)inputs * NET_HIDDEN;
+    size_t nw = (size_t)inputs * hidden;
     NetParams p = {0}, g = {0}, m = {0}, v = {0};
-    p.w1 = calloc(nw, sizeof(float));
-    g.w1 = calloc(nw, sizeof(float));
-    m.w1 = calloc(nw, sizeof(float));
-    v.w1 = calloc(nw, sizeof(float));
+    bool allocated = net_params_alloc(&p, inputs, hidden) & net_params_alloc(&g, inputs, hidden) &
+                     net_params_alloc(&m, inputs, hidden) & net_params_alloc(&v, inputs, hidden);
     size_t *order = malloc(train.n * sizeof *order);
-    if (!map || !p.w1 || !g.w1 || !m.w1 || !v.w1 || !order) {
+    if (!map || !allocated || !order) {
         fprintf(stderr, "tune net: out of memory\n");
         return 1;
     }
@@ -1357,15 +1380,16 @@ static int cmd_net(int argc, char **argv) {
     if (init) {
         const EvalNet *old = engine_nets[size];
         memcpy(p.w1, old->w1, nw * sizeof(float));
-        memcpy(p.b1, old->b1, sizeof p.b1);
-        memcpy(p.w2, old->w2, sizeof p.w2);
+        memcpy(p.b1, old->b1, (size_t)hidden * sizeof(float));
+        memcpy(p.w2, old->w2, (size_t)hidden * sizeof(float));
         p.b2 = old->b2;
     } else {
         for (size_t i = 0; i < nw; i++) p.w1[i] = (float)(((double)(rng_next(&rng) % 20001) / 10000.0 - 1) * 0.05);
-        for (int j = 0; j < NET_HIDDEN; j++) p.b1[j] = 0.5f;
+        for (int j = 0; j < hidden; j++) p.b1[j] = 0.5f;
     }
-    fprintf(stderr, "size %d: %zu positions (%zu held out), %d inputs; loss of %s %.5f (held out %.5f)\n", size,
-            train.n, test.n, inputs, init ? "the built-in network" : "the linear terms",
+    fprintf(stderr, "size %d: %zu positions (%zu held out), %d inputs, %d hidden units; loss of %s %.5f (held out"
+                    " %.5f)\n",
+            size, train.n, test.n, inputs, hidden, init ? "the built-in network" : "the linear terms",
             net_loss(&p, &train, map, inputs, k), net_loss(&p, &test, map, inputs, k));
     for (size_t i = 0; i < train.n; i++) order[i] = i;
     const size_t batch = 256;
@@ -1380,16 +1404,16 @@ static int cmd_net(int argc, char **argv) {
         for (size_t s = 0; s < train.n; s += batch) {
             size_t end = s + batch < train.n ? s + batch : train.n;
             memset(g.w1, 0, nw * sizeof(float));
-            memset(g.b1, 0, sizeof g.b1);
-            memset(g.w2, 0, sizeof g.w2);
+            memset(g.b1, 0, (size_t)hidden * sizeof(float));
+            memset(g.w2, 0, (size_t)hidden * sizeof(float));
             g.b2 = 0;
             for (size_t i = s; i < end; i++)
                 sum += net_sample(&p, &train, order[i], map, inputs, (int)(rng_next(&rng) % 8), k, &g);
             t++;
             double scale = 1.0 / (double)(end - s);
             adam_step(p.w1, g.w1, m.w1, v.w1, nw, rate, scale, decay, t);
-            adam_step(p.b1, g.b1, m.b1, v.b1, NET_HIDDEN, rate, scale, 0, t);
-            adam_step(p.w2, g.w2, m.w2, v.w2, NET_HIDDEN, rate, scale, 0, t);
+            adam_step(p.b1, g.b1, m.b1, v.b1, (size_t)hidden, rate, scale, 0, t);
+            adam_step(p.w2, g.w2, m.w2, v.w2, (size_t)hidden, rate, scale, 0, t);
             adam_step(&p.b2, &g.b2, &m.b2, &v.b2, 1, rate, scale, 0, t);
         }
         fprintf(stderr, "  epoch %d: loss %.5f (held out %.5f)\n", ep, sum / (double)train.n,
@@ -1412,7 +1436,7 @@ static int cmd_net(int argc, char **argv) {
         int cleared = 0;
         for (int i = 0; i < inputs && !init; i++)
             if (seen[i] < NET_MIN_SEEN) {
-                memset(p.w1 + (size_t)i * NET_HIDDEN, 0, NET_HIDDEN * sizeof(float));
+                memset(p.w1 + (size_t)i * hidden, 0, (size_t)hidden * sizeof(float));
                 cleared++;
             }
         free(seen);
@@ -1422,7 +1446,8 @@ static int cmd_net(int argc, char **argv) {
                 NET_MIN_SEEN);
     }
     bool ok = save_net(argv[2], size, &p, argc, argv);
-    free(map), free(order), free(p.w1), free(g.w1), free(m.w1), free(v.w1);
+    free(map), free(order);
+    net_params_free(&p), net_params_free(&g), net_params_free(&m), net_params_free(&v);
     free(train.idx), free(train.start), free(train.lin), free(train.tgt);
     free(test.idx), free(test.start), free(test.lin), free(test.tgt);
     return ok ? 0 : 1;
@@ -1447,7 +1472,7 @@ int main(int argc, char **argv) {
                         "                [--games OTHER] [--heldout FILE]... DATA...\n"
                         "       tune carry OUT.c FROM TO...\n"
                         "       tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R]\n"
-                        "                [--decay D] [--valid FILE] [--valid-lambda L] [--init]\n"
+                        "                [--decay D] [--hidden H] [--valid FILE] [--valid-lambda L] [--init]\n"
                         "                [--heldout FILE]... DATA...\n");
     return rc;
 }
