@@ -31,22 +31,39 @@ recipes=${NET_RECIPES:-$root/tools/tune/weights}
 heldout=data/heldout/$size.txt # (from ROOT, as in the recipe)
 [ -r "$root/$heldout" ] || { echo "fit.sh: no held-out openings $heldout" >&2; exit 2; }
 
-# Each chunk's manifest line, checked against the file as it is.
-lines=()
+# Each chunk's manifest line, checked against the file as it is: each
+# MANIFEST read once and every chunk's lines and checksum taken in one pass
+# (a fit can take tens of thousands of chunks).
+dir_of() { if [[ $1 == */* ]]; then dir=${1%/*}; else dir=.; fi; }
+declare -A entry read_dir
 for chunk in "$@"; do
     [ -s "$chunk" ] || { echo "fit.sh: no chunk $chunk" >&2; exit 2; }
-    dir=$(cd "$(dirname "$chunk")" && pwd) f=$(basename "$chunk")
-    gen=$(basename "$dir")
-    line=
-    [ -r "$dir/MANIFEST" ] && line=$(awk -v g="$gen" -v f="$f" '$1 == "chunk" && $2 == g && $4 == f' "$dir/MANIFEST" | tail -n 1)
-    [ -n "$line" ] || { echo "fit.sh: $chunk has no line in $dir/MANIFEST" >&2; exit 2; }
+    dir_of "$chunk"
+    [ -z "${read_dir[$dir]:-}" ] || continue
+    read_dir[$dir]=1
+    [ -r "$dir/MANIFEST" ] || continue
+    gen=$(basename "$(cd "$dir" && pwd)")
+    # (a chunk's last line wins, as a chunk played again is written again)
+    while IFS=$'\t' read -r f line; do
+        entry[$dir/$f]=$line
+    done < <(awk -v g="$gen" '$1 == "chunk" && $2 == g { print $4 "\t" $0 }' "$dir/MANIFEST")
+done
+mapfile -t counts < <(wc -l -- "$@" | awk -v n=$# 'NR <= n { print $1 }')
+mapfile -t sums < <(sha256sum -- "$@" | sed 's/^\\//' | cut -d' ' -f1)
+lines=()
+i=0
+for chunk in "$@"; do
+    dir_of "$chunk"
+    line=${entry[$dir/${chunk##*/}]:-}
+    [ -n "$line" ] || { echo "fit.sh: $chunk has no line in $(cd "$(dirname "$chunk")" && pwd)/MANIFEST" >&2; exit 2; }
     read -r _ _ _ _ chunk_size _ _ _ _ count sum <<<"$line"
     [ "$chunk_size" = "$size" ] || { echo "fit.sh: $chunk is of size $chunk_size, not $size" >&2; exit 2; }
-    if [ "$(wc -l <"$chunk")" != "$count" ] || [ "$(sha256sum "$chunk" | cut -d' ' -f1)" != "$sum" ]; then
+    if [ "${counts[i]}" != "$count" ] || [ "${sums[i]}" != "$sum" ]; then
         echo "fit.sh: $chunk differs from its manifest line" >&2
         exit 1
     fi
     lines+=("$line")
+    i=$((i + 1))
 done
 
 positions=$(cat "$@" | grep -vc '^#' || true)
