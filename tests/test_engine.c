@@ -711,7 +711,7 @@ static void test_net_stored_form(void **state) {
         assert_non_null(st->w1);
         assert_ptr_equal(st->w1_out, net->w1);
         size_t n = (size_t)net->inputs * net->hidden;
-        assert_true(net->hidden >= NET_BLOCK && net->hidden <= NET_HIDDEN_MAX && net->hidden % NET_BLOCK == 0);
+        assert_true(engine_net_width_ok(net->hidden));
         int8_t *q = malloc(n);
         float *max = malloc((size_t)net->inputs * sizeof *max), *w = malloc(n * sizeof *w);
         assert_true(q && max && w);

@@ -118,6 +118,10 @@ int engine_evaluate_linear(const TakPosition *pos, const BoardMasks *m, const Ev
 #define NET_BLOCK 128
 #define NET_HIDDEN_MAX 512
 #define NET_HIDDEN_DEFAULT 128
+/* A width engine_net_forward can run: whole blocks, at most the largest. */
+static inline bool engine_net_width_ok(int hidden) {
+    return hidden >= NET_BLOCK && hidden <= NET_HIDDEN_MAX && hidden % NET_BLOCK == 0;
+}
 #define NET_BURIED 6
 #define NET_SQ_INPUTS (6 + 2 * NET_BURIED)
 #define NET_RESERVE 32

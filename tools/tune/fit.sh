@@ -55,7 +55,7 @@ i=0
 for chunk in "$@"; do
     dir_of "$chunk"
     line=${entry[$dir/${chunk##*/}]:-}
-    [ -n "$line" ] || { echo "fit.sh: $chunk has no line in $(cd "$(dirname "$chunk")" && pwd)/MANIFEST" >&2; exit 2; }
+    [ -n "$line" ] || { echo "fit.sh: $chunk has no line in $(cd "$dir" && pwd)/MANIFEST" >&2; exit 2; }
     read -r _ _ _ _ chunk_size _ _ _ _ count sum <<<"$line"
     [ "$chunk_size" = "$size" ] || { echo "fit.sh: $chunk is of size $chunk_size, not $size" >&2; exit 2; }
     if [ "${counts[i]}" != "$count" ] || [ "${sums[i]}" != "$sum" ]; then

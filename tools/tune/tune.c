@@ -1338,7 +1338,7 @@ static int cmd_net(int argc, char **argv) {
         return 1;
     }
     if (!hidden) hidden = init ? engine_nets[size]->hidden : NET_HIDDEN_DEFAULT;
-    if (hidden < NET_BLOCK || hidden > NET_HIDDEN_MAX || hidden % NET_BLOCK) {
+    if (!engine_net_width_ok(hidden)) {
         fprintf(stderr, "tune net: --hidden %d: a multiple of %d from %d to %d\n", hidden, NET_BLOCK, NET_BLOCK,
                 NET_HIDDEN_MAX);
         return 1;
