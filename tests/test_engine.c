@@ -849,6 +849,88 @@ static void test_flat_win_in_one_matches_core(void **state) {
     assert_true(found > 20);
 }
 
+/* Whether `active` holds feature `f`. */
+static bool has_feature(const uint8_t *active, int n, int f) {
+    for (int i = 0; i < n; i++)
+        if (active[i] == f) return true;
+    return false;
+}
+
+static int road_count(const TakPosition *pos, int color) {
+    return __builtin_popcountll(pos->owner[color] & ~pos->walls);
+}
+
+/* The policy's features of every move of random positions of every size:
+ * in range, and for a spread the road squares it gains each side and the
+ * mover's longest line after it are those of the position it leads to. */
+static void test_policy_features(void **state) {
+    (void)state;
+    uint64_t rng = 77;
+    int spreads = 0;
+    for (int size = TAK_MIN_SIZE; size <= TAK_MAX_SIZE; size++) {
+        BoardMasks m = board_masks(size);
+        for (int game = 0; game < 30; game++) {
+            TakPosition pos = random_position(size, 10 + (int)(rng_next(&rng) % 40), &rng);
+            if (tak_position_is_over(&pos)) continue;
+            PolicyNode node = policy_node(&pos, &m);
+            int side = pos.side, n = tak_moves_generate(&pos, &list);
+            for (int i = 0; i < n; i++) {
+                TakMove mv = list.moves[i];
+                uint8_t active[POLICY_ACTIVE];
+                int k = policy_features(&pos, &m, &node, mv, active);
+                assert_true(k >= 6 && k <= POLICY_ACTIVE);
+                for (int j = 0; j < k; j++) assert_true(active[j] < POLICY_FEATURES);
+                if (!tak_move_is_spread(mv)) {
+                    assert_int_equal(k, 6);
+                    continue;
+                }
+                spreads++;
+                int own = road_count(&pos, side), opp = road_count(&pos, side ^ 1);
+                TakUndo undo;
+                tak_position_make(&pos, mv, &undo);
+                int own_gain = road_count(&pos, side) - own, opp_gain = road_count(&pos, side ^ 1) - opp;
+                int longest = 0;
+                for (int l = 0; l < size; l++) {
+                    int r = __builtin_popcountll(pos.owner[side] & ~pos.walls & m.rank[l]);
+                    int f = __builtin_popcountll(pos.owner[side] & ~pos.walls & m.file[l]);
+                    longest = r > longest ? r : longest;
+                    longest = f > longest ? f : longest;
+                }
+                tak_position_unmake(&pos, mv, &undo);
+                own_gain = own_gain < -4 ? -4 : own_gain > 4 ? 4 : own_gain;
+                opp_gain = opp_gain < -4 ? -4 : opp_gain > 4 ? 4 : opp_gain;
+                assert_true(has_feature(active, k, POLICY_SPREAD_OWN_GAIN + own_gain + 4));
+                assert_true(has_feature(active, k, POLICY_SPREAD_OPP_GAIN + opp_gain + 4));
+                assert_true(has_feature(active, k, POLICY_SPREAD_LINE + longest));
+                assert_true(has_feature(active, k, POLICY_SPREAD_COUNT + tak_move_count(mv) - 1));
+            }
+        }
+    }
+    assert_true(spreads > 1000);
+}
+
+/* A placement's features, by hand: White's flat on c1 beside a1 b1 (its
+ * own) and c2 (Black's); a wall on a4, a corner. */
+static void test_policy_placements(void **state) {
+    (void)state;
+    TakPosition pos = support_position("x4/x4/x2,2,x/1,1,x2 1 3", NULL);
+    BoardMasks m = board_masks(4);
+    PolicyNode node = policy_node(&pos, &m);
+    uint8_t active[POLICY_ACTIVE];
+    int k = policy_features(&pos, &m, &node, support_move(&pos, "c1"), active);
+    assert_int_equal(k, 6);
+    int flat = TAK_PLACE_FLAT, wall = TAK_PLACE_WALL;
+    assert_true(has_feature(active, k, POLICY_PLACE_CLASS + flat * POLICY_CLASSES + board_square_class(2, 4)));
+    assert_true(has_feature(active, k, POLICY_PLACE_OWN_NEAR + flat * 5 + 1));
+    assert_true(has_feature(active, k, POLICY_PLACE_OPP_NEAR + flat * 5 + 1));
+    assert_true(has_feature(active, k, POLICY_PLACE_OWN_LINE + flat * POLICY_LINES + 2));
+    assert_true(has_feature(active, k, POLICY_PLACE_OPP_LINE + flat * POLICY_LINES + 1));
+    k = policy_features(&pos, &m, &node, support_move(&pos, "Sa4"), active);
+    assert_true(has_feature(active, k, POLICY_PLACE_CLASS + wall * POLICY_CLASSES + 0));
+    assert_true(has_feature(active, k, POLICY_PLACE_OWN_NEAR + wall * 5 + 0));
+    assert_true(has_feature(active, k, POLICY_PLACE_OWN_LINE + wall * POLICY_LINES + 1));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_road_in_one_matches_core),
@@ -876,6 +958,8 @@ int main(void) {
         cmocka_unit_test(test_road_features),
         cmocka_unit_test(test_flat_race_features),
         cmocka_unit_test(test_flat_win_in_one_matches_core),
+        cmocka_unit_test(test_policy_features),
+        cmocka_unit_test(test_policy_placements),
         cmocka_unit_test(test_judge_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

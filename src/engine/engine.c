@@ -160,6 +160,7 @@ static bool thread_prepare(SearchThread *t, const TakPosition *pos, const uint64
     t->pos = *pos;
     t->masks = board_masks(pos->rules.size);
     t->weights = &engine_weights[pos->rules.size];
+    t->policy = policy_weights[pos->rules.size];
     t->key_salt = rules_salt(&pos->rules);
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     t->seldepth = 0;

@@ -209,6 +209,30 @@ static inline TakBitboard engine_move_squares(TakMove mv, int size) {
     return b;
 }
 
+/* The road squares of `color` after its spread of (sq, code) by `step`,
+ * `road` being its road squares now: a spread changes only the tops of its
+ * own line (a wall that moves stays a wall; a capstone flattens one). */
+static inline TakBitboard engine_road_after_spread(const TakPosition *pos, int color, int sq,
+                                                   int step, unsigned code, TakBitboard road) {
+    int h = pos->height[sq], k = 32 - __builtin_clz(code);
+    bool moving_wall = (pos->walls & bit(sq)) != 0;
+    TakStackBits carried = pos->stack[sq];
+    TakBitboard r = road & ~bit(sq);
+    if (h > k && (int)((carried >> k) & 1) == color) r |= bit(sq);
+    int s = sq;
+    for (unsigned c = code; c; c &= c - 1) {
+        int i = __builtin_ctz(c);
+        s += step;
+        bool top_is_mover = (int)((carried >> (k - 1 - i)) & 1) == color;
+        bool last = (c & (c - 1)) == 0;
+        if (top_is_mover && !(last && moving_wall))
+            r |= bit(s);
+        else
+            r &= ~bit(s);
+    }
+    return r;
+}
+
 /* A placement by which `color` would end the game at once (its last piece,
  * or the last empty square) and win the flat count, or TAK_MOVE_NONE. */
 TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BoardMasks *m);
@@ -217,6 +241,70 @@ TakMove engine_flat_win_in_one(const TakPosition *pos, int color, const BoardMas
 static inline TakMove engine_win_in_one(const TakPosition *pos, int color, const BoardMasks *m) {
     TakMove w = engine_road_in_one(pos, color, m);
     return w != TAK_MOVE_NONE ? w : engine_flat_win_in_one(pos, color, m);
+}
+
+/* ---- move policy (policy.c, policy_weights.c) ------------------------- */
+
+/* A move's features (policy_features): indices into its size's weights,
+ * POLICY_ACTIVE at most. Placements: the square's class, the mover's and
+ * the opponent's tops next to it, the most road squares of each in its rank
+ * or file, and the reserve's phase, each by the piece placed. Spreads: the
+ * count lifted, the squares covered, the top's kind, a wall flattened, the
+ * road squares it gains the mover and the opponent, the mover's longest
+ * line after it and its gain, the stack's class, what it leaves on the
+ * stack's square, and the phase. */
+#define POLICY_CLASSES 10 /* board_square_class's, size 8 */
+#define POLICY_LINES 9    /* 0..8 squares of a rank or file */
+#define POLICY_PHASES 4   /* the reserve in quarters */
+#define POLICY_ACTIVE 12
+enum {
+    POLICY_PLACE_CLASS = 0,
+    POLICY_PLACE_OWN_NEAR = POLICY_PLACE_CLASS + 3 * POLICY_CLASSES,
+    POLICY_PLACE_OPP_NEAR = POLICY_PLACE_OWN_NEAR + 3 * 5,
+    POLICY_PLACE_OWN_LINE = POLICY_PLACE_OPP_NEAR + 3 * 5,
+    POLICY_PLACE_OPP_LINE = POLICY_PLACE_OWN_LINE + 3 * POLICY_LINES,
+    POLICY_PLACE_PHASE = POLICY_PLACE_OPP_LINE + 3 * POLICY_LINES,
+    POLICY_SPREAD_COUNT = POLICY_PLACE_PHASE + 3 * POLICY_PHASES,
+    POLICY_SPREAD_DISTANCE = POLICY_SPREAD_COUNT + 8,
+    POLICY_SPREAD_TOP = POLICY_SPREAD_DISTANCE + 8,
+    POLICY_SPREAD_FLATTEN = POLICY_SPREAD_TOP + 3,
+    POLICY_SPREAD_OWN_GAIN = POLICY_SPREAD_FLATTEN + 1,
+    POLICY_SPREAD_OPP_GAIN = POLICY_SPREAD_OWN_GAIN + 9,
+    POLICY_SPREAD_LINE = POLICY_SPREAD_OPP_GAIN + 9,
+    POLICY_SPREAD_LINE_GAIN = POLICY_SPREAD_LINE + POLICY_LINES,
+    POLICY_SPREAD_CLASS = POLICY_SPREAD_LINE_GAIN + 9,
+    POLICY_SPREAD_LEFT = POLICY_SPREAD_CLASS + POLICY_CLASSES,
+    POLICY_SPREAD_PHASE = POLICY_SPREAD_LEFT + 3,
+    POLICY_FEATURES = POLICY_SPREAD_PHASE + POLICY_PHASES
+};
+/* A weight of 1.0 (one nat of the fitted softmax) is POLICY_UNIT. */
+#define POLICY_UNIT 100
+
+/* What every move of a node shares: each side's road squares, the mover's
+ * longest line, the phase. */
+typedef struct PolicyNode {
+    TakBitboard own, opp;
+    int longest, phase;
+} PolicyNode;
+
+PolicyNode policy_node(const TakPosition *pos, const BoardMasks *m);
+/* Fills `active` with the features of `mv`, a legal move of `pos`; returns
+ * how many (none for a pass). */
+int policy_features(const TakPosition *pos, const BoardMasks *m, const PolicyNode *c, TakMove mv,
+                    uint8_t active[POLICY_ACTIVE]);
+
+/* Each size's weights (POLICY_FEATURES of them), or NULL for a size with
+ * none. */
+extern const int16_t *const policy_weights[TAK_MAX_SIZE + 1];
+/* How each size's table was made (tune policy's command line), or NULL. */
+extern const char *const policy_made_by[TAK_MAX_SIZE + 1];
+
+static inline int policy_prior(const int16_t *w, const TakPosition *pos, const BoardMasks *m,
+                               const PolicyNode *c, TakMove mv) {
+    uint8_t active[POLICY_ACTIVE];
+    int n = policy_features(pos, m, c, mv, active), s = 0;
+    for (int i = 0; i < n; i++) s += w[active[i]];
+    return s;
 }
 
 /* ---- transposition table (ttable.c) ----------------------------------- */
@@ -280,6 +368,7 @@ typedef struct OrderWait {
     int *scores;
     int n, ply;
     TakMove tt_move;
+    bool flushed; /* scored by history before it changed; the prior still to add */
 } OrderWait;
 
 typedef struct SearchThread {
@@ -289,6 +378,7 @@ typedef struct SearchThread {
     TakPosition pos;
     BoardMasks masks;
     const EvalWeights *weights;
+    const int16_t *policy;      /* the size's move policy, or NULL (ordering.c) */
     uint64_t key_salt;          /* rules (size, komi) folded into TT keys */
 
     uint64_t *path;             /* hashes: the game's history then the search path */
@@ -374,6 +464,18 @@ struct TakEngine {
  * search neither reduces nor prunes late. (The counter move, just below, is
  * not: exempting it lost 8-49-3 to Tiltak on 5x5, bench/ELO.md.) */
 #define ORDER_SCORE_SPECIAL (1 << 20)
+
+/* The order of a size without a move policy, after history: flats before
+ * capstones before spreads (the fewer lifted the better, covering more than
+ * one square better still) before walls. */
+static inline int order_preference(TakMove m) {
+    switch (tak_move_kind(m)) {
+    case TAK_PLACE_FLAT: return 300;
+    case TAK_PLACE_CAP: return 150;
+    case TAK_PLACE_WALL: return -300;
+    default: return -40 * tak_move_count(m) + 100 * (tak_move_distance(m) > 1);
+    }
+}
 
 /* Scores moves[0..n) for ordering: the hash move first, then road wins are
  * found separately; killers, the counter move, then history and a static

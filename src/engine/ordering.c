@@ -3,8 +3,9 @@
  * two killers of the ply, then the counter move (the reply that last refuted
  * the move just played: in Tak often the one square that blocks a road or
  * the capture that answers a spread), then the rest by history (how often a
- * move caused a cutoff, with gravity so old lessons fade) plus a small static
- * preference: flats before capstones before spreads before walls.
+ * move caused a cutoff, with gravity so old lessons fade) plus a prior: the
+ * size's learned move policy (policy.c) where it has one, else a small
+ * static preference: flats before capstones before spreads before walls.
  */
 #include "internal.h"
 
@@ -22,20 +23,17 @@ static inline TakMove counter_move(const SearchThread *t, int side, int ply) {
     return prev == TAK_MOVE_NONE ? TAK_MOVE_NONE : t->counter[side][counter_slot(prev)];
 }
 
-static inline int static_preference(TakMove m) {
-    switch (tak_move_kind(m)) {
-    case TAK_PLACE_FLAT: return 300;
-    case TAK_PLACE_CAP: return 150;
-    case TAK_PLACE_WALL: return -300;
-    default: return -40 * tak_move_count(m) + 100 * (tak_move_distance(m) > 1);
-    }
-}
-
-/* order_score for the side `side`. */
+/* order_score for the side `side`. `here`: the position is the node's own,
+ * so the policy's prior can be worked out; otherwise (order_flush, deeper
+ * in the path) a size with a policy is scored by history alone and the
+ * prior added at order_resume. */
 static int score_moves(const SearchThread *t, int side, const TakMove *moves, int *scores, int n,
-                       TakMove tt_move, int ply) {
+                       TakMove tt_move, int ply, bool here) {
     const int16_t *hist = t->history[side];
     TakMove k0 = t->killers[ply][0], k1 = t->killers[ply][1], cm = counter_move(t, side, ply);
+    const int16_t *policy = here ? t->policy : NULL;
+    PolicyNode node;
+    if (policy) node = policy_node(&t->pos, &t->masks);
     int tt_index = -1;
     for (int i = 0; i < n; i++) {
         TakMove m = moves[i];
@@ -48,8 +46,10 @@ static int score_moves(const SearchThread *t, int side, const TakMove *moves, in
             scores[i] = SCORE_KILLER;
         } else if (m == cm) {
             scores[i] = SCORE_COUNTER;
+        } else if (policy) {
+            scores[i] = hist[m & (HISTORY_SIZE - 1)] + policy_prior(policy, &t->pos, &t->masks, &node, m);
         } else {
-            scores[i] = hist[m & (HISTORY_SIZE - 1)] + static_preference(m);
+            scores[i] = hist[m & (HISTORY_SIZE - 1)] + (t->policy ? 0 : order_preference(m));
         }
     }
     return tt_index;
@@ -57,7 +57,7 @@ static int score_moves(const SearchThread *t, int side, const TakMove *moves, in
 
 int order_score(const SearchThread *t, const TakMove *moves, int *scores, int n, TakMove tt_move,
                 int ply) {
-    return score_moves(t, t->pos.side, moves, scores, n, tt_move, ply);
+    return score_moves(t, t->pos.side, moves, scores, n, tt_move, ply, true);
 }
 
 static inline int find(const TakMove *moves, int n, TakMove m) {
@@ -86,25 +86,35 @@ void order_first(SearchThread *t, TakMove *moves, int *scores, int n, TakMove tt
     moves[at] = m;
     scores[0] = score;
     int side = t->pos.side;
-    t->waiting[side][t->waiting_count[side]++] = (OrderWait){moves, scores, n, ply, tt_move};
+    t->waiting[side][t->waiting_count[side]++] = (OrderWait){moves, scores, n, ply, tt_move, false};
 }
 
 void order_resume(SearchThread *t, int ply, bool need) {
     int side = t->pos.side, k = t->waiting_count[side];
-    if (k == 0 || t->waiting[side][k - 1].ply != ply) return; /* not waiting, or worked out */
+    if (k == 0 || t->waiting[side][k - 1].ply != ply) return; /* not waiting */
     t->waiting_count[side] = k - 1;
     const OrderWait *w = &t->waiting[side][k - 1];
-    if (need) score_moves(t, side, w->moves, w->scores, w->n, w->tt_move, w->ply);
+    if (!need) return;
+    if (!w->flushed) {
+        score_moves(t, side, w->moves, w->scores, w->n, w->tt_move, w->ply, true);
+    } else if (t->policy) { /* history is in; the prior is not */
+        PolicyNode node = policy_node(&t->pos, &t->masks);
+        for (int i = 1; i < w->n; i++)
+            if (w->scores[i] < SCORE_COUNTER)
+                w->scores[i] += policy_prior(t->policy, &t->pos, &t->masks, &node, w->moves[i]);
+    }
 }
 
 /* Works out the waiting scores of `side`, whose history is about to change:
- * every node waiting is on the path, inside its first move's search. */
+ * every node waiting is on the path, inside its first move's search. They
+ * stay waiting, scored, for order_resume to drop (or to add the prior to). */
 static void order_flush(SearchThread *t, int side) {
     for (int k = 0; k < t->waiting_count[side]; k++) {
-        const OrderWait *w = &t->waiting[side][k];
-        score_moves(t, side, w->moves, w->scores, w->n, w->tt_move, w->ply);
+        OrderWait *w = &t->waiting[side][k];
+        if (w->flushed) continue;
+        score_moves(t, side, w->moves, w->scores, w->n, w->tt_move, w->ply, false);
+        w->flushed = true;
     }
-    t->waiting_count[side] = 0;
 }
 
 void order_swap(TakMove *moves, int *scores, int i, int j) {
@@ -164,7 +174,7 @@ static inline void history_add(int16_t *h, int bonus) {
 
 void order_update(SearchThread *t, TakMove best, const TakMove *tried, int tried_count, int depth,
                   int ply) {
-    if (t->waiting_count[t->pos.side]) order_flush(t, t->pos.side);
+    order_flush(t, t->pos.side);
     int16_t *hist = t->history[t->pos.side];
     int bonus = depth * depth * 8;
     if (bonus > 4000) bonus = 4000;

@@ -35,30 +35,6 @@ static TakBitboard spread_reach(const TakPosition *pos, int sq, int dir, int car
     return reach;
 }
 
-/* The road squares of `color` after its spread of (sq, code) by `step`,
- * `road` being its road squares now: a spread changes only the tops of its
- * own line (a wall that moves stays a wall; a capstone flattens one). */
-static inline TakBitboard road_after_spread(const TakPosition *pos, int color, int sq, int step,
-                                            unsigned code, TakBitboard road) {
-    int h = pos->height[sq], k = 32 - __builtin_clz(code);
-    bool moving_wall = (pos->walls & bit(sq)) != 0;
-    TakStackBits carried = pos->stack[sq];
-    TakBitboard r = road & ~bit(sq);
-    if (h > k && (int)((carried >> k) & 1) == color) r |= bit(sq);
-    int s = sq;
-    for (unsigned c = code; c; c &= c - 1) {
-        int i = __builtin_ctz(c);
-        s += step;
-        bool top_is_mover = (int)((carried >> (k - 1 - i)) & 1) == color;
-        bool last = (c & (c - 1)) == 0;
-        if (top_is_mover && !(last && moving_wall))
-            r |= bit(s);
-        else
-            r &= ~bit(s);
-    }
-    return r;
-}
-
 /* Tries every spread of (sq, dir) for `color` on bitboards alone and
  * returns one after which `color` has a road, or TAK_MOVE_NONE; spreads over
  * fewer than `shortest` squares are known to give none. A road for the mover
@@ -80,7 +56,7 @@ static TakMove spread_win_line(const TakPosition *pos, int color, int sq, int di
             ok = count == 1 || (code & (1u << (count - 2)));
         }
         if (!ok) continue;
-        TakBitboard r = road_after_spread(pos, color, sq, step, code, road);
+        TakBitboard r = engine_road_after_spread(pos, color, sq, step, code, road);
         bool again = false;
         for (int j = 0; j < seen_count && !again; j++) again = seen[j] == r;
         if (again) continue;
@@ -336,7 +312,7 @@ TakBitboard engine_parry_zone(const TakPosition *pos, int color, TakMove win, co
     TakBitboard road = pos->owner[color] & ~pos->walls, zone = engine_move_squares(win, size);
     TakBitboard after = road | zone; /* a placement's */
     if (tak_move_is_spread(win))
-        after = road_after_spread(pos, color, sq, board_step(tak_move_direction(win), size),
+        after = engine_road_after_spread(pos, color, sq, board_step(tak_move_direction(win), size),
                                   tak_move_drops(win), road);
     /* Every group of road squares that joins two opposite edges after it. */
     TakBitboard ns = board_flood(after & m->north, after, size) &

@@ -2,7 +2,8 @@
 # test_tune.sh: the evaluation tuner's self-play (tools/tune/tune gen), from
 # random openings and from a book of start positions (--book), with the
 # search's scores (--scores), and its errors for a book it cannot use; the
-# network's fit (tune net) and its errors.
+# network's fit (tune net) and its errors; the linear weights' and the move
+# policy's fits (fit.sh) and their rebuilds.
 . "$(dirname "$0")/lib/common.sh"
 TUNE=${TUNE:-build/tools/tune/tune}
 
@@ -513,6 +514,58 @@ if [ "$rc" -eq 1 ] && grep -q 'linear weights differ' "$scratch/err"; then
 else
     fail "rebuild.sh --linear reports weights that differ" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
 fi
+# fit.sh --policy fits 5x5's move policy to the same chunks (the moves their
+# games played) and writes its recipe; the fit places the played moves
+# higher than the fixed preference does; rebuild.sh --policy plays the chunks
+# again and fits the same table.
+FIT_OUT=$scratch/policy.c NET_RECIPES=$scratch/policies tools/tune/fit.sh --policy 5 "$scratch"/rebuild/t/c*_5.txt \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+places=$(sed -n 's/^tune policy: fitted to [0-9]* positions: .*its mean place \([0-9.]*\) (\([0-9.]*\) by the fixed preference)$/\1 \2/p' "$scratch/err")
+if [ "$rc" -eq 0 ] && grep -q '^policy [0-9a-f]*\(-dirty\)\? 5 --heldout data/heldout/5.txt$' "$scratch/policies/5.recipe" &&
+    [ "$(grep -c '^chunk t .* train$' "$scratch/policies/5.recipe")" -eq "$chunks" ] &&
+    [ -n "$places" ] && awk -v p="$places" 'BEGIN { split(p, a, " "); exit !(a[1] < a[2]) }' &&
+    grep -q '^static const int16_t policy_5\[POLICY_FEATURES\] = {$' "$scratch/policy.c" &&
+    grep -q '\[5\] = policy_5' "$scratch/policy.c" && grep -q '\[5\] = "tune policy .* 5 --heldout' "$scratch/policy.c" &&
+    ${CC:-cc} -std=c11 -fsyntax-only -Wall -Wextra -Werror -Iinclude -Isrc/engine "$scratch/policy.c" 2>"$scratch/cc"; then
+    pass
+else
+    fail "fit.sh --policy fits a move policy that places the played moves higher, and writes its recipe" "rc=$rc" \
+        "places: $places" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")" "$(head -n 5 "$scratch/cc" 2>&1)"
+fi
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/policy.c NET_RECIPES=$scratch/policies \
+    tools/tune/rebuild.sh --policy 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as recorded" "$scratch/out" &&
+    grep -q 'move policy is identical' "$scratch/out"; then
+    pass
+else
+    fail "rebuild.sh --policy makes the data and the move policy again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
+fi
+sed 's/^\(static const int16_t policy_5.*\)$/\1\n    1,/' "$scratch/policy.c" >"$scratch/other.c"
+TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/other.c NET_RECIPES=$scratch/policies \
+    tools/tune/rebuild.sh --policy 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'move policy differs' "$scratch/err"; then
+    pass
+else
+    fail "rebuild.sh --policy reports a move policy that differs" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
+fi
+# tune policy's errors: no output file, a message naming what was wrong.
+rm -f "$scratch/bad.c"
+for bad in "1:--epochs 2 $scratch/missing.txt:cannot read" "1:6 $scratch/scored.txt:positions of size 6 with the move played: too few" \
+    "2:2 $scratch/scored.txt:usage" "2:5 --lr 0 $scratch/scored.txt:usage" "2:5 --epochs x $scratch/scored.txt:usage" \
+    "2:5 --bogus 1 $scratch/scored.txt:usage" "2:5:usage"; do
+    want=${bad%%:*} rest=${bad#*:} args=${rest%%:*} says=${rest#*:}
+    [[ $args == --* ]] && args="5 $args"
+    # shellcheck disable=SC2086
+    tune policy "$scratch/bad.c" $args
+    if [ "$rc" -eq "$want" ] && [[ $err == *"$says"* ]] && [ ! -e "$scratch/bad.c" ]; then
+        pass
+    else
+        fail "tune policy $args" "rc=$rc (want $want)" "$err"
+    fi
+done
 # A chunk fit.sh cannot vouch for: changed since its manifest line, or with none.
 mkdir -p "$scratch/changed/t"
 cp "$loop/t/MANIFEST" "$scratch/changed/t/"

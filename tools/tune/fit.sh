@@ -1,8 +1,10 @@
 #!/bin/bash
-# fit.sh: fits the linear weights of one size to chunks net.sh played, and
-# writes the recipe that makes the data and the weights again.
+# fit.sh: fits the linear weights of one size, or its move policy, to chunks
+# net.sh played, and writes the recipe that makes the data and the weights
+# again.
 #
 #   tools/tune/fit.sh SIZE LAMBDA CHUNK...
+#   tools/tune/fit.sh --policy SIZE CHUNK...
 #
 # Each CHUNK is a file DATA_DIR/GENERATION/FILE that net.sh wrote, with its
 # line in DATA_DIR/GENERATION/MANIFEST (the file must still match that
@@ -14,19 +16,37 @@
 # rewrites src/engine/weights.c
 # (FIT_OUT: another file) and writes tools/tune/weights/SIZE.recipe
 # (NET_RECIPES: another folder), from which `tools/tune/rebuild.sh --linear
-# SIZE` plays every chunk again and refits. NET_DIRTY_OK=1 lets a tree that
-# differs from its commit fit (tests; the recipe then says "dirty").
+# SIZE` plays every chunk again and refits. With --policy, the move policy
+# instead (`tune policy OUT SIZE --heldout data/heldout/SIZE.txt CHUNK...`:
+# the moves the chunks' games played), into src/engine/policy_weights.c and
+# tools/tune/policies/SIZE.recipe, rebuilt by `rebuild.sh --policy SIZE`.
+# NET_DIRTY_OK=1 lets a tree that differs from its commit fit (tests; the
+# recipe then says "dirty").
 set -euo pipefail
 
-if [ $# -lt 3 ] || ! [[ $1 =~ ^[3-8]$ ]] || ! [[ $2 =~ ^(0|1|0?\.[0-9]+)$ ]]; then
+usage() {
     echo "usage: tools/tune/fit.sh SIZE LAMBDA CHUNK... (SIZE 3-8, LAMBDA 0 to 1)" >&2
+    echo "       tools/tune/fit.sh --policy SIZE CHUNK..." >&2
     exit 2
+}
+policy=
+[ "${1:-}" = --policy ] && policy=yes && shift
+[ $# -ge 2 ] && [[ $1 =~ ^[3-8]$ ]] || usage
+size=$1
+shift
+if [ -z "$policy" ]; then
+    [ $# -ge 2 ] && [[ $1 =~ ^(0|1|0?\.[0-9]+)$ ]] || usage
+    lambda=$1
+    shift
 fi
-size=$1 lambda=$2
-shift 2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$(realpath -m "${FIT_OUT:-$root/src/engine/weights.c}") # (the fit runs from ROOT)
-recipes=${NET_RECIPES:-$root/tools/tune/weights}
+if [ -n "$policy" ]; then
+    out=$(realpath -m "${FIT_OUT:-$root/src/engine/policy_weights.c}") # (the fit runs from ROOT)
+    recipes=${NET_RECIPES:-$root/tools/tune/policies}
+else
+    out=$(realpath -m "${FIT_OUT:-$root/src/engine/weights.c}")
+    recipes=${NET_RECIPES:-$root/tools/tune/weights}
+fi
 . "$root/tools/tune/workers.sh"
 heldout=data/heldout/$size.txt # (from ROOT, as in the recipe)
 [ -r "$root/$heldout" ] || { echo "fit.sh: no held-out openings $heldout" >&2; exit 2; }
@@ -72,22 +92,33 @@ positions=$(cat "$@" | grep -vc '^#' || true)
 commit=$(tree_commit "$root")
 make -C "$root" --no-print-directory build/tools/tune/tune >/dev/null
 tune=$root/build/tools/tune/tune
-args=(--sizes "$size" --lambda "$lambda" --heldout "$heldout")
 chunks=()
 for chunk in "$@"; do chunks+=("$(realpath "$chunk")"); done
-# (From ROOT: the --heldout paths are the recipe's, relative to it.)
-(cd "$root" && "$tune" fit "$out" "${args[@]}" "${chunks[@]}")
 mkdir -p "$recipes"
+if [ -n "$policy" ]; then
+    args=(--heldout "$heldout")
+    (cd "$root" && "$tune" policy "$out" "$size" "${args[@]}" "${chunks[@]}")
+    what="move policy of src/engine/policy_weights.c" kind=policy rebuild="--policy $size"
+    fitted="policy COMMIT SIZE ARGS: the tuner of COMMIT fits the moves the chunks' games played, in this order."
+    recorded="policy $commit $size ${args[*]}"
+else
+    args=(--sizes "$size" --lambda "$lambda" --heldout "$heldout")
+    # (From ROOT: the --heldout paths are the recipe's, relative to it.)
+    (cd "$root" && "$tune" fit "$out" "${args[@]}" "${chunks[@]}")
+    what="linear weights of src/engine/weights.c" kind=linear rebuild="--linear $size"
+    fitted="linear COMMIT SIZE ARGS: the tuner of COMMIT fits the chunks, in this order."
+    recorded="linear $commit $size ${args[*]}"
+fi
 {
-    echo "# The ${size}x$size linear weights of src/engine/weights.c, written by tools/tune/fit.sh."
-    echo "# Rebuild them, data and all, with: tools/tune/rebuild.sh --linear $size"
-    echo "# linear COMMIT SIZE ARGS: the tuner of COMMIT fits the chunks, in this order."
+    echo "# The ${size}x$size $what, written by tools/tune/fit.sh."
+    echo "# Rebuild them, data and all, with: tools/tune/rebuild.sh $rebuild"
+    echo "# $fitted"
     echo "# chunk GENERATION COMMIT FILE SIZE GAMES NODES SEED HALF_KOMI LINES SHA256 train:"
     echo "#   made by COMMIT's tuner as: tune gen SIZE GAMES NODES SEED HALF_KOMI --scores --heldout H,"
     echo "#   H being COMMIT's data/heldout/SIZE.txt"
     echo "# heldout SET SHA256: the fit leaves out every game through an opening of SET (--heldout SET)"
     echo "heldout $heldout $(sha256sum "$root/$heldout" | cut -d' ' -f1)"
-    echo "linear $commit $size ${args[*]}"
+    echo "$recorded"
     printf '%s train\n' "${lines[@]}"
 } >"$recipes/$size.recipe"
-echo "fit.sh: wrote $out and $recipes/$size.recipe"
+echo "fit.sh: wrote $out and $recipes/$size.recipe ($kind)"

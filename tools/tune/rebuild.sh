@@ -1,12 +1,13 @@
 #!/bin/bash
-# rebuild.sh: makes a size's network, or its linear weights, again from the
-# repository alone.
+# rebuild.sh: makes a size's network, its linear weights or its move policy
+# again from the repository alone.
 #
-#   tools/tune/rebuild.sh [--linear] SIZE [WORK_DIR]
+#   tools/tune/rebuild.sh [--linear | --policy] SIZE [WORK_DIR]
 #
 # Reads tools/tune/nets/SIZE.recipe (written by net.sh when it fitted the
-# network), or with --linear tools/tune/weights/SIZE.recipe (written by
-# fit.sh; NET_RECIPES: another folder for either), and
+# network), or with --linear tools/tune/weights/SIZE.recipe, with --policy
+# tools/tune/policies/SIZE.recipe (both written by fit.sh; NET_RECIPES:
+# another folder for any), and
 # 1. builds the tuner of every commit the recipe names, each from that
 #    commit's tree (git archive), so each chunk is played by the engine that
 #    played it first;
@@ -24,8 +25,11 @@
 #    WORK_DIR/net_weights.c and compares the size's arrays with
 #    src/engine/net_weights.c; or the linear weights (`tune fit`, the chunks
 #    in the recipe's order) into WORK_DIR/weights.c, compared with the
-#    size's table in src/engine/weights.c (NET_COMPARE: another file for
-#    either): "identical" or a difference, and the exit status says which.
+#    size's table in src/engine/weights.c; or the move policy (`tune
+#    policy`, the chunks in the recipe's order) into
+#    WORK_DIR/policy_weights.c, compared with the size's table in
+#    src/engine/policy_weights.c (NET_COMPARE: another file for any):
+#    "identical" or a difference, and the exit status says which.
 # The chunks that came out as recorded are added to WORK_DIR/GENERATION/MANIFEST,
 # so the replayed data can be fitted again (fit.sh; net.sh with the
 # generation's SIZES file, the sizes it was played with, beside it).
@@ -36,15 +40,21 @@
 # for every commit instead (tests, or a recipe from a tree that was dirty).
 set -euo pipefail
 
-linear=
+linear= policy=
 [ "${1:-}" = --linear ] && linear=yes && shift
+[ -z "$linear" ] && [ "${1:-}" = --policy ] && policy=yes && shift
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[3-8]$ ]]; then
-    echo "usage: tools/tune/rebuild.sh [--linear] SIZE [WORK_DIR]" >&2
+    echo "usage: tools/tune/rebuild.sh [--linear | --policy] SIZE [WORK_DIR]" >&2
     exit 2
 fi
 size=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -n "$linear" ]; then
+if [ -n "$policy" ]; then
+    recipe=${NET_RECIPES:-$root/tools/tune/policies}/$size.recipe
+    work=${2:-/tmp/tak-rebuild-policy-$size}
+    compare=${NET_COMPARE:-$root/src/engine/policy_weights.c}
+    fit_kind=policy
+elif [ -n "$linear" ]; then
     recipe=${NET_RECIPES:-$root/tools/tune/weights}/$size.recipe
     work=${2:-/tmp/tak-rebuild-linear-$size}
     compare=${NET_COMPARE:-$root/src/engine/weights.c}
@@ -166,7 +176,11 @@ arrays() {
         on && !/^ *"/ { print }
         on && /};$/ { on = 0 }' "$1"
 }
-if [ -n "$linear" ]; then
+if [ -n "$policy" ]; then
+    rebuilt=$work/policy_weights.c section=arrays what="move policy" is=is differs=differs
+    # shellcheck disable=SC2086
+    (cd "$root" && "$fit_tune" policy "$rebuilt" "$size" $fit_args "${train[@]}")
+elif [ -n "$linear" ]; then
     rebuilt=$work/weights.c section=table what="linear weights" is=are differs=differ
     # shellcheck disable=SC2086
     (cd "$root" && "$fit_tune" fit "$rebuilt" $fit_args "${train[@]}") # (--heldout paths from ROOT)

@@ -38,6 +38,17 @@
  *       opening of a FILE is left out whole, as with tune net, so a fit can
  *       use data made before a held-out set was (data made without opening
  *       records is then refused).
+ *   tune policy OUT.c SIZE [--epochs N] [--lr R] [--l2 L] [--heldout FILE]...
+ *            DATA...
+ *       the move policy of SIZE (src/engine/policy.c): every line of DATA
+ *       one ply after the line before it (tune gen samples one position in
+ *       two, so about half of them) gives the move played between them,
+ *       which the searches of the game chose; a softmax over each
+ *       position's legal moves, linear in their features, is fitted to
+ *       those moves by stochastic gradient descent (fixed seed, so the same
+ *       data gives the same weights), one position in POLICY_VALID_EVERY
+ *       held out to judge it; writes a whole policy_weights.c to OUT.c
+ *       (other sizes' tables kept). --heldout as for tune fit.
  * train.sh runs one generation of games and the fit; README.md the recipe.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -1200,6 +1211,19 @@ static const char *float_literal(char buf[40], double v, int digits) {
     return buf;
 }
 
+/* The command line that made a table, as its made_by string: "tune" and
+ * the arguments, cut at `cap`, with what would end the C string or comment
+ * it goes in replaced. */
+static void made_by_text(char *made_by, size_t cap, int argc, char **argv) {
+    snprintf(made_by, cap, "tune");
+    for (int a = 1; a < argc; a++) {
+        size_t used = strlen(made_by);
+        if (snprintf(made_by + used, cap - used, " %s", argv[a]) >= (int)(cap - used)) break;
+        for (char *c = made_by + used; *c; c++)
+            if (*c == '"' || *c == '\\' || *c == '*') *c = '_'; /* kept out of the C string and comment */
+    }
+}
+
 static bool save_net(const char *path, int size, const NetParams *p, int argc, char **argv) {
     int inputs_of_size = engine_net_input_count(size);
     bool finite = isfinite(p->b2);
@@ -1216,13 +1240,8 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
         fprintf(stderr, "tune: cannot write %s\n", tmp);
         return false;
     }
-    char made_by[1024] = "tune";
-    for (int a = 1; a < argc; a++) {
-        size_t used = strlen(made_by);
-        if (snprintf(made_by + used, sizeof made_by - used, " %s", argv[a]) >= (int)(sizeof made_by - used)) break;
-        for (char *c = made_by + used; *c; c++)
-            if (*c == '"' || *c == '\\' || *c == '*') *c = '_'; /* kept out of the C string and comment */
-    }
+    char made_by[1024];
+    made_by_text(made_by, sizeof made_by, argc, argv);
     fprintf(out, "/*\n * net_weights.c: the evaluation network of each board size (net.c), written\n"
                  " * by `tune net` (each network's made_by says how); a size without one is\n"
                  " * evaluated by the linear terms alone.\n */\n#include \"internal.h\"\n");
@@ -1453,6 +1472,265 @@ static int cmd_net(int argc, char **argv) {
     return ok ? 0 : 1;
 }
 
+/* ---- tune policy: the move policy (src/engine/policy.c) ---------------- */
+
+/* The first ply whose move a policy learns from: tune gen's games begin
+ * with up to six random plies. */
+#define POLICY_FIRST_PLY 6
+#define POLICY_VALID_EVERY 20 /* one position in this many judges the fit */
+#define POLICY_MIN_POSITIONS 200 /* fewer to fit: refused */
+
+/* A position's legal moves as features, and which of them was played. */
+typedef struct PolicyMove {
+    uint8_t n, f[POLICY_ACTIVE];
+} PolicyMove;
+
+typedef struct PolicySet {
+    PolicyMove *moves;       /* every position's moves, one after another */
+    size_t moves_n, moves_cap;
+    size_t *first;           /* a position's first move in moves; first[n] = moves_n */
+    uint16_t *played, *pref; /* the move played; its place by order_preference's order */
+    size_t n, cap;
+} PolicySet;
+
+typedef struct PolicyReading {
+    int size;
+    TakPosition prev; /* the last position offered, whose successor may follow */
+    bool have;
+    long unmatched;   /* a line one ply after the last that no move reaches */
+    PolicySet train, valid;
+    TakMoveList list;
+} PolicyReading;
+
+static bool policy_grow(PolicySet *s, int moves) {
+    if (s->n + 2 > s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 4096;
+        size_t *first = realloc(s->first, s->cap * sizeof *first);
+        if (first) s->first = first;
+        uint16_t *played = realloc(s->played, s->cap * sizeof *played);
+        if (played) s->played = played;
+        uint16_t *pref = realloc(s->pref, s->cap * sizeof *pref);
+        if (pref) s->pref = pref;
+        if (!first || !played || !pref) return false;
+    }
+    while (s->moves_n + (size_t)moves > s->moves_cap) {
+        s->moves_cap = s->moves_cap ? 2 * s->moves_cap : 1 << 16;
+        PolicyMove *grown = realloc(s->moves, s->moves_cap * sizeof *grown);
+        if (!grown) return false;
+        s->moves = grown;
+    }
+    return true;
+}
+
+/* A line one ply after the one before (the move between them is the one
+ * the game's search played) makes a sample of the one before. */
+static bool take_policy(const DataLine *d, const BoardMasks *m, void *user) {
+    PolicyReading *r = user;
+    TakPosition prev = r->prev;
+    bool follows = r->have && d->pos.ply == prev.ply + 1 && prev.ply >= POLICY_FIRST_PLY;
+    r->prev = d->pos;
+    r->have = true;
+    if (!follows) return true;
+    int n = tak_moves_generate(&prev, &r->list), played = -1;
+    for (int i = 0; i < n && played < 0; i++) {
+        TakUndo u;
+        tak_position_make(&prev, r->list.moves[i], &u);
+        if (prev.hash == d->pos.hash && prev.owner[0] == d->pos.owner[0] && prev.owner[1] == d->pos.owner[1])
+            played = i;
+        tak_position_unmake(&prev, r->list.moves[i], &u);
+    }
+    if (played < 0) {
+        r->unmatched++;
+        return true;
+    }
+    PolicySet *s = prev.hash % POLICY_VALID_EVERY == 0 ? &r->valid : &r->train;
+    if (!policy_grow(s, n)) {
+        fprintf(stderr, "tune policy: out of memory\n");
+        return false;
+    }
+    PolicyNode node = policy_node(&prev, m);
+    int pref = order_preference(r->list.moves[played]), place = 0;
+    s->first[s->n] = s->moves_n;
+    for (int i = 0; i < n; i++) {
+        PolicyMove *pm = &s->moves[s->moves_n++];
+        pm->n = (uint8_t)policy_features(&prev, m, &node, r->list.moves[i], pm->f);
+        place += order_preference(r->list.moves[i]) > pref;
+    }
+    s->played[s->n] = (uint16_t)played;
+    s->pref[s->n] = (uint16_t)place;
+    s->n++;
+    s->first[s->n] = s->moves_n;
+    return true;
+}
+
+/* The softmax of one position's moves under `w` into p; returns the log of
+ * the played move's probability. */
+static double policy_softmax(const PolicySet *s, size_t k, const double *w, double *p) {
+    size_t a = s->first[k], n = s->first[k + 1] - a;
+    double top = -1e300, sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        const PolicyMove *pm = &s->moves[a + i];
+        double z = 0;
+        for (int j = 0; j < pm->n; j++) z += w[pm->f[j]];
+        p[i] = z;
+        top = z > top ? z : top;
+    }
+    for (size_t i = 0; i < n; i++) sum += p[i] = exp(p[i] - top);
+    for (size_t i = 0; i < n; i++) p[i] /= sum;
+    return log(p[s->played[k]] > 1e-300 ? p[s->played[k]] : 1e-300);
+}
+
+/* Loss (mean negative log-likelihood), the share of positions whose played
+ * move comes first, and the played move's mean place, under `w`; and the
+ * mean place by order_preference (ties after). */
+static void policy_judge(const PolicySet *s, const double *w, double *p, const char *name) {
+    double loss = 0, place = 0, pref_place = 0;
+    long first = 0;
+    for (size_t k = 0; k < s->n; k++) {
+        loss -= policy_softmax(s, k, w, p);
+        size_t n = s->first[k + 1] - s->first[k];
+        int ahead = 0;
+        for (size_t i = 0; i < n; i++) ahead += p[i] > p[s->played[k]];
+        first += ahead == 0;
+        place += ahead;
+        pref_place += s->pref[k];
+    }
+    double n = s->n ? (double)s->n : 1;
+    fprintf(stderr, "tune policy: %s %zu positions: loss %.4f, played move first %.1f%%, its mean place %.2f"
+                    " (%.2f by the fixed preference)\n",
+            name, s->n, loss / n, 100.0 * first / n, place / n, pref_place / n);
+}
+
+static void policy_free(PolicySet *s) {
+    free(s->moves), free(s->first), free(s->played), free(s->pref);
+}
+
+/* Writes policy_weights.c with `w` for `size` (as POLICY_UNIT-ths) and the
+ * other sizes' tables as they are, through a temporary file. */
+static bool save_policy(const char *path, int size, const double *w, int argc, char **argv) {
+    int16_t q[POLICY_FEATURES];
+    for (int i = 0; i < POLICY_FEATURES; i++) {
+        double v = w[i] * POLICY_UNIT;
+        if (!isfinite(v) || fabs(v) > 32767) {
+            fprintf(stderr, "tune policy: weight %d is %g: nothing written\n", i, w[i]);
+            return false;
+        }
+        q[i] = (int16_t)lround(v);
+    }
+    char tmp[4096], made_by[1024];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
+    made_by_text(made_by, sizeof made_by, argc, argv);
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "tune: cannot write %s\n", tmp);
+        return false;
+    }
+    fprintf(out, "/*\n * policy_weights.c: the move policy's weights by board size (policy.c),\n"
+                 " * in POLICY_UNIT-ths of a logit, written by `tune policy` (each table's\n"
+                 " * made_by says how); a size without one is ordered by history and a\n"
+                 " * fixed preference alone (ordering.c).\n */\n#include \"internal.h\"\n");
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++) {
+        const int16_t *old = policy_weights[s];
+        if (s != size && !old) continue;
+        const int16_t *t = s == size ? q : old;
+        fprintf(out, "\nstatic const int16_t policy_%d[POLICY_FEATURES] = {", s);
+        for (int i = 0; i < POLICY_FEATURES; i++) fprintf(out, "%s%d,", i % 16 ? " " : "\n    ", t[i]);
+        fprintf(out, "\n};\n");
+    }
+    fprintf(out, "\nconst int16_t *const policy_weights[TAK_MAX_SIZE + 1] = {");
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++)
+        if (s == size || policy_weights[s]) fprintf(out, "[%d] = policy_%d, ", s, s);
+    fprintf(out, "};\n\nconst char *const policy_made_by[TAK_MAX_SIZE + 1] = {");
+    for (int s = TAK_MIN_SIZE; s <= TAK_MAX_SIZE; s++) {
+        const char *by = s == size ? made_by : policy_weights[s] ? policy_made_by[s] : NULL;
+        if (by) fprintf(out, "\n    [%d] = \"%s\",", s, by);
+    }
+    fprintf(out, "\n};\n");
+    bool ok = !ferror(out);
+    ok = fclose(out) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "tune: cannot write %s\n", path);
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* tune policy OUT.c SIZE [--epochs N] [--lr R] [--l2 L] [--heldout FILE]... DATA... */
+static int cmd_policy(int argc, char **argv) {
+    if (argc < 5) return 2;
+    int size = atoi(argv[3]), epochs = 8, held = 0;
+    double lr = 0.01, l2 = 1e-6;
+    const char *heldout[MAX_HELDOUT_FILES];
+    int a = 4;
+    for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
+        if (strcmp(argv[a], "--epochs") == 0) epochs = whole(argv[a + 1]);
+        else if (strcmp(argv[a], "--lr") == 0) lr = number(argv[a + 1]);
+        else if (strcmp(argv[a], "--l2") == 0) l2 = number(argv[a + 1]);
+        else if (strcmp(argv[a], "--heldout") == 0 && held < MAX_HELDOUT_FILES) heldout[held++] = argv[a + 1];
+        else return 2;
+    }
+    if (size < TAK_MIN_SIZE || size > TAK_MAX_SIZE || epochs < 0 || !(lr > 0) || !(l2 >= 0) || a >= argc)
+        return 2;
+    KeySet set = {0};
+    if (held && !heldout_read(&set, heldout, held, size, "tune policy")) {
+        free(set.keys);
+        return 1;
+    }
+    Reading how = {size, 0, 0, held ? &set : NULL, 0, 0};
+    static PolicyReading r;
+    r.size = size;
+    bool ok = true;
+    for (; a < argc && ok; a++) {
+        r.have = false; /* no sample spans two files */
+        ok = read_samples(argv[a], &how, take_policy, &r);
+    }
+    free(set.keys);
+    double *w = calloc(POLICY_FEATURES, sizeof *w), *p = malloc(TAK_MAX_MOVES * sizeof *p);
+    size_t *order = malloc((r.train.n ? r.train.n : 1) * sizeof *order);
+    if (ok && (!w || !p || !order)) {
+        fprintf(stderr, "tune policy: out of memory\n");
+        ok = false;
+    }
+    if (ok && r.train.n < POLICY_MIN_POSITIONS) {
+        fprintf(stderr, "tune policy: %zu positions of size %d with the move played: too few to fit\n",
+                r.train.n, size);
+        ok = false;
+    }
+    if (ok) {
+        heldout_report(&how, "tune policy");
+        fprintf(stderr, "tune policy: %zu positions (%zu moves) to fit, %zu to judge; %ld lines no move"
+                        " reached\n", r.train.n, r.train.moves_n, r.valid.n, r.unmatched);
+        uint64_t rng = 12345;
+        for (size_t k = 0; k < r.train.n; k++) order[k] = k;
+        for (int e = 0; e < epochs; e++) {
+            for (size_t k = r.train.n; k > 1; k--) { /* a fresh order each epoch */
+                size_t j = rng_next(&rng) % k, t = order[k - 1];
+                order[k - 1] = order[j], order[j] = t;
+            }
+            double rate = lr * (1.0 - (double)e / (epochs + 1));
+            for (size_t k = 0; k < r.train.n; k++) {
+                size_t i = order[k], first = r.train.first[i], n = r.train.first[i + 1] - first;
+                policy_softmax(&r.train, i, w, p);
+                p[r.train.played[i]] -= 1; /* the gradient of the loss by each move's logit */
+                for (size_t m = 0; m < n; m++) {
+                    const PolicyMove *pm = &r.train.moves[first + m];
+                    for (int j = 0; j < pm->n; j++) w[pm->f[j]] -= rate * p[m];
+                }
+                if (l2 > 0 && k % 64 == 0)
+                    for (int j = 0; j < POLICY_FEATURES; j++) w[j] -= rate * 64 * l2 * w[j];
+            }
+            fprintf(stderr, "tune policy: epoch %d of %d\n", e + 1, epochs);
+            policy_judge(&r.valid, w, p, "judged on");
+        }
+        policy_judge(&r.train, w, p, "fitted to");
+        ok = save_policy(argv[2], size, w, argc, argv);
+    }
+    free(w), free(p), free(order);
+    policy_free(&r.train), policy_free(&r.valid);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     int rc = 2;
     if (argc >= 2 && strcmp(argv[1], "gen") == 0) rc = cmd_gen(argc, argv);
@@ -1462,6 +1740,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "carry") == 0) rc = cmd_carry(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "net") == 0) rc = cmd_net(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "heldout") == 0) rc = cmd_heldout(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "policy") == 0) rc = cmd_policy(argc, argv);
     if (rc == 2)
         fprintf(stderr, "usage: tune gen SIZE GAMES NODES SEED [HALF_KOMI] [--book FILE] [--scores]\n"
                         "                [--heldout FILE]\n"
@@ -1473,6 +1752,7 @@ int main(int argc, char **argv) {
                         "       tune carry OUT.c FROM TO...\n"
                         "       tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R]\n"
                         "                [--decay D] [--hidden H] [--valid FILE] [--valid-lambda L] [--init]\n"
-                        "                [--heldout FILE]... DATA...\n");
+                        "                [--heldout FILE]... DATA...\n"
+                        "       tune policy OUT.c SIZE [--epochs N] [--lr R] [--l2 L] [--heldout FILE]... DATA...\n");
     return rc;
 }
