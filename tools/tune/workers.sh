@@ -30,13 +30,15 @@ frozen_tuner() {
 
 # tree_commit ROOT: the commit the tuner built from ROOT's tree is, for a
 # recipe: HEAD, when nothing the tuner is built from differs from it (the
-# networks' weights file and the recipes are what a fit writes, so they may);
+# networks' and the move policy's weights files and their recipes are what
+# a fit writes, so they may);
 # HEAD-dirty when something does and NET_DIRTY_OK is set; else an error.
 tree_commit() {
     local head changed
     head=$(git -C "$1" rev-parse HEAD) || return 1
     changed=$(git -C "$1" status --porcelain --untracked-files=no -- src include tools/tune Makefile |
-        grep -v -e 'src/engine/net_weights\.c$' -e 'tools/tune/nets/' || true)
+        grep -v -e 'src/engine/net_weights\.c$' -e 'tools/tune/nets/' \
+            -e 'src/engine/policy_weights\.c$' -e 'tools/tune/policies/' || true)
     if [ -z "$changed" ]; then
         echo "$head"
     elif [ -n "${NET_DIRTY_OK:-}" ]; then
