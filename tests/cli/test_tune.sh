@@ -481,6 +481,14 @@ if [ "$rc" -eq 1 ] && grep -q "1 of $chunks chunks differ" "$scratch/err" && gre
 else
     fail "rebuild.sh reports what differs" "rc=$rc" "$(cat "$scratch/out")" "$(cat "$scratch/err")"
 fi
+# rebuild_as --linear|--policy RECIPES COMPARE: rebuild.sh of that kind for
+# 5x5, from the recipe in RECIPES with the test's tuner, the result compared
+# with COMPARE; sets $rc (its output in $scratch/out and $scratch/err).
+rebuild_as() {
+    TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$3 NET_RECIPES=$2 \
+        tools/tune/rebuild.sh "$1" 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
+    rc=$?
+}
 # tools/tune/fit.sh fits a size's linear weights to the same chunks, as the
 # rebuild above played them again, and writes their recipe; rebuild.sh
 # --linear plays the chunks again (kept from the rebuild above when their
@@ -497,18 +505,14 @@ if [ "$rc" -eq 0 ] && grep -q '^linear [0-9a-f]*\(-dirty\)\? 5 --sizes 5 --lambd
 else
     fail "fit.sh fits the linear weights and writes their recipe" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
-TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/linear.c NET_RECIPES=$scratch/weights \
-    tools/tune/rebuild.sh --linear 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
-rc=$?
+rebuild_as --linear "$scratch/weights" "$scratch/linear.c"
 if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as recorded" "$scratch/out" &&
     grep -q 'linear weights are identical' "$scratch/out"; then
     pass
 else
     fail "rebuild.sh --linear makes the data and the weights again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
-TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=src/engine/weights.c NET_RECIPES=$scratch/weights \
-    tools/tune/rebuild.sh --linear 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
-rc=$?
+rebuild_as --linear "$scratch/weights" src/engine/weights.c
 if [ "$rc" -eq 1 ] && grep -q 'linear weights differ' "$scratch/err"; then
     pass
 else
@@ -533,9 +537,7 @@ else
     fail "fit.sh --policy fits a move policy that places the played moves higher, and writes its recipe" "rc=$rc" \
         "places: $places" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")" "$(head -n 5 "$scratch/cc" 2>&1)"
 fi
-TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/policy.c NET_RECIPES=$scratch/policies \
-    tools/tune/rebuild.sh --policy 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
-rc=$?
+rebuild_as --policy "$scratch/policies" "$scratch/policy.c"
 if [ "$rc" -eq 0 ] && grep -q "$chunks chunks played again, every checksum as recorded" "$scratch/out" &&
     grep -q 'move policy is identical' "$scratch/out"; then
     pass
@@ -543,9 +545,7 @@ else
     fail "rebuild.sh --policy makes the data and the move policy again" "rc=$rc" "$(cat "$scratch/out")" "$(tail -n 5 "$scratch/err")"
 fi
 sed 's/^\(static const int16_t policy_5.*\)$/\1\n    1,/' "$scratch/policy.c" >"$scratch/other.c"
-TRAIN_WORKERS=2 REBUILD_TUNER=$TUNE NET_COMPARE=$scratch/other.c NET_RECIPES=$scratch/policies \
-    tools/tune/rebuild.sh --policy 5 "$scratch/rebuild" >"$scratch/out" 2>"$scratch/err"
-rc=$?
+rebuild_as --policy "$scratch/policies" "$scratch/other.c"
 if [ "$rc" -eq 1 ] && grep -q 'move policy differs' "$scratch/err"; then
     pass
 else

@@ -907,6 +907,19 @@ static void heldout_report(const Reading *how, const char *who) {
                 how->heldout->n, how->games_out, how->lines_out);
 }
 
+/* Closes `out`, written to `tmp`, and renames it over `path`: a failed
+ * write leaves `path` as it was and no `tmp` behind. */
+static bool commit_file(FILE *out, const char *tmp, const char *path) {
+    bool ok = !ferror(out);
+    ok = fclose(out) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "tune: writing %s failed\n", path);
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
 static void write_weights(FILE *out, Weights w[TAK_MAX_SIZE + 1]) {
     fprintf(out, "/*\n * weights.c: the evaluation weights by board size, in 1/16 of a hundredth\n"
                  " * of a flat per feature unit, {opening, end of game} (see the feature list\n"
@@ -946,14 +959,7 @@ static bool save_weights(const char *path, Weights w[TAK_MAX_SIZE + 1]) {
         return false;
     }
     write_weights(out, w);
-    bool ok = !ferror(out);
-    ok = fclose(out) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "tune: writing %s failed\n", path);
-        remove(tmp);
-        return false;
-    }
-    return true;
+    return commit_file(out, tmp, path);
 }
 
 /* Fits the weights of one size to `data`, saying how well they predicted the
@@ -1291,11 +1297,7 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
         if (s == size || engine_nets[s])
             fprintf(out, "#if NET_BUILT(%d)\n    [%d] = {w1_stored_%d, w1_max_%d, w1_%d},\n#endif\n", s, s, s, s, s);
     fprintf(out, "};\n");
-    if (fclose(out) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "tune: writing %s failed\n", path);
-        return false;
-    }
-    return true;
+    return commit_file(out, tmp, path);
 }
 
 /* tune net OUT.c SIZE [--k K] [--lambda L] [--td T] [--epochs N] [--lr R] [--decay D]
@@ -1646,14 +1648,7 @@ static bool save_policy(const char *path, int size, const double *w, int argc, c
         if (by) fprintf(out, "\n    [%d] = \"%s\",", s, by);
     }
     fprintf(out, "\n};\n");
-    bool ok = !ferror(out);
-    ok = fclose(out) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        fprintf(stderr, "tune: cannot write %s\n", path);
-        remove(tmp);
-        return false;
-    }
-    return true;
+    return commit_file(out, tmp, path);
 }
 
 /* tune policy OUT.c SIZE [--epochs N] [--lr R] [--l2 L] [--heldout FILE]... DATA... */
