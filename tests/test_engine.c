@@ -897,10 +897,11 @@ static void test_policy_features(void **state) {
                     longest = f > longest ? f : longest;
                 }
                 tak_position_unmake(&pos, mv, &undo);
-                own_gain = own_gain < -4 ? -4 : own_gain > 4 ? 4 : own_gain;
-                opp_gain = opp_gain < -4 ? -4 : opp_gain > 4 ? 4 : opp_gain;
-                assert_true(has_feature(active, k, POLICY_SPREAD_OWN_GAIN + own_gain + 4));
-                assert_true(has_feature(active, k, POLICY_SPREAD_OPP_GAIN + opp_gain + 4));
+                int most = POLICY_GAIN_MAX;
+                own_gain = own_gain < -most ? -most : own_gain > most ? most : own_gain;
+                opp_gain = opp_gain < -most ? -most : opp_gain > most ? most : opp_gain;
+                assert_true(has_feature(active, k, POLICY_SPREAD_OWN_GAIN + own_gain + most));
+                assert_true(has_feature(active, k, POLICY_SPREAD_OPP_GAIN + opp_gain + most));
                 assert_true(has_feature(active, k, POLICY_SPREAD_LINE + longest));
                 assert_true(has_feature(active, k, POLICY_SPREAD_COUNT + tak_move_count(mv) - 1));
             }
@@ -921,13 +922,13 @@ static void test_policy_placements(void **state) {
     assert_int_equal(k, 6);
     int flat = TAK_PLACE_FLAT, wall = TAK_PLACE_WALL;
     assert_true(has_feature(active, k, POLICY_PLACE_CLASS + flat * POLICY_CLASSES + board_square_class(2, 4)));
-    assert_true(has_feature(active, k, POLICY_PLACE_OWN_NEAR + flat * 5 + 1));
-    assert_true(has_feature(active, k, POLICY_PLACE_OPP_NEAR + flat * 5 + 1));
+    assert_true(has_feature(active, k, POLICY_PLACE_OWN_NEAR + flat * POLICY_NEAR + 1));
+    assert_true(has_feature(active, k, POLICY_PLACE_OPP_NEAR + flat * POLICY_NEAR + 1));
     assert_true(has_feature(active, k, POLICY_PLACE_OWN_LINE + flat * POLICY_LINES + 2));
     assert_true(has_feature(active, k, POLICY_PLACE_OPP_LINE + flat * POLICY_LINES + 1));
     k = policy_features(&pos, &m, &node, support_move(&pos, "Sa4"), active);
     assert_true(has_feature(active, k, POLICY_PLACE_CLASS + wall * POLICY_CLASSES + 0));
-    assert_true(has_feature(active, k, POLICY_PLACE_OWN_NEAR + wall * 5 + 0));
+    assert_true(has_feature(active, k, POLICY_PLACE_OWN_NEAR + wall * POLICY_NEAR + 0));
     assert_true(has_feature(active, k, POLICY_PLACE_OWN_LINE + wall * POLICY_LINES + 1));
 }
 

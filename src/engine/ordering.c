@@ -46,10 +46,11 @@ static int score_moves(const SearchThread *t, int side, const TakMove *moves, in
             scores[i] = SCORE_KILLER;
         } else if (m == cm) {
             scores[i] = SCORE_COUNTER;
-        } else if (policy) {
-            scores[i] = hist[m & (HISTORY_SIZE - 1)] + policy_prior(policy, &t->pos, &t->masks, &node, m);
         } else {
-            scores[i] = hist[m & (HISTORY_SIZE - 1)] + (t->policy ? 0 : order_preference(m));
+            int prior = policy     ? policy_prior(policy, &t->pos, &t->masks, &node, m)
+                        : t->policy ? 0 /* added at order_resume */
+                                    : order_preference(m);
+            scores[i] = hist[m & (HISTORY_SIZE - 1)] + prior;
         }
     }
     return tt_index;

@@ -11,16 +11,25 @@
 
 static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* The more squares of `road` in line `a` or in line `b`. */
+static inline int most_in(TakBitboard road, TakBitboard a, TakBitboard b) {
+    int x = __builtin_popcountll(road & a), y = __builtin_popcountll(road & b);
+    return x > y ? x : y;
+}
+
 /* The most squares of `road` in one rank or file. */
 static inline int longest_line(TakBitboard road, const BoardMasks *m, int size) {
     int best = 0;
     for (int i = 0; i < size; i++) {
-        int r = __builtin_popcountll(road & m->rank[i]),
-            f = __builtin_popcountll(road & m->file[i]);
-        best = r > best ? r : best;
-        best = f > best ? f : best;
+        int here = most_in(road, m->rank[i], m->file[i]);
+        best = here > best ? here : best;
     }
     return best;
+}
+
+/* A change in squares as a feature's offset: -POLICY_GAIN_MAX..POLICY_GAIN_MAX. */
+static inline int gain(int change) {
+    return clamp(change, -POLICY_GAIN_MAX, POLICY_GAIN_MAX) + POLICY_GAIN_MAX;
 }
 
 PolicyNode policy_node(const TakPosition *pos, const BoardMasks *m) {
@@ -41,21 +50,17 @@ int policy_features(const TakPosition *pos, const BoardMasks *m, const PolicyNod
     if (!tak_move_is_spread(mv)) {
         int kind = (int)tak_move_kind(mv); /* flat, wall, capstone */
         TakBitboard near = board_neighbours(at, size);
-        int rank = sq / size, file = sq % size;
-        int own_line = __builtin_popcountll(c->own & m->rank[rank]);
-        int f = __builtin_popcountll(c->own & m->file[file]);
-        own_line = f > own_line ? f : own_line;
-        int opp_line = __builtin_popcountll(c->opp & m->rank[rank]);
-        f = __builtin_popcountll(c->opp & m->file[file]);
-        opp_line = f > opp_line ? f : opp_line;
+        TakBitboard rank = m->rank[sq / size], file = m->file[sq % size];
         active[n++] =
             (uint8_t)(POLICY_PLACE_CLASS + kind * POLICY_CLASSES + board_square_class(sq, size));
-        active[n++] = (uint8_t)(POLICY_PLACE_OWN_NEAR + kind * 5 +
+        active[n++] = (uint8_t)(POLICY_PLACE_OWN_NEAR + kind * POLICY_NEAR +
                                 __builtin_popcountll(near & pos->owner[side]));
-        active[n++] = (uint8_t)(POLICY_PLACE_OPP_NEAR + kind * 5 +
+        active[n++] = (uint8_t)(POLICY_PLACE_OPP_NEAR + kind * POLICY_NEAR +
                                 __builtin_popcountll(near & pos->owner[side ^ 1]));
-        active[n++] = (uint8_t)(POLICY_PLACE_OWN_LINE + kind * POLICY_LINES + own_line);
-        active[n++] = (uint8_t)(POLICY_PLACE_OPP_LINE + kind * POLICY_LINES + opp_line);
+        active[n++] =
+            (uint8_t)(POLICY_PLACE_OWN_LINE + kind * POLICY_LINES + most_in(c->own, rank, file));
+        active[n++] =
+            (uint8_t)(POLICY_PLACE_OPP_LINE + kind * POLICY_LINES + most_in(c->opp, rank, file));
         active[n++] = (uint8_t)(POLICY_PLACE_PHASE + kind * POLICY_PHASES + c->phase);
         return n;
     }
@@ -77,10 +82,10 @@ int policy_features(const TakPosition *pos, const BoardMasks *m, const PolicyNod
     active[n++] = (uint8_t)(POLICY_SPREAD_DISTANCE + distance - 1);
     active[n++] = (uint8_t)(POLICY_SPREAD_TOP + top);
     if (top == 2 && (pos->walls & bit(last))) active[n++] = POLICY_SPREAD_FLATTEN;
-    active[n++] = (uint8_t)(POLICY_SPREAD_OWN_GAIN + clamp(own_gain, -4, 4) + 4);
-    active[n++] = (uint8_t)(POLICY_SPREAD_OPP_GAIN + clamp(opp_gain, -4, 4) + 4);
+    active[n++] = (uint8_t)(POLICY_SPREAD_OWN_GAIN + gain(own_gain));
+    active[n++] = (uint8_t)(POLICY_SPREAD_OPP_GAIN + gain(opp_gain));
     active[n++] = (uint8_t)(POLICY_SPREAD_LINE + longest);
-    active[n++] = (uint8_t)(POLICY_SPREAD_LINE_GAIN + clamp(longest - c->longest, -4, 4) + 4);
+    active[n++] = (uint8_t)(POLICY_SPREAD_LINE_GAIN + gain(longest - c->longest));
     active[n++] = (uint8_t)(POLICY_SPREAD_CLASS + board_square_class(sq, size));
     active[n++] = (uint8_t)(POLICY_SPREAD_LEFT + left);
     active[n++] = (uint8_t)(POLICY_SPREAD_PHASE + c->phase);

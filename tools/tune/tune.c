@@ -907,6 +907,20 @@ static void heldout_report(const Reading *how, const char *who) {
                 how->heldout->n, how->games_out, how->lines_out);
 }
 
+#define TEMPORARY_MAX 4096
+
+/* The temporary file a table for `path` is written to first (PATH.tmp,
+ * named in `tmp`), or NULL, saying why. */
+static FILE *open_temporary(const char *path, char tmp[TEMPORARY_MAX]) {
+    if (snprintf(tmp, TEMPORARY_MAX, "%s.tmp", path) >= TEMPORARY_MAX) {
+        fprintf(stderr, "tune: the path %s is too long\n", path);
+        return NULL;
+    }
+    FILE *out = fopen(tmp, "w");
+    if (!out) fprintf(stderr, "tune: cannot write %s\n", tmp);
+    return out;
+}
+
 /* Closes `out`, written to `tmp`, and renames it over `path`: a failed
  * write leaves `path` as it was and no `tmp` behind. */
 static bool commit_file(FILE *out, const char *tmp, const char *path) {
@@ -951,13 +965,9 @@ static bool save_weights(const char *path, Weights w[TAK_MAX_SIZE + 1]) {
                             w[size][i][t]);
                     return false;
                 }
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        fprintf(stderr, "tune: cannot write %s\n", tmp);
-        return false;
-    }
+    char tmp[TEMPORARY_MAX];
+    FILE *out = open_temporary(path, tmp);
+    if (!out) return false;
     write_weights(out, w);
     return commit_file(out, tmp, path);
 }
@@ -1239,13 +1249,9 @@ static bool save_net(const char *path, int size, const NetParams *p, int argc, c
         fprintf(stderr, "tune net: the fit diverged (a weight is not a number): nothing written\n");
         return false;
     }
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        fprintf(stderr, "tune: cannot write %s\n", tmp);
-        return false;
-    }
+    char tmp[TEMPORARY_MAX];
+    FILE *out = open_temporary(path, tmp);
+    if (!out) return false;
     char made_by[1024];
     made_by_text(made_by, sizeof made_by, argc, argv);
     fprintf(out, "/*\n * net_weights.c: the evaluation network of each board size (net.c), written\n"
@@ -1496,7 +1502,6 @@ typedef struct PolicySet {
 } PolicySet;
 
 typedef struct PolicyReading {
-    int size;
     TakPosition prev; /* the last position offered, whose successor may follow */
     bool have;
     long unmatched;   /* a line one ply after the last that no move reaches */
@@ -1619,14 +1624,10 @@ static bool save_policy(const char *path, int size, const double *w, int argc, c
         }
         q[i] = (int16_t)lround(v);
     }
-    char tmp[4096], made_by[1024];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return false;
+    char tmp[TEMPORARY_MAX], made_by[1024];
     made_by_text(made_by, sizeof made_by, argc, argv);
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        fprintf(stderr, "tune: cannot write %s\n", tmp);
-        return false;
-    }
+    FILE *out = open_temporary(path, tmp);
+    if (!out) return false;
     fprintf(out, "/*\n * policy_weights.c: the move policy's weights by board size (policy.c),\n"
                  " * in POLICY_UNIT-ths of a logit, written by `tune policy` (each table's\n"
                  " * made_by says how); a size without one is ordered by history and a\n"
@@ -1674,7 +1675,6 @@ static int cmd_policy(int argc, char **argv) {
     }
     Reading how = {size, 0, 0, held ? &set : NULL, 0, 0};
     static PolicyReading r;
-    r.size = size;
     bool ok = true;
     for (; a < argc && ok; a++) {
         r.have = false; /* no sample spans two files */
