@@ -40,31 +40,33 @@
 # for every commit instead (tests, or a recipe from a tree that was dirty).
 set -euo pipefail
 
-linear= policy=
-[ "${1:-}" = --linear ] && linear=yes && shift
-[ -z "$linear" ] && [ "${1:-}" = --policy ] && policy=yes && shift
+# What is rebuilt, by the recipe line that fits it: fit (a network),
+# linear or policy.
+fit_kind=fit
+case ${1:-} in
+--linear) fit_kind=linear && shift ;;
+--policy) fit_kind=policy && shift ;;
+esac
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[3-8]$ ]]; then
     echo "usage: tools/tune/rebuild.sh [--linear | --policy] SIZE [WORK_DIR]" >&2
     exit 2
 fi
 size=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ -n "$policy" ]; then
+case $fit_kind in
+policy)
     recipe=${NET_RECIPES:-$root/tools/tune/policies}/$size.recipe
     work=${2:-/tmp/tak-rebuild-policy-$size}
-    compare=${NET_COMPARE:-$root/src/engine/policy_weights.c}
-    fit_kind=policy
-elif [ -n "$linear" ]; then
+    compare=${NET_COMPARE:-$root/src/engine/policy_weights.c} ;;
+linear)
     recipe=${NET_RECIPES:-$root/tools/tune/weights}/$size.recipe
     work=${2:-/tmp/tak-rebuild-linear-$size}
-    compare=${NET_COMPARE:-$root/src/engine/weights.c}
-    fit_kind=linear
-else
+    compare=${NET_COMPARE:-$root/src/engine/weights.c} ;;
+*)
     recipe=${NET_RECIPES:-$root/tools/tune/nets}/$size.recipe
     work=${2:-/tmp/tak-rebuild-$size}
-    compare=${NET_COMPARE:-$root/src/engine/net_weights.c}
-    fit_kind=fit
-fi
+    compare=${NET_COMPARE:-$root/src/engine/net_weights.c} ;;
+esac
 workers=${TRAIN_WORKERS:-$(nproc)}
 [ -r "$recipe" ] || { echo "rebuild.sh: no recipe $recipe" >&2; exit 2; }
 mkdir -p "$work"
@@ -176,21 +178,22 @@ arrays() {
         on && !/^ *"/ { print }
         on && /};$/ { on = 0 }' "$1"
 }
-if [ -n "$policy" ]; then
+case $fit_kind in
+policy)
     rebuilt=$work/policy_weights.c section=arrays what="move policy" is=is differs=differs
     # shellcheck disable=SC2086
-    (cd "$root" && "$fit_tune" policy "$rebuilt" "$size" $fit_args "${train[@]}")
-elif [ -n "$linear" ]; then
+    (cd "$root" && "$fit_tune" policy "$rebuilt" "$size" $fit_args "${train[@]}") ;;
+linear)
     rebuilt=$work/weights.c section=table what="linear weights" is=are differs=differ
     # shellcheck disable=SC2086
-    (cd "$root" && "$fit_tune" fit "$rebuilt" $fit_args "${train[@]}") # (--heldout paths from ROOT)
-else
+    (cd "$root" && "$fit_tune" fit "$rebuilt" $fit_args "${train[@]}") ;; # (--heldout paths from ROOT)
+*)
     rebuilt=$work/net_weights.c section=arrays what=network is=is differs=differs
     cat "${train[@]}" >"$work/train.txt"
     cat "${valid[@]}" /dev/null >"$work/valid.txt"
     # shellcheck disable=SC2086
-    (cd "$root" && "$fit_tune" net "$rebuilt" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt")
-fi
+    (cd "$root" && "$fit_tune" net "$rebuilt" "$size" $fit_args --valid "$work/valid.txt" "$work/train.txt") ;;
+esac
 if [ -z "$($section "$rebuilt")" ]; then
     echo "rebuild.sh: the fit wrote no ${size}x$size $what" >&2
     exit 1
